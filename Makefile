@@ -1,0 +1,34 @@
+# Two commands do all set-up: `make lab` opens the rulebook, `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: lab test bench lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/rulebook lab
+
+test: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+	$(BIN)/nbstripout --verify notebooks/*.ipynb
+	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env --nbval-cell-timeout=300 tests notebooks
+
+bench: $(STAMP)
+	$(BIN)/python -m rulebook.bench
+
+lint: $(STAMP)
+	$(BIN)/python -m pip install --quiet ruff
+	$(BIN)/ruff check rulebook tests
+
+clean:
+	rm -rf $(VENV) build dist .bench

@@ -1,0 +1,131 @@
+"""Board data: ``graphs/*.json`` files (networkx node-link data, ``edges="edges"``) loaded and checked.
+
+A board file is plain data.  :func:`load` reads it with ``json`` (never pickle or eval), builds the
+networkx graph and validates it; anything wrong raises ``ValueError`` that names the file and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+
+def graphs_dir() -> Path:
+    """Where the board files are: ``graphs/`` beside the package in a checkout, or inside the wheel."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "graphs", here / "graphs"):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError("the rulebook's graphs/ folder is missing from this installation")
+
+
+def available() -> list[str]:
+    """Names of the board files shipped with the rulebook."""
+    return sorted(path.stem for path in graphs_dir().glob("*.json"))
+
+
+def read(path: str | Path) -> dict[str, Any]:
+    """Parse a board file's JSON; a malformed file raises ``ValueError`` naming it."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path.name}: not valid JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path.name}: expected a node-link object at the top level")
+    return data
+
+
+def from_data(
+    data: dict[str, Any],
+    *,
+    name: str = "board",
+    node_attributes: Iterable[str] = (),
+    edge_attributes: Iterable[str] = (),
+    passable: str | None = None,
+) -> nx.Graph:
+    """Build and validate an undirected graph from node-link data.
+
+    ``node_attributes`` and ``edge_attributes`` must be present on every node and edge; when ``passable``
+    names a boolean edge attribute, every node must be reachable through the edges where it is true."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{name}: expected a node-link object")
+    if data.get("directed", False) or data.get("multigraph", False):
+        raise ValueError(f"{name}: a board must be an undirected simple graph (directed/multigraph false)")
+    nodes, edges = data.get("nodes"), data.get("edges")
+    if not isinstance(nodes, list) or not isinstance(edges, list):
+        raise ValueError(f"{name}: node-link data needs a 'nodes' list and an 'edges' list")
+    ids: set[Any] = set()
+    for index, node in enumerate(nodes):
+        if not isinstance(node, dict) or "id" not in node:
+            raise ValueError(f"{name}: nodes[{index}] has no 'id'")
+        key = node["id"]
+        if isinstance(key, list):
+            key = tuple(key)
+            node = {**node, "id": key}
+            nodes[index] = node
+        if key in ids:
+            raise ValueError(f"{name}: node {key!r} is listed twice")
+        ids.add(key)
+        missing = [attribute for attribute in node_attributes if attribute not in node]
+        if missing:
+            raise ValueError(f"{name}: node {key!r} lacks {', '.join(missing)}")
+    seen: dict[frozenset, dict] = {}
+    for index, edge in enumerate(edges):
+        if not isinstance(edge, dict) or "source" not in edge or "target" not in edge:
+            raise ValueError(f"{name}: edges[{index}] needs 'source' and 'target'")
+        source, target = (tuple(e) if isinstance(e, list) else e for e in (edge["source"], edge["target"]))
+        edge.update(source=source, target=target)
+        for end in (source, target):
+            if end not in ids:
+                raise ValueError(f"{name}: edge {source!r}-{target!r} names unknown node {end!r}")
+        if source == target:
+            raise ValueError(f"{name}: edge {source!r}-{target!r} joins a node to itself")
+        pair = frozenset((source, target))
+        attributes = {k: v for k, v in edge.items() if k not in ("source", "target")}
+        if pair in seen:
+            if seen[pair] != attributes:
+                raise ValueError(f"{name}: edge {source!r}-{target!r} is listed twice with different data (not symmetric)")
+            raise ValueError(f"{name}: edge {source!r}-{target!r} is listed twice")
+        seen[pair] = attributes
+        missing = [attribute for attribute in edge_attributes if attribute not in edge]
+        if missing:
+            raise ValueError(f"{name}: edge {source!r}-{target!r} lacks {', '.join(missing)}")
+        if passable is not None and not isinstance(edge.get(passable), bool):
+            raise ValueError(f"{name}: edge {source!r}-{target!r}: '{passable}' must be true or false")
+    try:
+        graph = nx.node_link_graph(data, edges="edges")
+    except (KeyError, TypeError, nx.NetworkXError) as error:
+        raise ValueError(f"{name}: not networkx node-link data ({error!r})") from None
+    if graph.number_of_nodes() == 0:
+        raise ValueError(f"{name}: the board has no nodes")
+    if passable is not None:
+        open_graph = nx.Graph()
+        open_graph.add_nodes_from(graph)
+        open_graph.add_edges_from((u, v) for u, v, ok in graph.edges(data=passable) if ok)
+        if not nx.is_connected(open_graph):
+            parts = sorted(nx.connected_components(open_graph), key=len)
+            cut_off = sorted(map(str, parts[0]))
+            raise ValueError(f"{name}: not connected through passable borders; cut off: {', '.join(cut_off)}")
+    return graph
+
+
+def load(
+    name: str,
+    *,
+    node_attributes: Iterable[str] = (),
+    edge_attributes: Iterable[str] = (),
+    passable: str | None = None,
+    path: str | Path | None = None,
+) -> nx.Graph:
+    """Load ``graphs/<name>.json`` (or ``path``) and validate it as in :func:`from_data`."""
+    file = Path(path) if path is not None else graphs_dir() / f"{name}.json"
+    if not file.is_file():
+        raise ValueError(f"no board file {file.name} (available: {', '.join(available())})")
+    return from_data(
+        read(file), name=file.name, node_attributes=node_attributes, edge_attributes=edge_attributes, passable=passable
+    )

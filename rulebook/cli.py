@@ -1,0 +1,42 @@
+"""The ``rulebook`` command: ``rulebook lab`` opens JupyterLab on the game notebooks."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def notebooks_dir() -> Path:
+    folder = Path(__file__).resolve().parent.parent / "notebooks"
+    if not folder.is_dir():
+        raise SystemExit("rulebook: the notebooks/ folder was not found next to the package (use a checkout)")
+    return folder
+
+
+def lab(port: int | None) -> int:
+    """JupyterLab on notebooks/, token authentication on (Jupyter prints the address with its token)."""
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--ServerApp.root_dir={notebooks_dir()}"]
+    if port:
+        command.append(f"--port={port}")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    print("Starting JupyterLab; open the http://127.0.0.1:... address with its token printed below.", flush=True)
+    return subprocess.call(command)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="rulebook", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    lab_parser = commands.add_parser("lab", help="open JupyterLab on the rulebook notebooks")
+    lab_parser.add_argument("--port", type=int, default=None)
+    args = parser.parse_args(argv)
+    if args.command == "lab":
+        return lab(args.port)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,130 @@
+"""What every game's ipywidgets board shares: a state stack with undo, moves sent through ``check``
+and ``apply``, chance resolved with a seeded generator, computer players, a status line and a move log.
+
+A game's widget subclasses :class:`Table` and draws its own board in :meth:`Table.redraw`.  Refused
+moves are shown in the status line with the rule id; a widget never lets a traceback reach the page.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import ipywidgets as widgets
+
+from .core import IllegalMove, game_module, pick
+
+Bot = Callable[[Any, random.Random], Any]
+
+
+class Table(widgets.VBox):
+    """A game in play: the current state, earlier states for Undo, a log, and the controls around a board."""
+
+    def __init__(self, state: Any, *, seed: int = 0, bots: Mapping[int, Bot] | None = None, **kwargs: Any) -> None:
+        self.game = game_module(state)
+        self.rng = random.Random(seed)
+        self.bots: dict[int, Bot] = dict(bots or {})
+        self.states: list[Any] = [state]
+        self.message = ""
+        self.message_kind = "info"
+        self.status = widgets.HTML(layout=widgets.Layout(min_height="2.6em"))
+        self.log = widgets.HTML(layout=widgets.Layout(max_height="14em", overflow="auto", border="1px solid #ccc", padding="2px 6px"))
+        self.undo_button = widgets.Button(description="Undo", icon="undo", tooltip="Take back the last move")
+        self.undo_button.on_click(lambda _: self.undo())
+        super().__init__(**kwargs)
+
+    # -- state -------------------------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    def play(self, move: Any) -> bool:
+        """Try a move for the player to move; refused moves leave the state unchanged and explain why."""
+        try:
+            error = self.game.check(self.state, move)
+            if error is not None:
+                return self._refuse(error)
+            state = self.game.apply(self.state, move)
+        except IllegalMove as error:
+            return self._refuse(error)
+        except ValueError as error:  # malformed input from a control: shown, never raised
+            self.message, self.message_kind = str(error), "error"
+            self.redraw()
+            return False
+        self.states.append(state)
+        self.message, self.message_kind = f"{self.describe_player(self._mover(self.states[-2]))}: {move}", "info"
+        self._settle()
+        self.redraw()
+        return True
+
+    def _refuse(self, error: IllegalMove) -> bool:
+        self.message, self.message_kind = f"Refused by {error.rule}: {error.message}", "error"
+        self.redraw()
+        return False
+
+    def _settle(self) -> None:
+        """Resolve chance nodes with the seeded generator, then let computer players take their turns."""
+        for _ in range(100_000):
+            state = self.state
+            if self.game.outcome(state) is not None:
+                return
+            outcomes = self.game.chance_outcomes(state)
+            if outcomes:
+                self.states[-1] = self.game.apply(state, pick(outcomes, self.rng))
+                continue
+            player = self.current_player(state)
+            bot = self.bots.get(player)
+            if bot is None:
+                return
+            self.states.append(self.game.apply(state, bot(state, self.rng)))
+        raise RuntimeError("computer players did not finish their turns")
+
+    def undo(self) -> None:
+        """Go back to the state before the last move of a person (computer moves are undone with it)."""
+        if len(self.states) == 1:
+            self.message, self.message_kind = "Nothing to undo.", "info"
+        else:
+            self.states.pop()
+            while len(self.states) > 1 and self.current_player(self.state) in self.bots:
+                self.states.pop()
+            self.message, self.message_kind = "Took back the last move.", "info"
+        self.redraw()
+
+    def start(self) -> "Table":
+        """Let computer players move if one of them begins, then draw."""
+        self._settle()
+        self.redraw()
+        return self
+
+    # -- to override ---------------------------------------------------------------------------
+    def current_player(self, state: Any) -> int | None:
+        return getattr(state, "player", None)
+
+    def _mover(self, state: Any) -> int | None:
+        return self.current_player(state)
+
+    def describe_player(self, player: int | None) -> str:
+        return "Chance" if player is None else f"Player {player + 1}"
+
+    def prompt(self) -> str:
+        """What the player to move should do next (one line)."""
+        return ""
+
+    def redraw(self) -> None:
+        self.status.value = self.status_html()
+
+    # -- shared rendering ----------------------------------------------------------------------
+    def status_html(self) -> str:
+        colour = {"error": "#b00020", "info": "#1b5e20"}[self.message_kind]
+        lines = [f"<b>{html.escape(self.prompt())}</b>"]
+        if self.message:
+            lines.append(f"<span style='color:{colour}'>{html.escape(self.message)}</span>")
+        return "<div style='font-size:14px;line-height:1.4'>" + "<br>".join(lines) + "</div>"
+
+    def log_html(self, history: list[Any], limit: int = 40) -> str:
+        rows = [html.escape(str(move)) for move in history[-limit:]]
+        first = len(history) - len(rows) + 1
+        items = "".join(f"<li value='{first + i}'>{row}</li>" for i, row in enumerate(rows))
+        return f"<ol style='margin:0;padding-left:2.5em;font-size:12px'>{items}</ol>"
