@@ -1,0 +1,795 @@
+"""Verover het Meetjesland: the rules as pure functions over an immutable :class:`State`.
+
+Paragraph ids (``MJ-4.7``, clarifications ``MJ-C6``) refer to the English translation in
+``notebooks/meetjesland.ipynb``; every :class:`~rulebook.core.IllegalMove` names the paragraph that forbids
+the move.  Dice rolls and card draws are chance nodes with exact probabilities (see :func:`chance_outcomes`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property, lru_cache
+
+import networkx as nx
+
+from .. import boards
+from ..core import IllegalMove, Outcome, dump_game, load_game, replay_saved, seeded
+from ..probability import sorted_dice
+
+RULES_VERSION = 1
+GAME = "meetjesland"
+STARTING_POINTS = {3: 35, 4: 30, 5: 25, 6: 20}  # MJ-4.1
+BREWERY = "brewery"
+PLAYER_COLOURS = ("white", "black", "pink", "teal", "brown", "grey")
+
+
+# --- the board ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Board:
+    """The map: territories in file order, their region and number, and the borders one may attack across."""
+
+    graph: nx.Graph = field(compare=False, repr=False)
+
+    @cached_property
+    def territories(self) -> tuple[str, ...]:
+        return tuple(self.graph.nodes)
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        return {territory: i for i, territory in enumerate(self.territories)}
+
+    @cached_property
+    def regions(self) -> dict[str, tuple[str, ...]]:
+        result: dict[str, list[str]] = {}
+        for territory, region in self.graph.nodes(data="region"):
+            result.setdefault(region, []).append(territory)
+        return {region: tuple(members) for region, members in result.items()}
+
+    @cached_property
+    def neighbours(self) -> dict[str, tuple[str, ...]]:
+        """Neighbours across passable borders (MJ-5.2, MJ-C2)."""
+        return {
+            territory: tuple(n for n in self.graph[territory] if self.graph.edges[territory, n]["passable"])
+            for territory in self.territories
+        }
+
+    def region(self, territory: str) -> str:
+        return self.graph.nodes[territory]["region"]
+
+    def name(self, territory: str) -> str:
+        return self.graph.nodes[territory]["name"]
+
+    def number(self, territory: str) -> int:
+        return self.graph.nodes[territory]["number"]
+
+    @property
+    def brewery_territory(self) -> str:
+        return self.graph.graph["brewery"]
+
+
+@lru_cache(maxsize=4)
+def load_board(name: str = GAME) -> Board:
+    """Load and check ``graphs/<name>.json``: every territory reachable across passable borders."""
+    graph = boards.load(
+        name,
+        node_attributes=("name", "municipality", "region", "number", "x", "y"),
+        edge_attributes=("border", "passable", "line"),
+        passable="passable",
+    )
+    if "brewery" not in graph.graph or graph.graph["brewery"] not in graph:
+        raise ValueError(f"{name}.json: graph attribute 'brewery' must name a territory")
+    for territory, number in graph.nodes(data="number"):
+        if not isinstance(number, int) or number < 0:
+            raise ValueError(f"{name}.json: territory {territory!r} has number {number!r}; expected an int >= 0")
+    return Board(graph)
+
+
+# --- missions (MJ-C9: the text names none; these twelve are our reconstruction) ------------------------
+
+
+@dataclass(frozen=True)
+class Mission:
+    """A mission card. Regions to hold (plus any one more whole region when ``extra_region``),
+    or a number of territories (each with at least ``min_points``), or a player to destroy."""
+
+    text: str
+    regions: tuple[str, ...] = ()
+    extra_region: bool = False
+    territories: int = 0
+    min_points: int = 1
+    destroy: int | None = None
+
+
+MISSIONS = (
+    Mission("Conquer the whole of red and blue", regions=("red", "blue")),
+    Mission("Conquer the whole of green and orange", regions=("green", "orange")),
+    Mission("Conquer the whole of blue and orange", regions=("blue", "orange")),
+    Mission("Conquer the whole of green, yellow and mauve", regions=("green", "yellow", "mauve")),
+    Mission("Conquer the whole of blue and mauve and one more colour of your choice", regions=("blue", "mauve"), extra_region=True),
+    Mission("Conquer the whole of red and yellow and one more colour of your choice", regions=("red", "yellow"), extra_region=True),
+    Mission("Hold 24 territories", territories=24),
+    Mission("Hold 18 territories with at least 2 points on each", territories=18, min_points=2),
+    Mission("Destroy the white player", destroy=0),
+    Mission("Destroy the black player", destroy=1),
+    Mission("Destroy the pink player", destroy=2),
+    Mission("Destroy the teal player", destroy=3),
+)
+FALLBACK_MISSION = MISSIONS[6]  # MJ-C10: a destroy mission that cannot be done becomes "hold 24 territories"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Decisions where players may differ; every field is a documented clarification."""
+
+    board: str = GAME
+    move_limit: int = 7  # MJ-5.9 / MJ-C8: points that may be moved between territories per turn
+    hand_limit: int = 5  # MJ-4.8
+    missions: tuple[Mission, ...] = MISSIONS  # MJ-C9
+    brewery_value: int = 5  # MJ-4.7
+    set_values: tuple[int, int, int] = (4, 6, 8)  # MJ-4.7: three different, two and one, three alike
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.move_limit, int) or self.move_limit < 0:
+            raise ValueError(f"Config.move_limit must be an int >= 0, got {self.move_limit!r}")
+        if not isinstance(self.hand_limit, int) or self.hand_limit < 3:
+            raise ValueError(f"Config.hand_limit must be an int >= 3, got {self.hand_limit!r}")
+        if len(self.missions) < 6:
+            raise ValueError("Config.missions needs at least 6 missions, one per player")
+
+
+# --- moves and chance outcomes ----------------------------------------------------------------------
+
+
+def _name(territory: str) -> str:
+    return load_board().name(territory) if territory in load_board().index else territory
+
+
+@dataclass(frozen=True)
+class Place:
+    territory: str
+    points: int = 1
+
+    def __str__(self) -> str:
+        return f"place {self.points} on {_name(self.territory)}"
+
+
+@dataclass(frozen=True)
+class Reinforce:
+    """Choose the first kind of turn: take points for the territories held (MJ-4.4)."""
+
+    def __str__(self) -> str:
+        return "take reinforcements"
+
+
+@dataclass(frozen=True)
+class TradeCards:
+    cards: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "trade " + ", ".join(card_name(card) for card in self.cards)
+
+
+@dataclass(frozen=True)
+class Attack:
+    origin: str
+    target: str
+    stake: int
+
+    def __str__(self) -> str:
+        return f"attack {_name(self.target)} from {_name(self.origin)} with {self.stake}"
+
+
+@dataclass(frozen=True)
+class Roll:
+    def __str__(self) -> str:
+        return "roll again"
+
+
+@dataclass(frozen=True)
+class Retreat:
+    def __str__(self) -> str:
+        return "break off the attack"
+
+
+@dataclass(frozen=True)
+class Fortify:
+    origin: str
+    destination: str
+    points: int
+
+    def __str__(self) -> str:
+        return f"move {self.points} from {_name(self.origin)} to {_name(self.destination)}"
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    def __str__(self) -> str:
+        return "end the turn"
+
+
+@dataclass(frozen=True)
+class Dice:
+    """A chance outcome: the attacker's and the defender's dice, each sorted high to low."""
+
+    attacker: tuple[int, ...]
+    defender: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"dice {'-'.join(map(str, self.attacker))} against {'-'.join(map(str, self.defender))}"
+
+
+@dataclass(frozen=True)
+class CardDrawn:
+    card: str
+
+    def __str__(self) -> str:
+        return f"receive the card {card_name(self.card)}"
+
+
+MOVE_CLASSES = {cls.__name__: cls for cls in (Place, Reinforce, TradeCards, Attack, Roll, Retreat, Fortify, EndTurn, Dice, CardDrawn)}
+Move = Place | Reinforce | TradeCards | Attack | Roll | Retreat | Fortify | EndTurn | Dice | CardDrawn
+
+
+# --- cards ------------------------------------------------------------------------------------------
+
+
+def deck(board: Board | None = None) -> tuple[str, ...]:
+    """The 44 Meetjesland cards: one per territory, the Brewery card standing for Ertvelde (MJ-C3)."""
+    board = board or load_board()
+    return tuple(BREWERY if t == board.brewery_territory else t for t in board.territories)
+
+
+def card_colour(card: str, board: Board | None = None) -> str:
+    board = board or load_board()
+    return BREWERY if card == BREWERY else board.region(card)
+
+
+def card_name(card: str) -> str:
+    return "Brewery Van Steenberge" if card == BREWERY else _name(card)
+
+
+def card_territory(card: str, board: Board | None = None) -> str:
+    board = board or load_board()
+    return board.brewery_territory if card == BREWERY else card
+
+
+def set_value(cards: Iterable[str], config: Config = Config(), board: Board | None = None) -> int | None:
+    """Points for trading these cards (MJ-4.7), or None when they are not a set."""
+    cards = tuple(cards)
+    if cards == (BREWERY,):
+        return config.brewery_value
+    if len(cards) != 3 or BREWERY in cards:
+        return None
+    kinds = len({card_colour(card, board) for card in cards})
+    return {3: config.set_values[0], 2: config.set_values[1], 1: config.set_values[2]}[kinds]
+
+
+# --- the state --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Battle:
+    """An attack under way (MJ-5.3 to MJ-5.8): the stake still fighting and whether dice are due."""
+
+    origin: str
+    target: str
+    stake: int
+    rolling: bool
+
+
+@dataclass(frozen=True)
+class State:
+    players: int
+    seed: int
+    config: Config
+    owner: tuple[int, ...]
+    points: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+    pile: tuple[str, ...]
+    missions: tuple[int, ...]
+    alive: tuple[bool, ...]
+    phase: str  # "setup", "play" or "over"
+    turn: int  # whose turn it is (also while dice or a card are due)
+    stage: str = "start"  # "start", "reinforce" (MJ-4.4 chosen) or "conquer" (MJ-4.5 chosen)
+    to_place: int = 0
+    moved: int = 0
+    conquered: bool = False
+    drawing: bool = False
+    battle: Battle | None = None
+    last_dice: Dice | None = None
+    eliminated_by: tuple[int | None, ...] = ()
+    winners: tuple[int, ...] = ()
+    reason: str = ""
+    history: tuple = ()
+
+    @property
+    def board(self) -> Board:
+        return load_board(self.config.board)
+
+    @property
+    def player(self) -> int | None:
+        """The player to decide, or None at a chance node and at the end."""
+        if self.phase == "over" or self.drawing or (self.battle is not None and self.battle.rolling):
+            return None
+        return self.turn
+
+    def owner_of(self, territory: str) -> int:
+        return self.owner[self.board.index[territory]]
+
+    def points_on(self, territory: str) -> int:
+        return self.points[self.board.index[territory]]
+
+    def territories_of(self, player: int) -> tuple[str, ...]:
+        return tuple(t for t, o in zip(self.board.territories, self.owner) if o == player)
+
+    def mission(self, player: int) -> Mission:
+        return self.config.missions[self.missions[player]]
+
+    def __str__(self) -> str:
+        return f"Meetjesland, {self.players} players, {self.phase}, turn of {PLAYER_COLOURS[self.turn]}"
+
+
+def _replace(values: tuple, index: int, value) -> tuple:
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+# --- setting up (MJ-2.1 to MJ-4.2) --------------------------------------------------------------------
+
+
+def new_game(players: int = 4, seed: int = 0, config: Config | None = None) -> State:
+    """Deal the cards clockwise from the first player, deal the missions, put 2 points on every territory."""
+    if not isinstance(players, int) or players not in STARTING_POINTS:
+        raise ValueError(f"Meetjesland is played by 3 to 6 players, not {players!r} (MJ-2.1)")
+    config = config or Config()
+    if not isinstance(config, Config):
+        raise ValueError(f"config must be a meetjesland Config, got {type(config).__name__}")
+    rng = seeded(seed)
+    board = load_board(config.board)
+    cards = list(deck(board))
+    rng.shuffle(cards)
+    owner = [0] * len(board.territories)
+    for position, card in enumerate(cards):  # MJ-2.1: dealt one by one, clockwise, starting player first
+        owner[board.index[card_territory(card, board)]] = position % players
+    missions = list(range(len(config.missions)))
+    rng.shuffle(missions)
+    state = State(
+        players=players,
+        seed=seed,
+        config=config,
+        owner=tuple(owner),
+        points=(2,) * len(owner),  # MJ-C4: the two points every territory must carry are put down for you
+        hands=((),) * players,
+        pile=tuple(sorted(cards)),  # MJ-4.2: the game master takes back every card
+        missions=tuple(missions[:players]),
+        alive=(True,) * players,
+        phase="setup",
+        turn=0,
+        eliminated_by=(None,) * players,
+    )
+    return dataclasses.replace(state, to_place=_setup_points(state, 0))
+
+
+def _setup_points(state: State, player: int) -> int:
+    return STARTING_POINTS[state.players] - 2 * len(state.territories_of(player))
+
+
+# --- what a player receives (MJ-4.6 to MJ-4.10) ------------------------------------------------------
+
+
+def reinforcements(territories: int) -> int:
+    """MJ-4.10: one point per three territories held, at least three."""
+    return max(3, territories // 3)
+
+
+def whole_regions(state: State, player: int) -> tuple[str, ...]:
+    owned = set(state.territories_of(player))
+    return tuple(region for region, members in state.board.regions.items() if owned.issuperset(members))
+
+
+def colour_bonus(state: State, player: int) -> int:
+    """MJ-4.9 / MJ-C5: with a whole colour, the numbers of all territories held, once per turn."""
+    if not whole_regions(state, player):
+        return 0
+    return sum(state.board.number(t) for t in state.territories_of(player))
+
+
+def effective_mission(state: State, player: int) -> Mission:
+    """The mission that counts: a destroy mission that cannot be done becomes the fallback (MJ-C10)."""
+    mission = state.mission(player)
+    target = mission.destroy
+    if target is None or (target < state.players and target != player and state.eliminated_by[target] in (None, player)):
+        return mission
+    return FALLBACK_MISSION
+
+
+def mission_done(state: State, player: int) -> bool:
+    """Whether ``player`` has fulfilled their mission (MJ-3.1, MJ-C9, MJ-C10)."""
+    mission = effective_mission(state, player)
+    if mission.destroy is not None:
+        return state.eliminated_by[mission.destroy] == player
+    held = state.territories_of(player)
+    if mission.territories:
+        strong = sum(1 for t in held if state.points_on(t) >= mission.min_points)
+        return strong >= mission.territories
+    regions = whole_regions(state, player)
+    if not set(mission.regions).issubset(regions):
+        return False
+    return not mission.extra_region or len(set(regions) - set(mission.regions)) >= 1
+
+
+# --- the engine verbs -------------------------------------------------------------------------------
+
+
+def legal_moves(state: State) -> tuple:
+    """Every move the player to move may make, in a stable order; () at chance nodes and at the end."""
+    if state.player is None:
+        return ()
+    return tuple(move for move in _candidates(state) if check(state, move) is None)
+
+
+def _candidates(state: State):
+    board, player = state.board, state.turn
+    own = state.territories_of(player)
+    if state.battle is not None:
+        yield Roll()
+        yield Retreat()
+        return
+    if state.phase == "setup":
+        for territory in own:
+            for points in range(1, state.to_place + 1):
+                yield Place(territory, points)
+        return
+    hand = state.hands[player]
+    if BREWERY in hand:
+        yield TradeCards((BREWERY,))
+    for combo in sorted(set(itertools.combinations(sorted(c for c in hand if c != BREWERY), 3))):
+        yield TradeCards(combo)
+    for territory in own:
+        for points in range(1, state.to_place + 1):
+            yield Place(territory, points)
+    yield Reinforce()
+    for origin in own:
+        available = state.points_on(origin) - 1
+        for target in board.neighbours[origin]:
+            if state.owner_of(target) != player:
+                for stake in range(1, available + 1):
+                    yield Attack(origin, target, stake)
+    limit = state.config.move_limit - state.moved
+    for origin in own:
+        for destination in board.neighbours[origin]:
+            if state.owner_of(destination) == player:
+                for points in range(1, min(limit, state.points_on(origin) - 1) + 1):
+                    yield Fortify(origin, destination, points)
+    yield EndTurn()
+
+
+def chance_outcomes(state: State) -> tuple[tuple[Dice | CardDrawn, Fraction], ...]:
+    """Dice due in a battle (every sorted roll of both sides) or the card to draw; () elsewhere."""
+    if state.phase == "over":
+        return ()
+    if state.battle is not None and state.battle.rolling:
+        return _dice_outcomes(*dice_counts(state))
+    if state.drawing:
+        probability = Fraction(1, len(state.pile))
+        return tuple((CardDrawn(card), probability) for card in state.pile)
+    return ()
+
+
+def dice_counts(state: State) -> tuple[int, int]:
+    """MJ-5.4 / MJ-5.5: attacker dice by the stake still fighting, defender dice by the points defending."""
+    battle = state.battle
+    if battle is None:
+        raise ValueError("no battle is under way")
+    return min(battle.stake, 3), (2 if state.points_on(battle.target) >= 2 else 1)
+
+
+@lru_cache(maxsize=None)
+def _dice_outcomes(attacker: int, defender: int) -> tuple[tuple[Dice, Fraction], ...]:
+    return tuple(
+        (Dice(a, d), pa * pd) for a, pa in sorted_dice(attacker) for d, pd in sorted_dice(defender)
+    )
+
+
+def resolve_roll(attacker_dice: Iterable[int], defender_dice: Iterable[int]) -> tuple[int, int]:
+    """MJ-5.6 / MJ-5.7: highest against highest, ties to the defender -> (attacker losses, defender losses)."""
+    attacker = sorted(attacker_dice, reverse=True)
+    defender = sorted(defender_dice, reverse=True)
+    for die in (*attacker, *defender):
+        if not isinstance(die, int) or not 1 <= die <= 6:
+            raise ValueError(f"a die shows 1 to 6, not {die!r}")
+    if not 1 <= len(attacker) <= 3 or not 1 <= len(defender) <= 2:
+        raise ValueError(f"the attacker rolls 1-3 dice and the defender 1-2, not {len(attacker)} and {len(defender)}")
+    attacker_losses = defender_losses = 0
+    for a, d in zip(attacker, defender):
+        if a > d:
+            defender_losses += 1
+        else:
+            attacker_losses += 1
+    return attacker_losses, defender_losses
+
+
+def check(state: State, move) -> IllegalMove | None:
+    """The reason ``move`` is illegal now, or None; the same code path as :func:`apply`."""
+    try:
+        _apply(state, move)
+    except IllegalMove as error:
+        return error
+    return None
+
+
+def apply(state: State, move) -> State:
+    """The state after ``move`` (a player's move or a chance outcome); raises IllegalMove, never half-applies."""
+    new = _apply(state, move)
+    return dataclasses.replace(new, history=state.history + (move,))
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.phase != "over":
+        return None
+    return Outcome(winners=state.winners, reason=state.reason)
+
+
+def _territory(state: State, territory, rule: str) -> str:
+    if not isinstance(territory, str) or territory not in state.board.index:
+        raise IllegalMove(rule, f"there is no territory {territory!r} on the map")
+    return territory
+
+
+def _count(value, rule: str, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise IllegalMove(rule, f"{what} must be a whole number of at least 1, not {value!r}")
+    return value
+
+
+def _apply(state: State, move) -> State:
+    if state.phase == "over":
+        raise IllegalMove("MJ-3.1", f"the game is over: {state.reason}")
+    chance = chance_outcomes(state)
+    if chance:
+        if not any(move == outcome for outcome, _ in chance):
+            due = "the dice must be rolled" if state.battle else "a card must be drawn"
+            raise IllegalMove("MJ-5.4" if state.battle else "MJ-4.6", f"{due} first, not {move}")
+        return _apply_dice(state, move) if isinstance(move, Dice) else _apply_card(state, move)
+    if isinstance(move, (Dice, CardDrawn)):
+        raise IllegalMove("MJ-4.3", f"{move} is a chance outcome, and no dice or card are due now")
+    if state.battle is not None:
+        if isinstance(move, Roll):
+            return dataclasses.replace(state, battle=dataclasses.replace(state.battle, rolling=True))
+        if isinstance(move, Retreat):
+            return _end_battle(state, conquered=False)
+        raise IllegalMove("MJ-C7", f"an attack on {_name(state.battle.target)} is under way: roll again or break off")
+    if isinstance(move, (Roll, Retreat)):
+        raise IllegalMove("MJ-5.4", "there is no attack under way")
+    if state.phase == "setup":
+        if not isinstance(move, Place):
+            raise IllegalMove("MJ-4.1", f"first every player places their starting points, not {move}")
+        return _place(state, move, rule="MJ-4.1")
+    if isinstance(move, TradeCards):
+        return _trade(state, move)
+    if len(state.hands[state.turn]) > state.config.hand_limit:
+        raise IllegalMove("MJ-4.8", f"{PLAYER_COLOURS[state.turn]} holds {len(state.hands[state.turn])} cards: trade 3 first")
+    if isinstance(move, Place):
+        return _check_win(_place(state, move, rule="MJ-5.4"))
+    if state.to_place:
+        raise IllegalMove("MJ-5.4", f"place your {state.to_place} extra point(s) first")
+    if isinstance(move, Reinforce):
+        if state.stage == "conquer":
+            raise IllegalMove("MJ-4.5", "you chose to conquer this turn: no points for territories")
+        if state.stage == "reinforce":
+            raise IllegalMove("MJ-4.4", "you already took your reinforcements this turn")
+        count = reinforcements(len(state.territories_of(state.turn)))
+        return dataclasses.replace(state, stage="reinforce", to_place=count)
+    if isinstance(move, Attack):
+        return _attack(state, move)
+    if isinstance(move, Fortify):
+        return _check_win(_fortify(state, move))
+    if isinstance(move, EndTurn):
+        return _end_turn(state)
+    raise IllegalMove("MJ-4.3", f"{move!r} is not a Meetjesland move")
+
+
+def _place(state: State, move: Place, rule: str) -> State:
+    territory = _territory(state, move.territory, rule)
+    points = _count(move.points, rule, "the points placed")
+    if state.owner_of(territory) != state.turn:
+        raise IllegalMove(rule, f"{_name(territory)} belongs to {PLAYER_COLOURS[state.owner_of(territory)]}: place on your own territories")
+    if points > state.to_place:
+        raise IllegalMove(rule, f"only {state.to_place} point(s) are left to place, not {points}")
+    index = state.board.index[territory]
+    state = dataclasses.replace(state, points=_replace(state.points, index, state.points[index] + points), to_place=state.to_place - points)
+    if state.phase == "setup" and state.to_place == 0:
+        if state.turn + 1 < state.players:  # MJ-C4: the next player sets up
+            return dataclasses.replace(state, turn=state.turn + 1, to_place=_setup_points(state, state.turn + 1))
+        return _start_turn(dataclasses.replace(state, phase="play"), 0)
+    return state
+
+
+def _trade(state: State, move: TradeCards) -> State:
+    player, hand = state.turn, list(state.hands[state.turn])
+    cards = move.cards
+    if not isinstance(cards, tuple) or not all(isinstance(c, str) for c in cards):
+        raise IllegalMove("MJ-4.7", f"a trade names cards, not {cards!r}")
+    if state.stage == "conquer":
+        raise IllegalMove("MJ-C6", "cards are traded before the first attack of the turn")
+    for card in cards:
+        if card not in hand:
+            raise IllegalMove("MJ-4.7", f"{PLAYER_COLOURS[player]} does not hold the card {card_name(card)}")
+        hand.remove(card)
+    value = set_value(cards, state.config, state.board)
+    if value is None:
+        raise IllegalMove("MJ-4.7", "a trade is the Brewery card alone or three coloured cards")
+    return dataclasses.replace(
+        state,
+        hands=_replace(state.hands, player, tuple(hand)),
+        pile=tuple(sorted(state.pile + cards)),
+        to_place=state.to_place + value,
+    )
+
+
+def _attack(state: State, move: Attack) -> State:
+    origin = _territory(state, move.origin, "MJ-5.2")
+    target = _territory(state, move.target, "MJ-5.2")
+    stake = _count(move.stake, "MJ-5.3", "the stake")
+    if state.stage == "reinforce":
+        raise IllegalMove("MJ-4.4", "you took reinforcements this turn, so you cannot conquer as well")
+    if state.owner_of(origin) != state.turn:
+        raise IllegalMove("MJ-5.2", f"{_name(origin)} is not yours")
+    if state.owner_of(target) == state.turn:
+        raise IllegalMove("MJ-5.2", f"{_name(target)} is already yours")
+    if target not in state.board.neighbours[origin]:
+        if state.board.graph.has_edge(origin, target):
+            raise IllegalMove("MJ-5.2", f"a thick line (canal) separates {_name(origin)} and {_name(target)}: no access")
+        raise IllegalMove("MJ-5.2", f"{_name(target)} does not border {_name(origin)}")
+    if state.points_on(origin) < 2:
+        raise IllegalMove("MJ-5.2", f"{_name(origin)} has only 1 point: attack from a territory with more than 1")
+    if stake > state.points_on(origin) - 1:
+        raise IllegalMove("MJ-5.3", f"a stake of {stake} would leave no point on {_name(origin)}: at most {state.points_on(origin) - 1}")
+    index = state.board.index[origin]
+    return dataclasses.replace(
+        state,
+        stage="conquer",
+        points=_replace(state.points, index, state.points[index] - stake),
+        battle=Battle(origin, target, stake, rolling=True),
+    )
+
+
+def _apply_dice(state: State, dice: Dice) -> State:
+    battle = state.battle
+    attacker_losses, defender_losses = resolve_roll(dice.attacker, dice.defender)
+    target_index = state.board.index[battle.target]
+    points = _replace(state.points, target_index, state.points[target_index] - defender_losses)
+    battle = dataclasses.replace(battle, stake=battle.stake - attacker_losses, rolling=False)
+    state = dataclasses.replace(state, points=points, battle=battle, last_dice=dice)
+    if points[target_index] == 0:
+        return _end_battle(state, conquered=True)
+    if battle.stake == 0:
+        return _end_battle(state, conquered=False)
+    return state
+
+
+def _end_battle(state: State, conquered: bool) -> State:
+    battle, board = state.battle, state.board
+    player = state.turn
+    if conquered:  # MJ-5.7: the staked points still standing move in
+        index = board.index[battle.target]
+        loser = state.owner[index]
+        state = dataclasses.replace(
+            state,
+            owner=_replace(state.owner, index, player),
+            points=_replace(state.points, index, battle.stake),
+            conquered=True,
+            battle=None,
+        )
+        if not state.territories_of(loser):  # MJ-C10: out of the game; the cards go back to the pile
+            state = dataclasses.replace(
+                state,
+                alive=_replace(state.alive, loser, False),
+                eliminated_by=_replace(state.eliminated_by, loser, player),
+                pile=tuple(sorted(state.pile + state.hands[loser])),
+                hands=_replace(state.hands, loser, ()),
+            )
+    else:  # broken off or beaten: what is left of the stake goes home
+        index = board.index[battle.origin]
+        state = dataclasses.replace(state, points=_replace(state.points, index, state.points[index] + battle.stake), battle=None)
+    return _check_win(state)
+
+
+def _check_win(state: State) -> State:
+    player = state.turn
+    if sum(state.alive) == 1:
+        return dataclasses.replace(state, phase="over", winners=(player,), reason=f"{PLAYER_COLOURS[player]} holds the whole Meetjesland")
+    if mission_done(state, player):
+        return dataclasses.replace(
+            state, phase="over", winners=(player,), reason=f"{PLAYER_COLOURS[player]} fulfilled the mission: {effective_mission(state, player).text}"
+        )
+    return state
+
+
+def _fortify(state: State, move: Fortify) -> State:
+    origin = _territory(state, move.origin, "MJ-5.9")
+    destination = _territory(state, move.destination, "MJ-5.9")
+    points = _count(move.points, "MJ-5.9", "the points moved")
+    if state.owner_of(origin) != state.turn or state.owner_of(destination) != state.turn:
+        raise IllegalMove("MJ-5.9", f"points move only between your own territories ({_name(origin)}, {_name(destination)})")
+    if destination not in state.board.neighbours[origin]:
+        raise IllegalMove("MJ-5.9", f"{_name(origin)} and {_name(destination)} are not neighbours across an open border")
+    if points > state.points_on(origin) - 1:
+        raise IllegalMove("MJ-4.2", f"{_name(origin)} must keep at least 1 point")
+    if state.moved + points > state.config.move_limit:
+        raise IllegalMove("MJ-C8", f"at most {state.config.move_limit} points move per turn; {state.moved} already moved")
+    o, d = state.board.index[origin], state.board.index[destination]
+    values = _replace(state.points, o, state.points[o] - points)
+    values = _replace(values, d, values[d] + points)
+    return dataclasses.replace(state, points=values, moved=state.moved + points)
+
+
+def _end_turn(state: State) -> State:
+    if state.conquered and state.pile:  # MJ-4.6: one card for a turn with a conquest
+        return dataclasses.replace(state, drawing=True)
+    return _next_turn(state)
+
+
+def _apply_card(state: State, move: CardDrawn) -> State:
+    pile = list(state.pile)
+    pile.remove(move.card)
+    hands = _replace(state.hands, state.turn, tuple(sorted(state.hands[state.turn] + (move.card,))))
+    return _next_turn(dataclasses.replace(state, pile=tuple(pile), hands=hands, drawing=False))
+
+
+def _next_turn(state: State) -> State:
+    player = state.turn
+    for _ in range(state.players):
+        player = (player + 1) % state.players
+        if state.alive[player]:
+            break
+    return _start_turn(state, player)
+
+
+def _start_turn(state: State, player: int) -> State:
+    state = dataclasses.replace(state, turn=player, stage="start", moved=0, conquered=False, last_dice=None)
+    state = dataclasses.replace(state, to_place=colour_bonus(state, player))
+    return _check_win(state)
+
+
+# --- save files ------------------------------------------------------------------------------------
+
+
+def to_json(state: State) -> str:
+    """The game as set-up plus move log; :func:`from_json` replays it to an equal state."""
+    if state.config != Config():
+        raise ValueError("only games with the default Config can be saved")
+    return dump_game(GAME, RULES_VERSION, {"players": state.players, "seed": state.seed}, state.history)
+
+
+def from_json(text: str | bytes) -> State:
+    setup, history = load_game(text, GAME, RULES_VERSION)
+    if set(setup) != {"players", "seed"}:
+        raise ValueError(f"saved game: setup must have 'players' and 'seed', got {sorted(setup)}")
+    if not isinstance(setup["seed"], int):
+        raise ValueError(f"saved game: seed must be an int, got {setup['seed']!r}")
+    return replay_saved(new_game(setup["players"], setup["seed"]), history, MOVE_CLASSES, apply)
+
+
+def replay(state: State) -> State:
+    """Replay the move log from a fresh deal: equal to ``state`` (the basis of undo and save files)."""
+    fresh = new_game(state.players, state.seed, state.config)
+    for move in state.history:
+        fresh = apply(fresh, move)
+    return fresh
+
+
+def auto_setup(state: State, rng) -> State:
+    """Place every remaining starting point of the player setting up, spread at random (MJ-C4 helper)."""
+    if state.phase != "setup":
+        raise IllegalMove("MJ-4.1", "the set-up is over")
+    player = state.turn
+    own = state.territories_of(player)
+    while state.phase == "setup" and state.turn == player:
+        state = apply(state, Place(rng.choice(own), 1))
+    return state

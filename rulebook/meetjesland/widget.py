@@ -1,0 +1,321 @@
+"""The live Meetjesland board: the map drawn at the villages' coordinates, played by clicks or dropdowns.
+
+The widget only renders the state and sends moves through ``check``/``apply`` (via :class:`rulebook.ui.Table`).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+from ..ui import Table
+from . import rules
+from .bots import greedy_player
+from .odds import win_probability
+from .rules import (
+    PLAYER_COLOURS,
+    Attack,
+    EndTurn,
+    Fortify,
+    Place,
+    Reinforce,
+    Retreat,
+    Roll,
+    State,
+    TradeCards,
+)
+
+# Colours and marker shapes per player: distinct in hue, lightness and shape (colour-blind safe).
+PLAYER_FILL = ("#ffffff", "#222222", "#f4a6c8", "#1b9e9e", "#8c564b", "#a0a0a0")
+PLAYER_TEXT = ("#000000", "#ffffff", "#000000", "#ffffff", "#ffffff", "#000000")
+PLAYER_SYMBOL = ("circle", "square", "diamond", "triangle-up", "pentagon", "hexagram")
+LINE_STYLE = {"thin": ("#555555", 1.2, "solid"), "white": ("#ffffff", 4, "solid"), "thick": ("#1d4e89", 6, "solid")}
+
+
+def player_chip(player: int) -> str:
+    """A small coloured label for a player, for status lines and the hand."""
+    return (
+        f"<span style='background:{PLAYER_FILL[player]};color:{PLAYER_TEXT[player]};border:1px solid #333;"
+        f"padding:0 5px;border-radius:3px'>{PLAYER_COLOURS[player]}</span>"
+    )
+
+
+def map_figure(state: State, width: int = 640, height: int = 600) -> go.FigureWidget:
+    """The map as a FigureWidget: borders by kind, regions as halos, territories by owner with their points."""
+    board = state.board
+    graph = board.graph
+    figure = go.FigureWidget(layout=go.Layout(
+        width=width, height=height, margin=dict(l=5, r=5, t=30, b=5), showlegend=False,
+        plot_bgcolor="#efe9d8", paper_bgcolor="#ffffff", dragmode=False, clickmode="event",
+        xaxis=dict(visible=False, scaleanchor="y"), yaxis=dict(visible=False),
+        title=dict(text="Verover het Meetjesland", x=0.5, font=dict(size=15)),
+    ))
+    for line, (colour, width_px, dash) in LINE_STYLE.items():
+        xs: list[Any] = []
+        ys: list[Any] = []
+        for a, b, kind in graph.edges(data="line"):
+            if kind == line:
+                xs += [graph.nodes[a]["x"], graph.nodes[b]["x"], None]
+                ys += [graph.nodes[a]["y"], graph.nodes[b]["y"], None]
+        figure.add_scatter(x=xs, y=ys, mode="lines", line=dict(color=colour, width=width_px, dash=dash), hoverinfo="skip",
+                           name=f"{line} line")
+    territories = board.territories
+    xs = [graph.nodes[t]["x"] for t in territories]
+    ys = [graph.nodes[t]["y"] for t in territories]
+    colours = graph.graph["region_colours"]
+    figure.add_scatter(x=xs, y=ys, mode="markers", hoverinfo="skip", name="regions",
+                       marker=dict(size=40, color=[colours[board.region(t)] for t in territories], opacity=0.45, line=dict(width=0)))
+    figure.add_scatter(x=xs, y=ys, mode="markers", hoverinfo="skip", name="highlight",
+                       marker=dict(size=36, symbol="circle-open", color="rgba(0,0,0,0)", line=dict(width=4)))
+    figure.add_scatter(x=xs, y=ys, mode="markers+text", name="territories", textfont=dict(size=12), hoverinfo="text",
+                       marker=dict(size=25, line=dict(width=1.5, color="#222222")))
+    figure.add_scatter(x=xs, y=[y - 1.05 for y in ys], mode="text", hoverinfo="skip", name="names",
+                       text=[board.name(t) for t in territories], textfont=dict(size=9, color="#333333"))
+    return figure
+
+
+class Board(Table):
+    """A Meetjesland game on a live map; ``computer`` lists the players the greedy bot plays."""
+
+    def __init__(self, state: State, *, seed: int = 0, computer: tuple[int, ...] = (), **kwargs: Any) -> None:
+        super().__init__(state, seed=seed, bots={player: greedy_player for player in computer}, **kwargs)
+        self.origin: str | None = None
+        self.target: str | None = None
+        self.figure = map_figure(state)
+        self.figure.data[5].on_click(self._clicked)
+        board = state.board
+        names = [(board.name(t), t) for t in sorted(board.territories, key=board.name)]
+        self.origin_menu = widgets.Dropdown(options=[("-", None)] + names, description="From / on", layout=widgets.Layout(width="300px"))
+        self.target_menu = widgets.Dropdown(options=[("-", None)] + names, description="To", layout=widgets.Layout(width="300px"))
+        self.stake = widgets.IntSlider(value=1, min=1, max=1, description="Stake", layout=widgets.Layout(width="300px"))
+        self.amount = widgets.IntSlider(value=1, min=1, max=1, description="Points", layout=widgets.Layout(width="300px"))
+        self.odds = widgets.HTML()
+        self.dice = widgets.HTML()
+        self.mission = widgets.HTML()
+        self.hand = widgets.HTML()
+        self.cards = widgets.SelectMultiple(options=[], description="Cards", rows=3, layout=widgets.Layout(width="300px"))
+        button = widgets.Button
+        self.place_button = button(description="Place", icon="plus", tooltip="Place the points on the chosen territory")
+        self.auto_button = button(description="Auto-place", tooltip="Spread the remaining starting points at random")
+        self.reinforce_button = button(description="Take reinforcements", tooltip="MJ-4.4: points for your territories, then pass")
+        self.attack_button = button(description="Attack", button_style="danger", icon="bolt")
+        self.roll_button = button(description="Roll again", icon="refresh")
+        self.blitz_button = button(description="Roll to the end", tooltip="Keep rolling until one side is out")
+        self.retreat_button = button(description="Break off")
+        self.move_button = button(description="Move points", tooltip="MJ-5.9: between neighbouring own territories")
+        self.trade_button = button(description="Trade cards", icon="exchange")
+        self.end_button = button(description="End turn", button_style="primary")
+        actions = {
+            self.place_button: self._place, self.auto_button: self._auto, self.reinforce_button: lambda: self.play(Reinforce()),
+            self.attack_button: self._attack, self.roll_button: lambda: self.play(Roll()), self.blitz_button: self._blitz,
+            self.retreat_button: lambda: self.play(Retreat()), self.move_button: self._move, self.trade_button: self._trade,
+            self.end_button: lambda: self.play(EndTurn()),
+        }
+        for widget, action in actions.items():
+            widget.on_click(lambda _, action=action: action())
+            widget.layout.width = "146px"
+        self.origin_menu.observe(self._menus_changed, names="value")
+        self.target_menu.observe(self._menus_changed, names="value")
+        self.stake.observe(lambda _: self._show_odds(), names="value")
+        row = widgets.HBox
+        controls = widgets.VBox(
+            [
+                self.mission,
+                self.origin_menu, self.target_menu, self.amount, row([self.place_button, self.auto_button]),
+                row([self.reinforce_button, self.move_button]),
+                self.stake, self.odds, row([self.attack_button, self.roll_button]), row([self.blitz_button, self.retreat_button]),
+                self.dice, self.hand, self.cards, row([self.trade_button, self.end_button]), row([self.undo_button]),
+            ],
+            layout=widgets.Layout(width="320px"),
+        )
+        log_box = widgets.Accordion(children=[self.move_log], titles=("Move log",))
+        self.children = [self.status, row([self.figure, controls]), log_box]
+        self.start()
+
+    # -- input ------------------------------------------------------------------------------------
+    def _clicked(self, trace, points, selector) -> None:
+        if points.point_inds:
+            self.select(self.state.board.territories[points.point_inds[0]])
+
+    def select(self, territory: str) -> None:
+        """A click on a territory: choose where to place, attack from, or the target of an attack or move."""
+        state = self.state
+        own = state.owner_of(territory) == state.turn
+        if self.origin and not own or (self.origin and own and territory in state.board.neighbours[self.origin]
+                                       and not state.to_place and state.phase == "play"):
+            self._set(self.origin, territory)
+        elif own:
+            self._set(territory, None)
+        else:
+            self.message, self.message_kind = f"{state.board.name(territory)} is not yours: choose one of your territories first.", "info"
+            self.redraw()
+
+    def _set(self, origin: str | None, target: str | None) -> None:
+        self.origin, self.target = origin, target
+        with self.hold_trait_notifications():
+            self.origin_menu.value, self.target_menu.value = origin, target
+        self.redraw()
+
+    def _menus_changed(self, _change) -> None:
+        if (self.origin_menu.value, self.target_menu.value) != (self.origin, self.target):
+            self.origin, self.target = self.origin_menu.value, self.target_menu.value
+            self.redraw()
+
+    def _place(self) -> None:
+        if self.origin is None:
+            self.message, self.message_kind = "Choose a territory to place on (click it or pick it in 'From / on').", "error"
+            self.redraw()
+            return
+        self.play(Place(self.origin, self.amount.value))
+
+    def _auto(self) -> None:
+        if self.state.phase != "setup":
+            self.message, self.message_kind = "Auto-place is for the starting points (MJ-C4).", "error"
+            self.redraw()
+            return
+        self.states.append(rules.auto_setup(self.state, self.rng))
+        self.message, self.message_kind = "Starting points spread at random.", "info"
+        self._settle()
+        self.redraw()
+
+    def _attack(self) -> None:
+        if self.origin is None or self.target is None:
+            self.message, self.message_kind = "Choose the territory to attack from and the one to attack.", "error"
+            self.redraw()
+            return
+        self.play(Attack(self.origin, self.target, self.stake.value))
+
+    def _blitz(self) -> None:
+        while self.state.battle is not None and self.state.player is not None and self.play(Roll()):
+            pass
+
+    def _move(self) -> None:
+        if self.origin is None or self.target is None:
+            self.message, self.message_kind = "Choose the territory to move from and the neighbour to move to.", "error"
+            self.redraw()
+            return
+        self.play(Fortify(self.origin, self.target, self.amount.value))
+
+    def _trade(self) -> None:
+        self.play(TradeCards(tuple(self.cards.value)))
+
+    # -- output -----------------------------------------------------------------------------------
+    def describe_player(self, player: int | None) -> str:
+        return "Chance" if player is None else PLAYER_COLOURS[player].capitalize()
+
+    def prompt(self) -> str:
+        state = self.state
+        result = rules.outcome(state)
+        if result is not None:
+            return f"Game over: {result.reason}."
+        name = PLAYER_COLOURS[state.turn].capitalize()
+        who = f"{name} (computer)" if state.turn in self.bots else name
+        if state.phase == "setup":
+            return f"{who} sets up: place {state.to_place} more point(s) on your territories (click one, or Auto-place)."
+        if state.battle is not None:
+            b = state.battle
+            return (f"{who} attacks {state.board.name(b.target)} from {state.board.name(b.origin)}: "
+                    f"{b.stake} staked against {state.points_on(b.target)}. Roll again or break off.")
+        if len(state.hands[state.turn]) > state.config.hand_limit:
+            return f"{who} holds {len(state.hands[state.turn])} cards: trade three of them first (MJ-4.8)."
+        if state.to_place:
+            return f"{who}: place {state.to_place} point(s) on your territories."
+        if state.stage == "start":
+            count = rules.reinforcements(len(state.territories_of(state.turn)))
+            return f"{who}'s turn: trade cards, take {count} reinforcements, or attack (click your territory, then a target)."
+        if state.stage == "reinforce":
+            return f"{who}: move points if you like, then end the turn."
+        return f"{who}: attack again, move points, or end the turn."
+
+    def redraw(self) -> None:
+        super().redraw()
+        state, board = self.state, self.state.board
+        figure = self.figure
+        territories = board.territories
+        highlight = self._highlights()
+        with figure.batch_update():
+            marker = figure.data[5].marker
+            marker.color = [PLAYER_FILL[o] for o in state.owner]
+            marker.symbol = [PLAYER_SYMBOL[o] for o in state.owner]
+            figure.data[5].text = [str(p) for p in state.points]
+            figure.data[5].textfont.color = [PLAYER_TEXT[o] for o in state.owner]
+            figure.data[5].hovertext = [
+                f"{board.name(t)} ({board.region(t)}, number {board.number(t)})<br>{PLAYER_COLOURS[o]}: {p} point(s)"
+                for t, o, p in zip(territories, state.owner, state.points)
+            ]
+            figure.data[4].marker.line.color = [highlight.get(t, "rgba(0,0,0,0)") for t in territories]
+            figure.layout.title.text = html.escape(self.prompt()[:90])
+        self._sync_controls()
+        self._show_odds()
+        self.move_log.value = self.log_html(list(state.history))
+
+    def _highlights(self) -> dict[str, str]:
+        """Gold ring: the chosen territory; green rings: where it may attack or move; blue: where to place."""
+        state = self.state
+        if state.phase == "over" or state.player is None:
+            return {}
+        if state.battle is not None:
+            return {state.battle.origin: "#e6a100", state.battle.target: "#c0392b"}
+        marks: dict[str, str] = {}
+        if state.phase == "setup" or state.to_place:
+            marks = {t: "#1f77b4" for t in state.territories_of(state.turn)}
+        elif self.origin and state.owner_of(self.origin) == state.turn:
+            for move in rules.legal_moves(state):
+                if isinstance(move, (Attack, Fortify)) and move.origin == self.origin:
+                    marks[move.target if isinstance(move, Attack) else move.destination] = "#2e7d32"
+        if self.origin:
+            marks[self.origin] = "#e6a100"
+        if self.target:
+            marks[self.target] = "#c0392b"
+        return marks
+
+    def _sync_controls(self) -> None:
+        state = self.state
+        player = state.turn
+        available = state.points_on(self.origin) - 1 if self.origin else 0
+        self.stake.max = max(1, available)
+        self.amount.max = max(1, state.to_place or min(available, state.config.move_limit - state.moved))
+        mission = state.mission(player)
+        self.mission.value = f"<b>{player_chip(player)}'s mission</b>: {html.escape(mission.text)}"
+        hand = state.hands[player]
+        chips = " ".join(
+            f"<span style='border:2px solid {state.board.graph.graph['region_colours'].get(rules.card_colour(c), '#8d6e63')};"
+            f"padding:0 3px;border-radius:3px;font-size:11px'>{html.escape(rules.card_name(c))}"
+            f" <i>({rules.card_colour(c)})</i></span>"
+            for c in hand
+        )
+        self.hand.value = f"<b>Hand ({len(hand)})</b>: {chips or 'no cards'}"
+        self.cards.options = [(f"{rules.card_name(c)} ({rules.card_colour(c)})", c) for c in hand]
+        dice = state.last_dice
+        self.dice.value = "" if dice is None else (
+            f"<span style='font-size:20px'>🎲 {' '.join(map(str, dice.attacker))}</span> against "
+            f"<span style='font-size:20px'>{' '.join(map(str, dice.defender))}</span>"
+        )
+        playing = state.player is not None and state.player not in self.bots
+        for button in (self.place_button, self.auto_button, self.reinforce_button, self.attack_button, self.roll_button,
+                       self.blitz_button, self.retreat_button, self.move_button, self.trade_button, self.end_button):
+            button.disabled = not playing
+        in_battle = state.battle is not None
+        self.roll_button.disabled |= not in_battle
+        self.blitz_button.disabled |= not in_battle
+        self.retreat_button.disabled |= not in_battle
+        self.attack_button.disabled |= in_battle
+        self.auto_button.disabled |= state.phase != "setup"
+
+    def _show_odds(self) -> None:
+        state = self.state
+        if (self.origin and self.target and state.battle is None and state.owner_of(self.origin) == state.turn
+                and state.owner_of(self.target) != state.turn):
+            defenders = state.points_on(self.target)
+            chance = win_probability(self.stake.value, defenders)
+            self.odds.value = (f"Chance to conquer with {self.stake.value} against {defenders}: "
+                               f"<b>{chance:.1%}</b>")
+        elif state.battle is not None:
+            chance = win_probability(state.battle.stake, state.points_on(state.battle.target))
+            self.odds.value = f"Chance to conquer if you fight on: <b>{chance:.1%}</b>"
+        else:
+            self.odds.value = ""
+
