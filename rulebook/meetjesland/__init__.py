@@ -21,6 +21,7 @@ from .rules import (
     State,
     TradeCards,
     apply,
+    arrange,
     auto_setup,
     chance_outcomes,
     check,
@@ -43,7 +44,7 @@ from .rules import (
 
 __all__ = [
     "BREWERY", "MISSIONS", "MOVE_CLASSES", "PLAYER_COLOURS", "RULES_VERSION", "Attack", "Board", "CardDrawn", "Config",
-    "Dice", "EndTurn", "Fortify", "Mission", "Place", "Reinforce", "Retreat", "Roll", "State", "TradeCards", "apply",
+    "Dice", "EndTurn", "Fortify", "Mission", "Place", "Reinforce", "Retreat", "Roll", "State", "TradeCards", "apply", "arrange", "arrange",
     "auto_setup", "chance_outcomes", "check", "colour_bonus", "deck", "effective_mission", "from_json", "legal_moves", "load_board",
     "mission_done", "new_game", "outcome", "reinforcements", "replay", "resolve_roll", "set_value", "to_json",
     "whole_regions",

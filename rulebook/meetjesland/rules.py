@@ -306,6 +306,7 @@ class State:
     eliminated_by: tuple[int | None, ...] = ()
     winners: tuple[int, ...] = ()
     reason: str = ""
+    arranged: bool = False  # a written position (see arrange): it has no move log from a deal
     history: tuple = ()
 
     @property
@@ -762,6 +763,8 @@ def _start_turn(state: State, player: int) -> State:
 
 def to_json(state: State) -> str:
     """The game as set-up plus move log; :func:`from_json` replays it to an equal state."""
+    if state.arranged:
+        raise ValueError("an arranged position has no move log from a deal, so it cannot be saved")
     if state.config != Config():
         raise ValueError("only games with the default Config can be saved")
     return dump_game(GAME, RULES_VERSION, {"players": state.players, "seed": state.seed}, state.history)
@@ -782,6 +785,25 @@ def replay(state: State) -> State:
     for move in state.history:
         fresh = apply(fresh, move)
     return fresh
+
+
+def arrange(state: State, territories: dict[str, tuple[int, int]] | None = None, **changes) -> State:
+    """A written position for examples and tests: ``{territory: (owner, points)}`` over the deal, plus fields."""
+    board = state.board
+    owner, points = list(state.owner), list(state.points)
+    for territory, (player, count) in (territories or {}).items():
+        if territory not in board.index:
+            raise ValueError(f"arrange: unknown territory {territory!r}")
+        if not (isinstance(player, int) and 0 <= player < state.players and isinstance(count, int) and count >= 1):
+            raise ValueError(f"arrange: {territory} needs an owner 0..{state.players - 1} and at least 1 point")
+        owner[board.index[territory]], points[board.index[territory]] = player, count
+    fields = {f.name for f in dataclasses.fields(State)}
+    unknown = set(changes) - fields
+    if unknown:
+        raise ValueError(f"arrange: unknown fields {sorted(unknown)}")
+    changes.setdefault("phase", "play")
+    alive = tuple(player in owner for player in range(state.players))
+    return dataclasses.replace(state, owner=tuple(owner), points=tuple(points), alive=alive, arranged=True, history=(), **changes)
 
 
 def auto_setup(state: State, rng) -> State:

@@ -1,0 +1,244 @@
+"""Claim positions as text: ``from_diagram`` / ``to_diagram`` (headers, territory grid, piece grid).
+
+::
+
+    players: red blue
+    to-move: red
+    phase: battle
+
+    aabb
+    aabb
+
+    r.b.
+    .R..
+
+Optional headers carry what a position in the middle of a turn needs: ``first: red`` (who began),
+``removals-left: red 4 blue 2``, ``follow-up: (1, 2)`` (the piece that has just captured),
+``claims: red=ce blue=a`` (conquered territories still waiting for a tower) and ``quiet: 12`` (turns
+since the last capture or tower).  ``to_diagram`` writes an optional header only when it is not the default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+
+from ..core import Outcome
+from .rules import (
+    COLOURS,
+    EMPTY,
+    LETTERS,
+    NO_POINT,
+    PIECES_EACH,
+    REMOVALS_EACH,
+    TOWERS_EACH,
+    Config,
+    _removable,
+    State,
+    island,
+    stalled_outcome,
+    teams_of,
+    tower_target,
+)
+
+REQUIRED = ("players", "to-move", "phase")
+OPTIONAL = ("teams", "first", "removals-left", "follow-up", "claims", "quiet")
+PHASES = ("placement", "removal", "battle")
+
+
+def _headers(lines: list[str]) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for number, line in enumerate(lines, start=1):
+        key, colon, value = line.partition(":")
+        key = key.strip()
+        if not colon:
+            raise ValueError(f"diagram header line {number}: expected 'name: value', got {line!r}")
+        if key not in REQUIRED + OPTIONAL:
+            raise ValueError(f"diagram header line {number}: unknown header {key!r} (known: {REQUIRED + OPTIONAL})")
+        if key in headers:
+            raise ValueError(f"diagram header line {number}: {key!r} is given twice")
+        headers[key] = value.strip()
+    missing = [key for key in REQUIRED if key not in headers]
+    if missing:
+        raise ValueError(f"diagram: missing header(s) {missing}")
+    return headers
+
+
+def _colour(name: str, colours: tuple[str, ...], where: str) -> int:
+    if name not in colours:
+        raise ValueError(f"diagram {where}: {name!r} is not one of the players {list(colours)}")
+    return colours.index(name)
+
+
+def _per_player(text: str, colours: tuple[str, ...], where: str) -> tuple[int, ...]:
+    words = text.split()
+    if len(words) != 2 * len(colours):
+        raise ValueError(f"diagram {where}: expected a number for each player, like 'red 4 blue 2', got {text!r}")
+    values = [0] * len(colours)
+    given = set()
+    for name, number in zip(words[::2], words[1::2]):
+        seat = _colour(name, colours, where)
+        if seat in given or not number.isdigit():
+            raise ValueError(f"diagram {where}: bad entry {name} {number}")
+        given.add(seat)
+        values[seat] = int(number)
+    return tuple(values)
+
+
+def from_diagram(text: str, config: Config | None = None) -> State:
+    """The position a diagram describes (no move log); malformed diagrams raise ``ValueError`` saying where."""
+    if not isinstance(text, str):
+        raise ValueError("a diagram is text")
+    config = Config() if config is None else config
+    lines = [line.strip() for line in text.strip().splitlines()]
+    blocks: list[list[str]] = [[]]
+    for line in lines:
+        if line:
+            blocks[-1].append(line)
+        elif blocks[-1]:
+            blocks.append([])
+    if len(blocks) != 3:
+        raise ValueError(
+            f"diagram: expected 3 blocks separated by blank lines (headers, territories, pieces), got {len(blocks)}"
+        )
+    headers = _headers(blocks[0])
+    colours = tuple(headers["players"].split())
+    if not 2 <= len(colours) <= 4 or len(set(colours)) != len(colours) or not set(colours) <= set(COLOURS):
+        raise ValueError(f"diagram players: expected 2-4 different colours out of {COLOURS}, got {headers['players']!r}")
+    players = len(colours)
+    if players == 4:
+        if "teams" not in headers:
+            raise ValueError("diagram: 4 players need a 'teams:' header, like 'teams: red+green blue+yellow'")
+        teams = {frozenset(_colour(name, colours, "teams") for name in team.split("+")) for team in headers["teams"].split()}
+        if teams != {frozenset(side) for side in teams_of(4)}:
+            expected = " ".join("+".join(colours[p] for p in side) for side in teams_of(4))
+            raise ValueError(f"diagram teams: partners sit opposite each other, so the teams are {expected!r}")
+    elif "teams" in headers:
+        raise ValueError("diagram: a 'teams:' header is only for 4 players")
+    phase = headers["phase"]
+    if phase not in PHASES:
+        raise ValueError(f"diagram phase: expected one of {PHASES}, got {phase!r}")
+    finished = headers["to-move"] == "none"
+    turn = 0 if finished else _colour(headers["to-move"], colours, "to-move")
+    first = _colour(headers["first"], colours, "first") if "first" in headers else turn
+    territories = tuple(blocks[1])
+    grid = tuple(blocks[2])
+    try:
+        board = island(territories)
+    except ValueError as error:
+        raise ValueError(f"diagram {error}") from None
+    if len(grid) != len(territories) or any(len(a) != len(b) for a, b in zip(grid, territories)):
+        raise ValueError("diagram: the piece grid must have the same shape as the territory grid")
+    allowed = {LETTERS[c] for c in colours} | {LETTERS[c].upper() for c in colours} | {EMPTY}
+    for row, (line, shape) in enumerate(zip(grid, territories)):
+        for column, (char, land) in enumerate(zip(line, shape)):
+            if (char == NO_POINT) != (land == NO_POINT):
+                raise ValueError(f"diagram piece grid row {row} column {column}: '#' must match the territory grid")
+            if char != NO_POINT and char not in allowed:
+                raise ValueError(
+                    f"diagram piece grid row {row} column {column}: {char!r} is not '.', a player's letter or tower"
+                )
+    removals = _per_player(headers["removals-left"], colours, "removals-left") if "removals-left" in headers else (
+        (REMOVALS_EACH,) * players
+    )
+    if any(value > REMOVALS_EACH for value in removals):
+        raise ValueError(f"diagram removals-left: at most {REMOVALS_EACH} each")
+    quiet_text = headers.get("quiet", "0")
+    if not quiet_text.isdigit():
+        raise ValueError(f"diagram quiet: expected a number of turns, got {quiet_text!r}")
+    follow_up = None
+    if "follow-up" in headers:
+        match = re.fullmatch(r"\(?\s*(\d+)\s*,\s*(\d+)\s*\)?", headers["follow-up"])
+        if not match:
+            raise ValueError(f"diagram follow-up: expected a point like (3, 4), got {headers['follow-up']!r}")
+        follow_up = (int(match.group(1)), int(match.group(2)))
+    claims = set()
+    for item in headers.get("claims", "").split():
+        name, equals, letters = item.partition("=")
+        seat = _colour(name, colours, "claims")
+        if not equals or not letters or any(letter not in board.territories for letter in letters):
+            raise ValueError(f"diagram claims: expected colour=territories like red=ce, got {item!r}")
+        claims |= {(seat, letter) for letter in letters}
+    state = State(
+        territories=territories,
+        grid=grid,
+        colours=colours,
+        phase=phase,
+        turn=turn,
+        first=first,
+        removals_left=removals,
+        follow_up=follow_up,
+        claims=frozenset(claims),
+        quiet_turns=int(quiet_text),
+        config=config,
+    )
+    _validate(state)
+    if finished:
+        state = _finished(state)
+    canonical = to_diagram(state)
+    setup = {"diagram": canonical, "config": config.to_dict()}
+    return dataclasses.replace(state, setup=json.dumps(setup, sort_keys=True))
+
+
+def _validate(state: State) -> None:
+    for player, colour in enumerate(state.colours):
+        pieces, towers = len(state.pieces(player)), len(state.towers(player))
+        if pieces > PIECES_EACH:
+            raise ValueError(f"diagram: {colour} has {pieces} pieces, more than {PIECES_EACH}")
+        if towers > TOWERS_EACH:
+            raise ValueError(f"diagram: {colour} has {towers} towers, more than {TOWERS_EACH}")
+        if towers and state.phase != "battle":
+            raise ValueError(f"diagram: towers are placed only in the battle phase, but {colour} has one")
+        if state.phase == "removal" and pieces < PIECES_EACH - REMOVALS_EACH:
+            raise ValueError(f"diagram: in the removal phase nobody has lost more than 4 pieces, but {colour} has")
+    if state.phase == "placement" and all(len(state.pieces(p)) == PIECES_EACH for p in range(state.players)):
+        raise ValueError("diagram: every piece is placed, so the placement phase is over")
+    for letter, points in state.island.territories.items():
+        if sum(state.is_tower(point) for point in points) > 1:
+            raise ValueError(f"diagram: territory {letter} has more than one tower")
+    if state.phase == "removal" and (state.removals_left[state.turn] == 0 or not _removable(state, state.turn)):
+        raise ValueError(f"diagram: {state.colours[state.turn]} is to move in the removal phase but has nothing to remove")
+    if state.follow_up is not None:
+        if state.phase != "battle" or state.owner(state.follow_up) != state.turn or state.is_tower(state.follow_up):
+            raise ValueError(f"diagram follow-up: {state.follow_up} must hold a piece of the player to move in battle")
+
+
+def _finished(state: State) -> State:
+    for side in teams_of(state.players):
+        towers = sum(len(state.towers(p)) for p in side)
+        if towers >= tower_target(state.players):
+            names = "+".join(state.colours[p] for p in side)
+            scores = tuple(len(state.towers(p)) for p in range(state.players))
+            return dataclasses.replace(state, result=Outcome(side, f"{names} placed {towers} towers", scores))
+    if state.quiet_turns >= state.config.quiet_turn_limit:
+        return dataclasses.replace(state, result=stalled_outcome(state))
+    raise ValueError("diagram to-move: 'none' is only for a finished game, and nobody has won or stalled here")
+
+
+def to_diagram(state: State) -> str:
+    """The diagram of a position (headers, territory grid, piece grid); ``from_diagram`` reads it back."""
+    lines = [f"players: {' '.join(state.colours)}"]
+    if state.players == 4:
+        lines.append("teams: " + " ".join("+".join(state.colours[p] for p in side) for side in teams_of(4)))
+    lines.append(f"to-move: {'none' if state.result is not None else state.colours[state.turn]}")
+    lines.append(f"phase: {state.phase}")
+    shown_turn = 0 if state.result is not None else state.turn
+    if state.first != shown_turn:
+        lines.append(f"first: {state.colours[state.first]}")
+    if state.phase == "removal" and state.removals_left != (REMOVALS_EACH,) * state.players:
+        lines.append(
+            "removals-left: " + " ".join(f"{c} {n}" for c, n in zip(state.colours, state.removals_left))
+        )
+    if state.follow_up is not None:
+        lines.append(f"follow-up: {state.follow_up}")
+    if state.claims:
+        parts = []
+        for player, colour in enumerate(state.colours):
+            letters = "".join(sorted(t for p, t in state.claims if p == player))
+            if letters:
+                parts.append(f"{colour}={letters}")
+        lines.append("claims: " + " ".join(parts))
+    if state.quiet_turns:
+        lines.append(f"quiet: {state.quiet_turns}")
+    return "\n".join(lines) + "\n\n" + "\n".join(state.territories) + "\n\n" + "\n".join(state.grid) + "\n"

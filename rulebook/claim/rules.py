@@ -1,0 +1,1117 @@
+"""Claim (Alex Randolph, Jumbo 1983): the island of points, the four phases and every rule as code.
+
+Points are ``(row, column)`` tuples on a square lattice, counted from the top-left of the island's
+bounding box.  A state is immutable; ``apply`` returns a new one and raises ``IllegalMove`` with the
+id of the translated paragraph (``CL-...``) that forbids a move.  Claim has no dice: ``chance_outcomes``
+is always ``()``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from ..boards import graphs_dir
+from ..core import IllegalMove, Outcome, dump_game, load_game, replay_saved, seeded
+
+RULES_VERSION = 1
+GAME = "claim"
+
+Point = tuple[int, int]
+COLOURS = ("red", "blue", "yellow", "green")
+LETTERS = {"red": "r", "blue": "b", "yellow": "y", "green": "g"}
+# Default seats; with four players opposite seats (0+2, 1+3) are partners: red+green against blue+yellow.
+SEATS = {2: ("red", "blue"), 3: ("red", "blue", "yellow"), 4: ("red", "blue", "green", "yellow")}
+PIECES_EACH = 18
+TOWERS_EACH = 3
+REMOVALS_EACH = 4
+PLACED_PER_TURN = 2
+SECTIONS_PER_PLAYER_COUNT = {2: 3, 3: 4, 4: 5}
+TERRITORIES_PER_PLAYER_COUNT = {2: 5, 3: 7, 4: 9}
+DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+TERRITORY_LETTERS = "abcdefghi"
+EMPTY, NO_POINT = ".", "#"
+
+
+# --- the island -------------------------------------------------------------------------------------
+
+
+class Island:
+    """The lattice points of an assembled board, their territories and their orthogonal neighbours."""
+
+    def __init__(self, rows: tuple[str, ...]) -> None:
+        if not rows or not all(isinstance(row, str) for row in rows):
+            raise ValueError("territory grid: expected at least one row of text")
+        width = len(rows[0])
+        if width == 0 or any(len(row) != width for row in rows):
+            raise ValueError(f"territory grid: every row must have the same length ({width})")
+        self.rows = rows
+        self.height, self.width = len(rows), width
+        self.territory: dict[Point, str] = {}
+        for row_index, row in enumerate(rows):
+            for column, char in enumerate(row):
+                if char == NO_POINT:
+                    continue
+                if char not in TERRITORY_LETTERS:
+                    raise ValueError(
+                        f"territory grid row {row_index} column {column}: {char!r} is not a territory letter a-i or #"
+                    )
+                self.territory[(row_index, column)] = char
+        if not self.territory:
+            raise ValueError("territory grid: the island has no points")
+        self.points: tuple[Point, ...] = tuple(sorted(self.territory))
+        self.territories: dict[str, tuple[Point, ...]] = {}
+        for point in self.points:
+            self.territories.setdefault(self.territory[point], ())
+            self.territories[self.territory[point]] += (point,)
+        self.letters = tuple(sorted(self.territories))
+        self.neighbours: dict[Point, tuple[Point, ...]] = {}
+        self.on_edge: dict[Point, bool] = {}
+        for row, column in self.points:
+            near = tuple(
+                (row + dr, column + dc) for dr, dc in DIRECTIONS if (row + dr, column + dc) in self.territory
+            )
+            self.neighbours[(row, column)] = near
+            self.on_edge[(row, column)] = len(near) < 4
+        graph = self.graph()
+        if not nx.is_connected(graph):
+            parts = sorted(nx.connected_components(graph), key=len)
+            raise ValueError(f"territory grid: the island is not in one piece; cut off: {sorted(parts[0])}")
+        for letter, points in self.territories.items():
+            if not nx.is_connected(graph.subgraph(points)):
+                raise ValueError(f"territory grid: territory {letter} is not in one piece")
+
+    def __contains__(self, point: object) -> bool:
+        return point in self.territory
+
+    def graph(self) -> nx.Graph:
+        """The networkx graph of the points: orthogonal neighbours, ``territory`` and ``edge`` node attributes."""
+        graph = nx.Graph()
+        for point in self.points:
+            graph.add_node(point, territory=self.territory[point], edge=self.on_edge.get(point, False))
+        for point in self.points:
+            for near in self.neighbours.get(point, ()):
+                graph.add_edge(point, near, border=self.territory[point] != self.territory[near])
+        return graph
+
+
+@lru_cache(maxsize=64)
+def island(rows: tuple[str, ...]) -> Island:
+    """The (cached) island described by a territory grid."""
+    return Island(tuple(rows))
+
+
+# --- sections and assemblies (graphs/claim/) ---------------------------------------------------------------
+
+
+def claim_dir() -> Path:
+    return graphs_dir() / "claim"
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{path.name}: file missing from graphs/claim/") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path.name}: not valid JSON ({error})") from None
+
+
+def parse_sections(data: Any, name: str = "sections.json") -> dict[str, tuple[str, ...]]:
+    """Check the section data (shapes as rows of local territory letters, ``#`` = no point)."""
+    if not isinstance(data, dict) or not isinstance(data.get("sections"), list):
+        raise ValueError(f"{name}: expected an object with a 'sections' list")
+    if not isinstance(data.get("note"), str):
+        raise ValueError(f"{name}: a 'note' saying where the shapes come from is required")
+    sections: dict[str, tuple[str, ...]] = {}
+    for index, section in enumerate(data["sections"]):
+        where = f"{name}: sections[{index}]"
+        if not isinstance(section, dict) or not isinstance(section.get("name"), str):
+            raise ValueError(f"{where} needs a 'name'")
+        rows = section.get("rows")
+        if not isinstance(rows, list) or not rows or not all(isinstance(row, str) for row in rows):
+            raise ValueError(f"{where} ({section['name']}): 'rows' must be a list of strings")
+        if section["name"] in sections:
+            raise ValueError(f"{where}: section {section['name']} is listed twice")
+        try:
+            shape = island(tuple(rows))
+        except ValueError as error:
+            raise ValueError(f"{where} ({section['name']}): {error}") from None
+        for letter, points in shape.territories.items():
+            if not 11 <= len(points) <= 16:
+                raise ValueError(
+                    f"{where} ({section['name']}): territory {letter} has {len(points)} points, not 11-16"
+                )
+        if shape.letters not in (("a",), ("a", "b")):
+            raise ValueError(f"{where} ({section['name']}): territories must be lettered a (and b)")
+        sections[section["name"]] = tuple(rows)
+    counts = sorted(len(island(rows).letters) for rows in sections.values())
+    if counts != [1, 2, 2, 2, 2]:
+        raise ValueError(f"{name}: Claim has 5 sections, 4 with two territories and 1 with one (got {counts})")
+    return sections
+
+
+@lru_cache(maxsize=1)
+def load_sections() -> dict[str, tuple[str, ...]]:
+    """The five board sections of ``graphs/claim/sections.json`` (our reconstruction, see its note)."""
+    path = claim_dir() / "sections.json"
+    return parse_sections(_read_json(path), path.name)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One section laid on the table: which one, turned clockwise by ``rotation`` quarter turns, at an offset."""
+
+    section: str
+    rotation: int
+    row: int
+    column: int
+
+
+def rotated(rows: Sequence[str], quarter_turns: int) -> tuple[str, ...]:
+    """A section's rows turned clockwise by a number of quarter turns."""
+    grid = tuple(rows)
+    for _ in range(quarter_turns % 4):
+        grid = tuple("".join(grid[len(grid) - 1 - r][c] for r in range(len(grid))) for c in range(len(grid[0])))
+    return grid
+
+
+def _section_points(rows: Sequence[str], placement: Placement) -> dict[Point, str]:
+    turned = rotated(rows, placement.rotation)
+    return {
+        (placement.row + r, placement.column + c): char
+        for r, line in enumerate(turned)
+        for c, char in enumerate(line)
+        if char != NO_POINT
+    }
+
+
+def assemble(placements: Sequence[Placement], sections: dict[str, tuple[str, ...]] | None = None) -> tuple[str, ...]:
+    """The territory grid of a valid assembly; raises ``ValueError`` saying which rule of CL-3.2/CL-3.3 fails."""
+    sections = load_sections() if sections is None else sections
+    count = len(placements)
+    if count not in (3, 4, 5):
+        raise ValueError(f"an island is made of 3, 4 or 5 sections, not {count}")
+    names = [placement.section for placement in placements]
+    if len(set(names)) != count:
+        raise ValueError(f"a section is used twice in {names}")
+    unknown = [name for name in names if name not in sections]
+    if unknown:
+        raise ValueError(f"unknown section(s) {unknown} (known: {sorted(sections)})")
+    territories = sum(len(island(sections[name]).letters) for name in names)
+    players = {v: k for k, v in SECTIONS_PER_PLAYER_COUNT.items()}[count]
+    if territories != TERRITORIES_PER_PLAYER_COUNT[players]:
+        raise ValueError(
+            f"{count} sections must hold {TERRITORIES_PER_PLAYER_COUNT[players]} territories, these hold {territories}"
+        )
+    owner: dict[Point, int] = {}
+    letter: dict[Point, str] = {}
+    next_letter = 0
+    for index, placement in enumerate(placements):
+        local = _section_points(sections[placement.section], placement)
+        mapping = {}
+        for char in sorted(set(local.values())):
+            mapping[char] = TERRITORY_LETTERS[next_letter]
+            next_letter += 1
+        for point, char in local.items():
+            if point in owner:
+                raise ValueError(f"section {placement.section} overlaps section {placements[owner[point]].section} at {point}")
+            owner[point] = index
+            letter[point] = mapping[char]
+    joins = nx.Graph()
+    joins.add_nodes_from(range(count))
+    seams: dict[tuple[int, int], int] = {}
+    for (row, column), index in owner.items():
+        for near in ((row + 1, column), (row, column + 1)):
+            other = owner.get(near)
+            if other is not None and other != index:
+                key = (min(index, other), max(index, other))
+                seams[key] = seams.get(key, 0) + 1
+    joins.add_edges_from(key for key, length in seams.items() if length >= MIN_SEAM)
+    if not nx.is_connected(joins):
+        raise ValueError(f"the sections are not all joined along seams of at least {MIN_SEAM} points")
+    top = min(r for r, _ in owner)
+    left = min(c for _, c in owner)
+    height = max(r for r, _ in owner) - top + 1
+    width = max(c for _, c in owner) - left + 1
+    grid = [[NO_POINT] * width for _ in range(height)]
+    for (row, column), char in letter.items():
+        grid[row - top][column - left] = char
+    rows = tuple("".join(line) for line in grid)
+    _check_compact(rows)
+    island(rows)
+    return rows
+
+
+MIN_SEAM = 3  # CL-C1: two sections are joined when at least 3 pairs of their points are neighbours
+MIN_FILL = Fraction(2, 3)  # CL-C1: "compact" = no holes and at least 2/3 of the bounding box are points
+
+
+def _check_compact(rows: tuple[str, ...]) -> None:
+    height, width = len(rows), len(rows[0])
+    outside = set()
+    stack = [(r, c) for r in range(-1, height + 1) for c in (-1, width)] + [
+        (r, c) for c in range(width) for r in (-1, height)
+    ]
+    while stack:
+        row, column = stack.pop()
+        if (row, column) in outside:
+            continue
+        if 0 <= row < height and 0 <= column < width and rows[row][column] != NO_POINT:
+            continue
+        if not (-1 <= row <= height and -1 <= column <= width):
+            continue
+        outside.add((row, column))
+        stack.extend((row + dr, column + dc) for dr, dc in DIRECTIONS)
+    holes = [(r, c) for r in range(height) for c in range(width) if rows[r][c] == NO_POINT and (r, c) not in outside]
+    if holes:
+        raise ValueError(f"the island is not compact: it has holes at {holes}")
+    points = sum(char != NO_POINT for row in rows for char in row)
+    if Fraction(points, height * width) < MIN_FILL:
+        raise ValueError(f"the island is not compact: {points} points fill less than 2/3 of its {height}x{width} box")
+
+
+def parse_layout(data: Any, name: str) -> tuple[Placement, ...]:
+    """Check a fixed layout file: a note, the player count and the placed sections."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{name}: expected a JSON object")
+    if not isinstance(data.get("note"), str):
+        raise ValueError(f"{name}: a 'note' is required")
+    players = data.get("players")
+    if players not in SECTIONS_PER_PLAYER_COUNT:
+        raise ValueError(f"{name}: 'players' must be 2, 3 or 4, got {players!r}")
+    items = data.get("sections")
+    if not isinstance(items, list) or len(items) != SECTIONS_PER_PLAYER_COUNT[players]:
+        raise ValueError(f"{name}: {players} players use {SECTIONS_PER_PLAYER_COUNT[players]} sections")
+    placements = []
+    for index, item in enumerate(items):
+        if not isinstance(item, dict) or set(item) != {"section", "rotation", "row", "column"}:
+            raise ValueError(f"{name}: sections[{index}] needs exactly section, rotation, row, column")
+        if not isinstance(item["section"], str) or not all(
+            isinstance(item[key], int) and not isinstance(item[key], bool) for key in ("rotation", "row", "column")
+        ):
+            raise ValueError(f"{name}: sections[{index}] has a value of the wrong type")
+        if item["rotation"] not in (0, 1, 2, 3):
+            raise ValueError(f"{name}: sections[{index}] rotation must be 0-3 quarter turns")
+        placements.append(Placement(item["section"], item["rotation"], item["row"], item["column"]))
+    try:
+        assemble(placements)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    return tuple(placements)
+
+
+@lru_cache(maxsize=8)
+def fixed_layout(players: int) -> tuple[Placement, ...]:
+    """The fixed assembly shipped for a player count (``graphs/claim/layout_<players>.json``)."""
+    if players not in SECTIONS_PER_PLAYER_COUNT:
+        raise ValueError(f"Claim is for 2 to 4 players, not {players!r}")
+    path = claim_dir() / f"layout_{players}.json"
+    return parse_layout(_read_json(path), path.name)
+
+
+def random_layout(players: int, rng: random.Random, attempts: int = 400) -> tuple[Placement, ...]:
+    """Another valid assembly for a player count, drawn with ``rng``: sections laid one by one along seams."""
+    if players not in SECTIONS_PER_PLAYER_COUNT:
+        raise ValueError(f"Claim is for 2 to 4 players, not {players!r}")
+    sections = load_sections()
+    single = [name for name, rows in sorted(sections.items()) if len(island(rows).letters) == 1]
+    double = [name for name, rows in sorted(sections.items()) if len(island(rows).letters) == 2]
+    for _ in range(attempts):
+        names = single + rng.sample(double, SECTIONS_PER_PLAYER_COUNT[players] - 1)
+        rng.shuffle(names)
+        placements: list[Placement] = []
+        taken: set[Point] = set()
+        for name in names:
+            rotation = rng.randrange(4)
+            shape = _section_points(sections[name], Placement(name, rotation, 0, 0))
+            if not placements:
+                placements.append(Placement(name, rotation, 0, 0))
+                taken |= set(shape)
+                continue
+            rows = [r for r, _ in taken]
+            columns = [c for _, c in taken]
+            options = []
+            for row in range(min(rows) - 7, max(rows) + 2):
+                for column in range(min(columns) - 7, max(columns) + 2):
+                    moved = {(r + row, c + column) for r, c in shape}
+                    if moved & taken:
+                        continue
+                    seam = sum((r + dr, c + dc) in taken for r, c in moved for dr, dc in DIRECTIONS)
+                    if seam >= MIN_SEAM:
+                        options.append((row, column, seam))
+            if not options:
+                break
+            best = max(seam for _, _, seam in options)
+            # prefer long seams, which keeps the island compact
+            row, column, _ = rng.choice([option for option in options if option[2] >= best - 2])
+            placements.append(Placement(name, rotation, row, column))
+            taken |= {(r + row, c + column) for r, c in shape}
+        else:
+            try:
+                assemble(placements, sections)
+            except ValueError:
+                continue
+            return tuple(placements)
+    raise ValueError(f"no valid assembly found in {attempts} attempts")
+
+
+def points_graph(state_or_rows: State | Sequence[str]) -> nx.Graph:
+    """The networkx graph of an island's points (orthogonal neighbours; ``territory``, ``edge`` attributes)."""
+    rows = state_or_rows.territories if isinstance(state_or_rows, State) else tuple(state_or_rows)
+    return island(tuple(rows)).graph()
+
+
+# --- moves -------------------------------------------------------------------------------------------------
+
+
+def _point(value: Any, what: str = "point") -> Point:
+    if (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        return value
+    raise ValueError(f"{what} must be a (row, column) pair of integers, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Place:
+    """Placement phase: put one of your pieces on a free point (two per turn)."""
+
+    point: Point
+
+    def __str__(self) -> str:
+        return f"place a piece on {self.point}"
+
+
+@dataclass(frozen=True)
+class Remove:
+    """Removal phase: take one enemy piece off the board."""
+
+    point: Point
+
+    def __str__(self) -> str:
+        return f"remove the piece on {self.point}"
+
+
+@dataclass(frozen=True)
+class Step:
+    """Battle: move a piece to a free orthogonal neighbour."""
+
+    origin: Point
+    destination: Point
+
+    def __str__(self) -> str:
+        return f"step {self.origin} -> {self.destination}"
+
+
+@dataclass(frozen=True)
+class Jump:
+    """Battle: jump over neighbouring pieces or towers; ``path`` lists every landing point, the last is the destination."""
+
+    origin: Point
+    path: tuple[Point, ...]
+
+    @property
+    def destination(self) -> Point:
+        return self.path[-1]
+
+    def __str__(self) -> str:
+        return f"jump {self.origin} -> " + " -> ".join(str(point) for point in self.path)
+
+
+@dataclass(frozen=True)
+class PlaceTower:
+    """Conquest: put one of your towers on a free point of a territory you have conquered."""
+
+    territory: str
+    point: Point
+
+    def __str__(self) -> str:
+        return f"place a tower on {self.point} in territory {self.territory}"
+
+
+@dataclass(frozen=True)
+class Stop:
+    """End a series of captures (or leave a conquered territory without a tower) and pass the turn on."""
+
+    def __str__(self) -> str:
+        return "stop"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """A player whose pieces cannot move passes (CL-C8)."""
+
+    def __str__(self) -> str:
+        return "pass (no piece can move)"
+
+
+MOVE_CLASSES = {cls.__name__: cls for cls in (Place, Remove, Step, Jump, PlaceTower, Stop, Pass)}
+Move = Place | Remove | Step | Jump | PlaceTower | Stop | Pass
+
+
+# --- state -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Config:
+    """Options where players' house rules differ (see the CL-C clarifications)."""
+
+    quiet_turn_limit: int = 60  # CL-C9: turns in a row with no capture and no tower before the game stops
+    stalled_result: str = "most towers"  # CL-C9: "most towers" or "draw" when the game stops
+    partners_share_territories: bool = True  # CL-C10: with 4 players a partner's pieces do not stop a conquest
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.quiet_turn_limit, int) or isinstance(self.quiet_turn_limit, bool) or self.quiet_turn_limit < 1:
+            raise ValueError(f"Config.quiet_turn_limit must be a positive int, got {self.quiet_turn_limit!r}")
+        if self.stalled_result not in ("most towers", "draw"):
+            raise ValueError(f"Config.stalled_result must be 'most towers' or 'draw', got {self.stalled_result!r}")
+        if not isinstance(self.partners_share_territories, bool):
+            raise ValueError("Config.partners_share_territories must be true or false")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Config:
+        if not isinstance(data, dict) or set(data) - {f.name for f in dataclasses.fields(cls)}:
+            raise ValueError(f"config: expected an object with keys from {[f.name for f in dataclasses.fields(cls)]}")
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class State:
+    """A position of Claim plus its move log. ``grid`` rows use the diagram's piece letters."""
+
+    territories: tuple[str, ...]
+    grid: tuple[str, ...]
+    colours: tuple[str, ...]
+    phase: str  # "placement", "removal" or "battle"
+    turn: int  # whose turn it is (also kept at the end, for the diagram)
+    first: int  # the player who began (placement, removal and battle all start with them)
+    removals_left: tuple[int, ...]
+    follow_up: Point | None  # the piece that has just captured and may capture again (CL-7.4)
+    claims: frozenset[tuple[int, str]]  # conquered territories where a player may still place a tower
+    quiet_turns: int  # turns ended since the last capture or tower placement (CL-C9)
+    config: Config = field(default_factory=Config)
+    result: Outcome | None = None
+    setup: str = "{}"
+    history: tuple[Any, ...] = ()
+
+    @property
+    def player(self) -> int | None:
+        return None if self.result is not None else self.turn
+
+    @property
+    def players(self) -> int:
+        return len(self.colours)
+
+    @property
+    def island(self) -> Island:
+        return island(self.territories)
+
+    def at(self, point: Point) -> str:
+        """The diagram character on a point: ``.`` empty, ``r`` a red piece, ``R`` a red tower, ``#`` off the island."""
+        row, column = point
+        if 0 <= row < len(self.grid) and 0 <= column < len(self.grid[0]):
+            return self.grid[row][column]
+        return NO_POINT
+
+    def owner(self, point: Point) -> int | None:
+        """The player whose piece or tower stands on a point, else None."""
+        char = self.at(point)
+        if char in (EMPTY, NO_POINT):
+            return None
+        return self._seat_of_letter()[char.lower()]
+
+    def is_tower(self, point: Point) -> bool:
+        return self.at(point).isupper()
+
+    def _seat_of_letter(self) -> dict[str, int]:
+        return {LETTERS[colour]: seat for seat, colour in enumerate(self.colours)}
+
+    def letter(self, player: int, tower: bool = False) -> str:
+        letter = LETTERS[self.colours[player]]
+        return letter.upper() if tower else letter
+
+    def pieces(self, player: int) -> tuple[Point, ...]:
+        letter = self.letter(player)
+        return tuple(p for p in self.island.points if self.grid[p[0]][p[1]] == letter)
+
+    def towers(self, player: int) -> tuple[Point, ...]:
+        letter = self.letter(player, tower=True)
+        return tuple(p for p in self.island.points if self.grid[p[0]][p[1]] == letter)
+
+    def team(self, player: int) -> tuple[int, ...]:
+        """A player and their partner (4 players: opposite seats are allies, CL-2.2)."""
+        if self.players == 4:
+            return (player % 2, player % 2 + 2)
+        return (player,)
+
+    def enemies(self, first: int, second: int) -> bool:
+        return second not in self.team(first)
+
+    def tower_owner(self, territory: str) -> int | None:
+        """Whose tower stands in a territory (at most one tower per territory)."""
+        for point in self.island.territories[territory]:
+            char = self.grid[point[0]][point[1]]
+            if char.isupper():
+                return self._seat_of_letter()[char.lower()]
+        return None
+
+    def towers_in_reserve(self, player: int) -> int:
+        return TOWERS_EACH - len(self.towers(player))
+
+
+def teams_of(players: int) -> tuple[tuple[int, ...], ...]:
+    """The sides of a game: each player alone, or two alliances of opposite seats with four players."""
+    return ((0, 2), (1, 3)) if players == 4 else tuple((seat,) for seat in range(players))
+
+
+def tower_target(players: int) -> int:
+    """Towers a side needs to win: 3, or 5 between two partners (CL-10.1)."""
+    return 5 if players == 4 else 3
+
+
+def _with(state: State, **changes: Any) -> State:
+    return dataclasses.replace(state, **changes)
+
+
+def _set(grid: tuple[str, ...], changes: dict[Point, str]) -> tuple[str, ...]:
+    rows = {row for row, _ in changes}
+    lines = list(grid)
+    for row in rows:
+        chars = list(lines[row])
+        for (r, column), char in changes.items():
+            if r == row:
+                chars[column] = char
+        lines[row] = "".join(chars)
+    return tuple(lines)
+
+
+# --- new games ---------------------------------------------------------------------------------------------
+
+
+def new_game(
+    players: int = 2,
+    seed: int = 0,
+    *,
+    assembly: str = "fixed",
+    config: Config | None = None,
+    colours: Sequence[str] | None = None,
+) -> State:
+    """A game at the start of placement; ``seed`` draws the first player (CL-4.1) and a ``"random"`` assembly."""
+    if players not in SEATS or isinstance(players, bool):
+        raise ValueError(f"Claim is for 2, 3 or 4 players, not {players!r}")
+    if assembly not in ("fixed", "random"):
+        raise ValueError(f"assembly must be 'fixed' or 'random', got {assembly!r}")
+    config = Config() if config is None else config
+    colours = tuple(SEATS[players] if colours is None else colours)
+    if len(colours) != players or len(set(colours)) != players or not set(colours) <= set(COLOURS):
+        raise ValueError(f"colours must be {players} different colours out of {COLOURS}, got {colours}")
+    rng = seeded(seed)
+    first = rng.randrange(players)
+    placements = fixed_layout(players) if assembly == "fixed" else random_layout(players, rng)
+    rows = assemble(placements)
+    setup = {"players": players, "seed": seed, "assembly": assembly, "config": config.to_dict(), "colours": list(colours)}
+    return State(
+        territories=rows,
+        grid=tuple("".join(EMPTY if char != NO_POINT else NO_POINT for char in row) for row in rows),
+        colours=colours,
+        phase="placement",
+        turn=first,
+        first=first,
+        removals_left=(REMOVALS_EACH,) * players,
+        follow_up=None,
+        claims=frozenset(),
+        quiet_turns=0,
+        config=config,
+        setup=json.dumps(setup, sort_keys=True),
+    )
+
+
+# --- the rules ---------------------------------------------------------------------------------------------
+
+
+def _free(state: State, point: Point) -> bool:
+    return point in state.island and state.at(point) == EMPTY
+
+
+def _lost(state: State, player: int) -> int:
+    """Pieces a player has lost in the removal phase (every piece was placed, none captured yet)."""
+    return PIECES_EACH - len(state.pieces(player))
+
+
+def _alone(state: State, player: int, territory: str) -> bool:
+    """CL-8.1: the player's pieces are the only pieces in the territory (partners count as friends, CL-C10)."""
+    friends = state.team(player) if state.config.partners_share_territories else (player,)
+    seats = state._seat_of_letter()
+    own = False
+    for row, column in state.island.territories[territory]:
+        char = state.grid[row][column]
+        if char == EMPTY or char.isupper():
+            continue
+        seat = seats[char]
+        if seat == player:
+            own = True
+        elif seat not in friends:
+            return False
+    return own
+
+
+def conquerable(state: State, player: int) -> tuple[str, ...]:
+    """Territories where ``player`` may place a tower now (CL-8.1, CL-8.2, CL-5.2 claims)."""
+    if state.towers_in_reserve(player) == 0:
+        return ()
+    result = []
+    for territory in state.island.letters:
+        holder = state.tower_owner(territory)
+        if holder is not None and holder in state.team(player):
+            continue
+        if (player, territory) in state.claims or _alone(state, player, territory):
+            result.append(territory)
+    return tuple(result)
+
+
+def _captures(state: State, mover: int, landing: Point) -> tuple[Point, ...]:
+    """CL-7.1-7.3: enemy pieces or towers next to the landing point, held by a flanker or the edge beyond them."""
+    seats = state._seat_of_letter()
+    found = []
+    row, column = landing
+    for dr, dc in DIRECTIONS:
+        middle = (row + dr, column + dc)
+        char = state.at(middle)
+        if char in (EMPTY, NO_POINT):
+            continue
+        victim = seats[char.lower()]
+        if not state.enemies(mover, victim):
+            continue
+        beyond = (row + 2 * dr, column + 2 * dc)
+        if beyond not in state.island:
+            found.append(middle)  # CL-7.3: between an enemy piece and the edge of the board
+            continue
+        far = state.at(beyond)
+        if far == EMPTY:
+            continue
+        flanker = seats[far.lower()]
+        # CL-7.1 same colour; CL-7.2 another enemy colour of the victim, and with 4 players an ally of the mover
+        if state.enemies(victim, flanker) and (state.players < 4 or flanker in state.team(mover)):
+            found.append(middle)
+    return tuple(found)
+
+
+def _jump_destinations(state: State, origin: Point) -> dict[Point, tuple[Point, ...]]:
+    """Every point a jump chain from ``origin`` can end on, with a shortest path (CL-6.2, CL-C2)."""
+    grid = state.grid
+    territory = state.island.territory
+    best: dict[Point, tuple[Point, ...]] = {}
+    frontier: list[tuple[Point, tuple[Point, ...]]] = [(origin, ())]
+    seen = {origin}
+    while frontier:
+        following = []
+        for (row, column), path in frontier:
+            for dr, dc in DIRECTIONS:
+                over = (row + dr, column + dc)
+                land = (row + 2 * dr, column + 2 * dc)
+                if over not in territory or land not in territory or land in seen:
+                    continue
+                if grid[over[0]][over[1]] == EMPTY or over == origin:
+                    continue
+                if grid[land[0]][land[1]] != EMPTY:
+                    continue
+                seen.add(land)
+                best[land] = path + (land,)
+                following.append((land, path + (land,)))
+        frontier = sorted(following)
+    return best
+
+
+def _movements(state: State, origin: Point) -> list[Step | Jump]:
+    moves: list[Step | Jump] = []
+    steps = set()
+    for near in state.island.neighbours[origin]:
+        if state.grid[near[0]][near[1]] == EMPTY:
+            moves.append(Step(origin, near))
+            steps.add(near)
+    for destination, path in sorted(_jump_destinations(state, origin).items()):
+        if destination not in steps:
+            moves.append(Jump(origin, path))
+    return moves
+
+
+def _captures_after(state: State, move: Step | Jump, mover: int) -> tuple[Point, ...]:
+    letter = state.letter(mover)
+    moved = _set(state.grid, {move.origin: EMPTY, move.destination: letter})
+    return _captures(dataclasses.replace(state, grid=moved), mover, move.destination)
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every legal move in a stable order; one step or jump per (origin, destination); () at the end."""
+    if state.result is not None:
+        return ()
+    player = state.turn
+    if state.phase == "placement":
+        return tuple(Place(point) for point in state.island.points if state.at(point) == EMPTY)
+    if state.phase == "removal":
+        return tuple(Remove(point) for point in _removable(state, player))
+    moves: list[Move] = []
+    for territory in conquerable(state, player):
+        moves.extend(
+            PlaceTower(territory, point) for point in state.island.territories[territory] if state.at(point) == EMPTY
+        )
+    if state.follow_up is not None:
+        moves.extend(m for m in _movements(state, state.follow_up) if _captures_after(state, m, player))
+        moves.append(Stop())
+        return tuple(moves)
+    movements = [m for piece in state.pieces(player) for m in _movements(state, piece)]
+    moves.extend(movements)
+    if not movements:
+        moves.append(Pass())
+    return tuple(moves)
+
+
+def _removable(state: State, player: int) -> list[Point]:
+    seats = state._seat_of_letter()
+    result = []
+    for point in state.island.points:
+        char = state.at(point)
+        if char == EMPTY or char.isupper():
+            continue
+        victim = seats[char]
+        if state.enemies(player, victim) and (state.players == 2 or _lost(state, victim) < REMOVALS_EACH):
+            result.append(point)
+    return result
+
+
+def chance_outcomes(state: State) -> tuple:
+    """Claim has no chance: always ``()``."""
+    return ()
+
+
+def check(state: State, move: Any) -> IllegalMove | None:
+    """The ``IllegalMove`` that ``apply`` would raise for this move, or None if it is legal (same code path)."""
+    try:
+        _play(state, move)
+    except IllegalMove as error:
+        return error
+    return None
+
+
+def apply(state: State, move: Any) -> State:
+    """The state after a legal move (a new State; the old one is unchanged). Illegal moves raise ``IllegalMove``."""
+    new = _play(state, move)
+    return _with(new, history=state.history + (move,))
+
+
+def outcome(state: State) -> Outcome | None:
+    """None while playing; the ``Outcome`` once a side has its towers or the game has stopped (CL-C9)."""
+    return state.result
+
+
+def _play(state: State, move: Any) -> State:
+    if not isinstance(move, tuple(MOVE_CLASSES.values())):
+        raise ValueError(f"not a Claim move: {move!r}")
+    if state.result is not None:
+        raise IllegalMove("CL-10.1", f"Claim: the game is over ({state.result.reason}); no {move} now")
+    colour = state.colours[state.turn]
+    expected = {"placement": Place, "removal": Remove}.get(state.phase)
+    if expected is not None and not isinstance(move, expected):
+        raise IllegalMove("CL-3.1", f"Claim: it is the {state.phase} phase; {colour} cannot {move} now")
+    if expected is None and isinstance(move, (Place, Remove)):
+        raise IllegalMove("CL-3.1", f"Claim: it is the battle phase; {colour} cannot {move} now")
+    if isinstance(move, Place):
+        return _place(state, move)
+    if isinstance(move, Remove):
+        return _remove(state, move)
+    if isinstance(move, PlaceTower):
+        return _place_tower(state, move)
+    if isinstance(move, Stop):
+        if state.follow_up is None:
+            raise IllegalMove(
+                "CL-7.4", f"Claim: {colour} has made no capture this turn, so there is no series of captures to stop"
+            )
+        return _end_turn(state)
+    if isinstance(move, Pass):
+        if state.follow_up is not None or any(_movements(state, piece) for piece in state.pieces(state.turn)):
+            raise IllegalMove("CL-C8", f"Claim: {colour} can still move a piece, so {colour} may not pass")
+        return _end_turn(state)
+    return _move(state, move)
+
+
+def _place(state: State, move: Place) -> State:
+    point = _point(move.point)
+    if point not in state.island:
+        raise IllegalMove("CL-4.2", f"Claim: {point} is not a point of the island")
+    if state.at(point) != EMPTY:
+        raise IllegalMove("CL-4.2", f"Claim: the point {point} is taken ({_describe(state, point)})")
+    grid = _set(state.grid, {point: state.letter(state.turn)})
+    new = _with(state, grid=grid)
+    placed = len(new.pieces(state.turn))
+    if placed % PLACED_PER_TURN and placed < PIECES_EACH:
+        return new  # CL-4.2: the second piece of the pair follows
+    following = (state.turn + 1) % state.players
+    if all(len(new.pieces(p)) == PIECES_EACH for p in range(state.players)):
+        return _start_removal(new)
+    return _with(new, turn=following)
+
+
+def _start_removal(state: State) -> State:
+    state = _with(state, phase="removal", turn=state.first, removals_left=(REMOVALS_EACH,) * state.players)
+    return _next_remover(state, state.first)
+
+
+def _next_remover(state: State, start: int) -> State:
+    """The first player from ``start`` in seat order with removals left and something to remove (CL-C7)."""
+    left = list(state.removals_left)
+    for offset in range(state.players):
+        seat = (start + offset) % state.players
+        if left[seat] > 0 and _removable(state, seat):
+            return _with(state, turn=seat, removals_left=tuple(left))
+        left[seat] = 0
+    return _start_battle(_with(state, removals_left=tuple(left)))
+
+
+def _start_battle(state: State) -> State:
+    # CL-5.2: a territory held alone after the removals is conquered at once; the tower may be placed on
+    # that player's first turn even if an enemy walks in before then (kept as a claim, CL-C7).
+    claims = frozenset(
+        (player, territory)
+        for player in range(state.players)
+        for territory in state.island.letters
+        if _alone(state, player, territory)
+    )
+    return _with(state, phase="battle", turn=state.first, claims=claims, quiet_turns=0)
+
+
+def _remove(state: State, move: Remove) -> State:
+    point = _point(move.point)
+    colour = state.colours[state.turn]
+    if point not in state.island or state.at(point) == EMPTY:
+        raise IllegalMove("CL-5.1", f"Claim: there is no piece on {point} for {colour} to remove")
+    victim = state.owner(point)
+    assert victim is not None
+    if not state.enemies(state.turn, victim):
+        raise IllegalMove("CL-5.1", f"Claim: {colour} may only remove enemy pieces; {point} holds {_describe(state, point)}")
+    if state.players > 2 and _lost(state, victim) >= REMOVALS_EACH:
+        raise IllegalMove(
+            "CL-5.1", f"Claim: {state.colours[victim]} has already lost {REMOVALS_EACH} pieces and may lose no more"
+        )
+    left = list(state.removals_left)
+    left[state.turn] -= 1
+    new = _with(state, grid=_set(state.grid, {point: EMPTY}), removals_left=tuple(left))
+    if left[state.turn] > 0 and _removable(new, state.turn):
+        return new
+    left[state.turn] = 0
+    return _next_remover(_with(new, removals_left=tuple(left)), (state.turn + 1) % state.players)
+
+
+def _place_tower(state: State, move: PlaceTower) -> State:
+    point = _point(move.point)
+    player = state.turn
+    colour = state.colours[player]
+    territory = move.territory
+    if territory not in state.island.territories:
+        raise IllegalMove("CL-8.1", f"Claim: there is no territory {territory!r} on this island")
+    if state.towers_in_reserve(player) == 0:
+        raise IllegalMove("CL-1.1", f"Claim: {colour} has no tower left to place")
+    holder = state.tower_owner(territory)
+    if holder is not None and holder in state.team(player):
+        raise IllegalMove("CL-8.1", f"Claim: territory {territory} already has a {state.colours[holder]} tower")
+    if territory not in conquerable(state, player):
+        raise IllegalMove(
+            "CL-8.1", f"Claim: {colour} has not conquered territory {territory}: other pieces stand in it"
+            if any(state.owner(p) is not None and not state.is_tower(p) for p in state.island.territories[territory])
+            else f"Claim: {colour} has no piece in territory {territory}"
+        )
+    changes: dict[Point, str] = {}
+    if holder is not None:
+        # CL-8.2: the enemy tower is taken off and given back to its owner
+        changes.update({p: EMPTY for p in state.island.territories[territory] if state.is_tower(p)})
+    if point not in state.island or state.island.territory[point] != territory:
+        raise IllegalMove("CL-8.1", f"Claim: {point} is not a point of territory {territory}")
+    if state.at(point) != EMPTY and point not in changes:
+        raise IllegalMove("CL-8.1", f"Claim: the point {point} is taken ({_describe(state, point)})")
+    changes[point] = state.letter(player, tower=True)
+    claims = frozenset(claim for claim in state.claims if claim[1] != territory)
+    new = _with(state, grid=_set(state.grid, changes), claims=claims, quiet_turns=0)
+    side = state.team(player)
+    towers = sum(len(new.towers(p)) for p in side)
+    if towers >= tower_target(state.players):
+        names = "+".join(state.colours[p] for p in side)
+        return _with(new, result=Outcome(winners=side, reason=f"{names} placed {towers} towers", scores=_scores(new)))
+    if new.follow_up is not None and not _follow_up_options(new):
+        return _end_turn(new)
+    return new
+
+
+def _scores(state: State) -> tuple[int, ...]:
+    return tuple(len(state.towers(p)) for p in range(state.players))
+
+
+def _move(state: State, move: Step | Jump) -> State:
+    player = state.turn
+    colour = state.colours[player]
+    origin = _point(move.origin, "origin")
+    if origin not in state.island or state.at(origin) == EMPTY:
+        raise IllegalMove("CL-6.1", f"Claim: there is no piece on {origin} to move")
+    if state.owner(origin) != player:
+        raise IllegalMove("CL-6.1", f"Claim: {origin} holds {_describe(state, origin)}, not a {colour} piece")
+    if state.is_tower(origin):
+        raise IllegalMove("CL-9.1", f"Claim: the {colour} tower on {origin} cannot move")
+    if state.follow_up is not None and origin != state.follow_up:
+        raise IllegalMove(
+            "CL-7.4", f"Claim: only the piece on {state.follow_up} that has just captured may move again this turn"
+        )
+    if isinstance(move, Step):
+        destination = _point(move.destination, "destination")
+        if destination not in state.island.neighbours[origin]:
+            raise IllegalMove("CL-6.1", f"Claim: {destination} is not an orthogonal neighbour of {origin}")
+        if state.at(destination) != EMPTY:
+            raise IllegalMove("CL-6.1", f"Claim: {destination} is taken ({_describe(state, destination)})")
+    else:
+        if not isinstance(move.path, tuple) or not move.path:
+            raise IllegalMove("CL-6.2", "Claim: a jump needs at least one landing point")
+        seen = {origin}
+        here = origin
+        for landing in move.path:
+            landing = _point(landing, "jump landing point")
+            difference = (landing[0] - here[0], landing[1] - here[1])
+            if difference not in ((2, 0), (-2, 0), (0, 2), (0, -2)):
+                raise IllegalMove("CL-6.2", f"Claim: {here} -> {landing} is not a jump over one neighbouring point")
+            over = (here[0] + difference[0] // 2, here[1] + difference[1] // 2)
+            if landing not in state.island:
+                raise IllegalMove("CL-6.2", f"Claim: a jump from {here} would leave the island at {landing}")
+            if over == origin or state.at(over) == EMPTY:
+                raise IllegalMove("CL-6.2", f"Claim: there is no piece or tower on {over} to jump over")
+            if landing in seen:
+                raise IllegalMove("CL-C2", f"Claim: a jump chain may not come back to {landing}")
+            if state.at(landing) != EMPTY:
+                raise IllegalMove("CL-6.2", f"Claim: the landing point {landing} is taken ({_describe(state, landing)})")
+            seen.add(landing)
+            here = landing
+        destination = here
+    captured = _captures_after(state, move, player)
+    if state.follow_up is not None and not captured:
+        raise IllegalMove(
+            "CL-7.4", f"Claim: the piece on {origin} may move again only to capture, and {move} captures nothing"
+        )
+    changes = {origin: EMPTY, destination: state.letter(player)}
+    changes.update({point: EMPTY for point in captured})
+    claims = set(state.claims)
+    for point in captured:
+        if state.is_tower(point):
+            # CL-8.2 / CL-9.1: a captured tower goes back to its owner; the capturer has conquered the territory
+            territory = state.island.territory[point]
+            claims = {claim for claim in claims if claim[1] != territory}
+            claims.add((player, territory))
+    if not captured:
+        # CL-C5: conquests not used before moving are given up for this turn
+        new = _with(state, grid=_set(state.grid, changes), claims=frozenset(claims))
+        return _end_turn(new)
+    new = _with(state, grid=_set(state.grid, changes), claims=frozenset(claims), follow_up=destination, quiet_turns=0)
+    if _follow_up_options(new):
+        return new
+    return _end_turn(new)
+
+
+def _follow_up_options(state: State) -> bool:
+    """Whether the turn goes on: a further capture for the piece that captured, or a tower to place."""
+    if conquerable(state, state.turn):
+        return True
+    assert state.follow_up is not None
+    return any(_captures_after(state, m, state.turn) for m in _movements(state, state.follow_up))
+
+
+def _end_turn(state: State) -> State:
+    player = state.turn
+    claims = frozenset(claim for claim in state.claims if claim[0] != player)
+    quiet = state.quiet_turns + 1
+    new = _with(state, claims=claims, follow_up=None, quiet_turns=quiet, turn=(player + 1) % state.players)
+    if quiet >= state.config.quiet_turn_limit:
+        return _with(new, result=stalled_outcome(new))
+    return new
+
+
+def stalled_outcome(state: State) -> Outcome:
+    """CL-C9: the side with most towers wins a stalled game (a tie, or the "draw" option, is a draw)."""
+    scores = _scores(state)
+    reason = f"{state.config.quiet_turn_limit} turns without a capture or a tower"
+    if state.config.stalled_result == "draw":
+        return Outcome(winners=(), reason=reason + ": draw", scores=scores)
+    totals = {side: sum(scores[p] for p in side) for side in teams_of(state.players)}
+    best = max(totals.values())
+    leaders = [side for side, total in totals.items() if total == best]
+    if len(leaders) > 1:
+        return Outcome(winners=(), reason=reason + ": draw, equal towers", scores=scores)
+    return Outcome(winners=leaders[0], reason=reason + ": most towers", scores=scores)
+
+
+def _describe(state: State, point: Point) -> str:
+    char = state.at(point)
+    if char == EMPTY:
+        return "empty"
+    if char == NO_POINT:
+        return "off the island"
+    colour = state.colours[state._seat_of_letter()[char.lower()]]
+    return f"a {colour} {'tower' if char.isupper() else 'piece'}"
+
+
+def captures_of(state: State, move: Step | Jump) -> tuple[Point, ...]:
+    """The pieces and towers a legal step or jump would capture (for highlighting and bots)."""
+    return _captures_after(state, move, state.turn)
+
+
+# --- save files ----------------------------------------------------------------------------------------------
+
+
+def to_json(state: State) -> str:
+    """The game as set-up plus move log (replayed by :func:`from_json`)."""
+    return dump_game(GAME, RULES_VERSION, json.loads(state.setup), state.history)
+
+
+def from_json(text: str | bytes) -> State:
+    """The game saved by :func:`to_json`; malformed or illegal content raises ``ValueError``."""
+    setup, history = load_game(text, GAME, RULES_VERSION)
+    start = start_from_setup(setup)
+    return replay_saved(start, history, MOVE_CLASSES, apply)
+
+
+def start_from_setup(setup: dict[str, Any]) -> State:
+    """The starting state a save file's set-up describes (a new game, or a diagram)."""
+    config = Config.from_dict(setup.get("config", {}))
+    if "diagram" in setup:
+        from .diagram import from_diagram
+
+        if not isinstance(setup["diagram"], str):
+            raise ValueError("saved game: setup.diagram must be text")
+        return from_diagram(setup["diagram"], config=config)
+    keys = {"players", "seed", "assembly", "config", "colours"}
+    if set(setup) != keys:
+        raise ValueError(f"saved game: setup needs exactly {sorted(keys)}, got {sorted(setup)}")
+    colours = setup["colours"]
+    if not isinstance(colours, list):
+        raise ValueError("saved game: setup.colours must be a list")
+    return new_game(setup["players"], setup["seed"], assembly=setup["assembly"], config=config, colours=colours)
+
+
+def moves_from(state: State, origin: Point) -> tuple[Step | Jump, ...]:
+    """The legal steps and jumps of the piece on ``origin`` right now (empty if it may not move)."""
+    return tuple(m for m in legal_moves(state) if isinstance(m, (Step, Jump)) and m.origin == origin)
+
+
+def replay_history(start: State, history: Iterable[Any]) -> State:
+    """Apply a sequence of moves to a start state (the history of the result is extended)."""
+    for move in history:
+        start = apply(start, move)
+    return start

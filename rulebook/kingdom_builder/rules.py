@@ -1,0 +1,1095 @@
+"""Kingdom Builder (base game): board, state, moves, scoring and text diagrams.
+
+Ids in ``IllegalMove.rule`` refer to the translated paragraphs of ``notebooks/kingdom_builder.ipynb``
+(``KB-n.m``) and to the clarifications the short French player aid leaves open (``KB-Cn``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Union
+
+import networkx as nx
+
+from .. import boards, core
+from ..core import IllegalMove, Outcome
+
+RULES_VERSION = 1
+GAME = "kingdom_builder"
+ROWS = COLUMNS = 20
+HEXES = ROWS * COLUMNS
+SETTLEMENTS = 40
+TERRAINS = ("grass", "canyon", "desert", "flower", "forest")
+CARDS_PER_TERRAIN = 5
+SECTIONS = ("tavern", "paddock", "oasis", "farm", "tower", "harbor", "oracle", "barn")
+LOCATIONS = ("oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock")
+MOVE_TILES = ("barn", "harbor", "paddock")
+KINGDOM_BUILDER_CARDS = (
+    "fishermen", "merchants", "discoverers", "hermits", "citizens", "miners", "workers", "knights", "lords", "farmers",
+)
+FIRST_GAME_SECTIONS = (("tavern", False), ("paddock", False), ("oasis", False), ("farm", False))
+FIRST_GAME_CARDS = ("fishermen", "knights", "merchants")
+COLOURS = ("orange", "blue", "white", "black")
+SLOT_NAMES = ("top-left", "top-right", "bottom-left", "bottom-right")
+TILE_RULE = {
+    "oracle": "KB-C7.1", "farm": "KB-C7.2", "oasis": "KB-C7.3", "tower": "KB-C7.4",
+    "tavern": "KB-C7.5", "barn": "KB-C7.6", "harbor": "KB-C7.7", "paddock": "KB-C7.8",
+}
+Hex = tuple[int, int]
+
+
+def label(hex_: Hex) -> str:
+    """A hex written as the rules text writes it: ``(row, column)``, both counted from 0 at the top left."""
+    return f"({hex_[0]},{hex_[1]})"
+
+
+def _index(hex_: Any, where: str) -> int:
+    if (
+        not isinstance(hex_, tuple) or len(hex_) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in hex_)
+        or not (0 <= hex_[0] < ROWS and 0 <= hex_[1] < COLUMNS)
+    ):
+        raise ValueError(f"{where}: {hex_!r} is not a hex (row, column) with both in 0..19")
+    return hex_[0] * COLUMNS + hex_[1]
+
+
+def _hex(index: int) -> Hex:
+    return divmod(index, COLUMNS)
+
+
+# --- configuration -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Config:
+    """Points where players' house rules differ (see the clarifications named on each field)."""
+
+    lords_zero_scores: bool = False  # KB-C13: may a sector count of 0 earn the Lords' 12 or 6 gold?
+    tile_loss: str = "immediate"  # KB-C9: "immediate" (rulebook) or "end_of_turn" (BGA help page)
+    move_in_place: bool = False  # KB-C11: may Barn/Harbor "move" a settlement back onto the hex it left?
+
+    def __post_init__(self) -> None:
+        if self.tile_loss not in ("immediate", "end_of_turn"):
+            raise ValueError(f"Config.tile_loss must be 'immediate' or 'end_of_turn', not {self.tile_loss!r}")
+        for name in ("lords_zero_scores", "move_in_place"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"Config.{name} must be true or false, not {getattr(self, name)!r}")
+
+
+# --- the board ---------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def section_data() -> dict[str, tuple[str, ...]]:
+    """Terrain of the 8 sections as printed, from ``graphs/kingdom_builder_sections.json`` (100 hexes each)."""
+    graph = boards.load("kingdom_builder_sections", node_attributes=("section", "row", "column", "terrain"))
+    grids: dict[str, list[str]] = {name: [""] * 100 for name in SECTIONS}
+    for _, data in graph.nodes(data=True):
+        if data["section"] not in grids:
+            raise ValueError(f"kingdom_builder_sections.json: unknown section {data['section']!r}")
+        grids[data["section"]][data["row"] * 10 + data["column"]] = data["terrain"]
+    for name, grid in grids.items():
+        if "" in grid:
+            raise ValueError(f"kingdom_builder_sections.json: section {name} lacks hexes")
+    return {name: tuple(grid) for name, grid in grids.items()}
+
+
+def _neighbours(row: int, column: int) -> list[Hex]:
+    """The six neighbours of a hex in the odd-r layout (odd rows half a hex to the right), inside the board."""
+    if row % 2 == 0:
+        around = [(row, column - 1), (row, column + 1), (row - 1, column - 1), (row - 1, column),
+                  (row + 1, column - 1), (row + 1, column)]
+    else:
+        around = [(row, column - 1), (row, column + 1), (row - 1, column), (row - 1, column + 1),
+                  (row + 1, column), (row + 1, column + 1)]
+    return [(r, c) for r, c in around if 0 <= r < ROWS and 0 <= c < COLUMNS]
+
+
+# Axial directions: east, west, north-east, north-west, south-east, south-west.
+DIRECTIONS = ((1, 0), (-1, 0), (1, -1), (0, -1), (0, 1), (-1, 1))
+
+
+def _step(index: int, direction: tuple[int, int]) -> int:
+    row, column = _hex(index)
+    q = column - (row - (row & 1)) // 2 + direction[0]
+    r = row + direction[1]
+    c = q + (r - (r & 1)) // 2
+    return r * COLUMNS + c if 0 <= r < ROWS and 0 <= c < COLUMNS else -1
+
+
+class Board:
+    """The assembled 20x20 board of four sections: terrain, specials and neighbours per hex index (row*20+column)."""
+
+    def __init__(self, sections: tuple[tuple[str, bool], ...]) -> None:
+        grids = section_data()
+        self.sections = sections
+        terrain = [""] * HEXES
+        section_of = [""] * HEXES
+        for slot, (name, turned) in enumerate(sections):
+            top, left = 10 * (slot // 2), 10 * (slot % 2)
+            for local in range(100):
+                i, j = divmod(local, 10)
+                # KB-1.1: a section turned 180 degrees maps its hex (i, j) to (9-i, 9-j).
+                r, c = (9 - i, 9 - j) if turned else (i, j)
+                terrain[(top + r) * COLUMNS + left + c] = grids[name][local]
+                section_of[(top + r) * COLUMNS + left + c] = name
+        self.section_of = tuple(section_of)
+        self.location = tuple(section_of[i] if terrain[i] == "location" else None for i in range(HEXES))
+        self.terrain = tuple(terrain)
+        self.sector = tuple(2 * (i // COLUMNS >= 10) + (i % COLUMNS >= 10) for i in range(HEXES))
+        self.neighbours = tuple(
+            tuple(r * COLUMNS + c for r, c in _neighbours(*_hex(i))) for i in range(HEXES)
+        )
+        self.steps = tuple(tuple(_step(i, d) for d in DIRECTIONS) for i in range(HEXES))
+        self.on_edge = tuple(i // COLUMNS in (0, ROWS - 1) or i % COLUMNS in (0, COLUMNS - 1) for i in range(HEXES))
+        self.by_terrain = {t: tuple(i for i in range(HEXES) if terrain[i] == t) for t in set(terrain)}
+        self.buildable = frozenset(i for i in range(HEXES) if terrain[i] in TERRAINS)
+        self.locations = tuple(i for i in range(HEXES) if self.location[i])
+        self.castles = tuple(i for i in range(HEXES) if terrain[i] == "castle")
+        self.specials = frozenset(self.locations + self.castles)
+        self.near_water = tuple(any(terrain[n] == "water" for n in self.neighbours[i]) for i in range(HEXES))
+        self.near_mountain = tuple(any(terrain[n] == "mountain" for n in self.neighbours[i]) for i in range(HEXES))
+        self.near_special = tuple(any(n in self.specials for n in self.neighbours[i]) for i in range(HEXES))
+
+    def graph(self) -> nx.Graph:
+        """The board as a networkx graph: nodes (row, column) with terrain, section, sector, edge flag and specials."""
+        graph = nx.Graph(sections=[f"{name}{'*' if turned else ''}" for name, turned in self.sections])
+        for i in range(HEXES):
+            graph.add_node(
+                _hex(i), terrain=self.terrain[i], section=self.section_of[i], sector=self.sector[i],
+                on_edge=self.on_edge[i], location=self.location[i], castle=self.terrain[i] == "castle",
+                tiles=2 if self.location[i] else 0,
+            )
+        graph.add_edges_from((_hex(i), _hex(j)) for i in range(HEXES) for j in self.neighbours[i] if i < j)
+        return graph
+
+
+@lru_cache(maxsize=64)
+def board_for(sections: tuple[tuple[str, bool], ...]) -> Board:
+    """The (cached) assembled board for four ``(section name, turned)`` pairs."""
+    return Board(sections)
+
+
+def board_graph(state_or_sections: Any) -> nx.Graph:
+    """The networkx hex graph of a game's board (400 hexes, 1121 edges), with settlements as ``owner``."""
+    if isinstance(state_or_sections, State):
+        graph = board_for(state_or_sections.sections).graph()
+        for i, owner in enumerate(state_or_sections.board):
+            graph.nodes[_hex(i)]["owner"] = None if owner < 0 else owner
+        return graph
+    return board_for(_check_sections(state_or_sections, "sections")).graph()
+
+
+def _check_sections(sections: Any, where: str) -> tuple[tuple[str, bool], ...]:
+    try:
+        pairs = tuple((name, turned) for name, turned in sections)
+    except (TypeError, ValueError):
+        raise ValueError(f"{where}: expected four (section, turned) pairs, got {sections!r}") from None
+    if len(pairs) != 4:
+        raise ValueError(f"{where}: the board needs exactly 4 sections, got {len(pairs)}")
+    for name, turned in pairs:
+        if name not in SECTIONS:
+            raise ValueError(f"{where}: unknown section {name!r} (sections: {', '.join(SECTIONS)})")
+        if not isinstance(turned, bool):
+            raise ValueError(f"{where}: turned must be true or false for section {name}")
+    if len({name for name, _ in pairs}) != 4:
+        raise ValueError(f"{where}: a section can be used only once ({', '.join(n for n, _ in pairs)})")
+    return pairs
+
+
+# --- moves and chance outcomes -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Build:
+    """One settlement of the mandatory action, on a hex of the terrain card's kind."""
+
+    hex: Hex
+
+    def __str__(self) -> str:
+        return f"build at {label(self.hex)}"
+
+
+@dataclass(frozen=True)
+class UseTile:
+    """Use a location tile: build at ``target``, or (Barn, Harbor, Paddock) move the settlement at ``origin`` there."""
+
+    tile: str
+    target: Hex
+    origin: Union[Hex, None] = None
+
+    def __str__(self) -> str:
+        if self.origin is None:
+            return f"use {self.tile}: build at {label(self.target)}"
+        return f"use {self.tile}: move {label(self.origin)} to {label(self.target)}"
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    """Finish the turn: discard the terrain card and draw the next one."""
+
+    def __str__(self) -> str:
+        return "end turn"
+
+
+@dataclass(frozen=True)
+class CardDrawn:
+    """Chance: the terrain card drawn from the pile (shuffled discards when the pile is empty)."""
+
+    terrain: str
+
+    def __str__(self) -> str:
+        return f"draw a {self.terrain} card"
+
+
+Move = Union[Build, UseTile, EndTurn, CardDrawn]
+MOVE_CLASSES = {cls.__name__: cls for cls in (Build, UseTile, EndTurn, CardDrawn)}
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A location tile held by a player: taken from ``location`` (a hex index), ``pending``, ``ready`` or ``used``."""
+
+    location: int
+    kind: str
+    status: str
+
+
+# --- the state ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class State:
+    """A position: settlements per hex (-1 empty), supplies, cards, tiles, whose turn, and the move log."""
+
+    players: int
+    sections: tuple[tuple[str, bool], ...]
+    cards: tuple[str, ...]
+    config: Config
+    board: tuple[int, ...]
+    supply: tuple[int, ...]
+    hands: tuple[Union[str, None], ...]
+    pile: tuple[int, ...]
+    discard: tuple[int, ...]
+    removed: tuple[int, ...]
+    tiles: tuple[tuple[Tile, ...], ...]
+    tiles_left: tuple[tuple[int, int], ...]
+    taken: frozenset
+    player: Union[int, None]
+    drawing: Union[int, None]
+    after_draw: str
+    built: int
+    mandatory_done: bool
+    turns: tuple[int, ...]
+    finished: bool
+    setup: str
+    history: tuple = ()
+
+    @property
+    def geometry(self) -> Board:
+        return board_for(self.sections)
+
+    def settlements(self, player: int) -> tuple[Hex, ...]:
+        """The hexes of ``player``'s settlements, in row order."""
+        return tuple(_hex(i) for i, owner in enumerate(self.board) if owner == player)
+
+    def tiles_of(self, player: int) -> tuple[tuple[str, Hex, str], ...]:
+        """``(kind, location hex, status)`` of each tile ``player`` holds."""
+        return tuple((tile.kind, _hex(tile.location), tile.status) for tile in self.tiles[player])
+
+
+def _initial(
+    players: int, sections: tuple[tuple[str, bool], ...], cards: tuple[str, ...], config: Config,
+    board: tuple[int, ...], setup: dict[str, Any], hands: tuple[Union[str, None], ...] = (), player: int = 0,
+) -> State:
+    geometry = board_for(sections)
+    supply = tuple(SETTLEMENTS - board.count(p) for p in range(players))
+    pile = [CARDS_PER_TERRAIN] * len(TERRAINS)
+    tiles: list[list[Tile]] = [[] for _ in range(players)]
+    left = dict.fromkeys(geometry.locations, 2)
+    taken = set()
+    # A written position gives each player, in seat order, one ready tile per location hex their settlements touch.
+    for p in range(players):
+        for location in geometry.locations:
+            if any(board[n] == p for n in geometry.neighbours[location]):
+                if left[location] == 0:
+                    raise ValueError(
+                        f"diagram: more than two players touch the {geometry.location[location]} hex at "
+                        f"{label(_hex(location))}, which has only 2 tiles"
+                    )
+                left[location] -= 1
+                taken.add((p, location))
+                tiles[p].append(Tile(location, geometry.location[location], "ready"))
+    for card in hands:
+        if card is not None:
+            pile[TERRAINS.index(card)] -= 1
+    state = State(
+        players=players, sections=sections, cards=cards, config=config, board=board, supply=supply,
+        hands=tuple(hands) if hands else (None,) * players, pile=tuple(pile), discard=(0,) * len(TERRAINS),
+        removed=(0,) * len(TERRAINS), tiles=tuple(tuple(t) for t in tiles), tiles_left=tuple(sorted(left.items())),
+        taken=frozenset(taken), player=None, drawing=0, after_draw="deal", built=0, mandatory_done=False,
+        turns=(0,) * players, finished=False, setup=json.dumps(setup, sort_keys=True),
+    )
+    if hands:
+        state = _start_turn(dataclasses.replace(state, drawing=None), player)
+    return state
+
+
+def new_game(
+    players: int = 2, seed: int = 0, *, first_game: bool = False, sections: Any = None, cards: Any = None,
+    config: Union[Config, None] = None,
+) -> State:
+    """A new game at its first chance node (dealing one terrain card to each player).
+
+    The seed chooses 4 of the 8 sections, their turns and 3 of the 10 Kingdom Builder cards (KB-3.1, KB-3.4);
+    ``first_game=True`` uses the rulebook's first-game set-up instead; ``sections``/``cards`` fix them by hand."""
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+        raise ValueError(f"Kingdom Builder is played by 2 to 4 players, not {players!r}")
+    rng = core.seeded(seed)
+    config = config or Config()
+    if not isinstance(config, Config):
+        raise ValueError(f"config must be a kingdom_builder.Config, not {config!r}")
+    if first_game:
+        chosen_sections, chosen_cards = FIRST_GAME_SECTIONS, FIRST_GAME_CARDS
+    else:
+        names = rng.sample(SECTIONS, 4)
+        chosen_sections = tuple((name, rng.random() < 0.5) for name in names)
+        chosen_cards = tuple(sorted(rng.sample(KINGDOM_BUILDER_CARDS, 3), key=KINGDOM_BUILDER_CARDS.index))
+    if sections is not None:
+        chosen_sections = _check_sections(sections, "sections")
+    if cards is not None:
+        chosen_cards = _check_cards(cards, "cards")
+    setup = {
+        "players": players, "sections": [list(s) for s in chosen_sections], "cards": list(chosen_cards),
+        "config": dataclasses.asdict(config),
+    }
+    return _initial(players, chosen_sections, chosen_cards, config, (-1,) * HEXES, setup)
+
+
+def _check_cards(cards: Any, where: str) -> tuple[str, ...]:
+    chosen = tuple(cards)
+    if len(chosen) != 3 or len(set(chosen)) != 3:
+        raise ValueError(f"{where}: a game uses 3 different Kingdom Builder cards, got {list(chosen)}")
+    for card in chosen:
+        if card not in KINGDOM_BUILDER_CARDS:
+            raise ValueError(f"{where}: unknown card {card!r} (cards: {', '.join(KINGDOM_BUILDER_CARDS)})")
+    return chosen
+
+
+# --- targets: the one code path shared by legal_moves and check --------------------------------------
+
+
+def _adjacent_choice(state: State, player: int, candidates: Iterable[int], lifted: int = -1) -> tuple[int, ...]:
+    """KB-6.3: of the empty candidate hexes, those next to an own settlement if there are any, else all of them.
+
+    ``lifted`` is a settlement being moved: it does not count for adjacency and its hex counts as empty (KB-C11)."""
+    board, neighbours = state.board, state.geometry.neighbours
+    empty = [i for i in candidates if board[i] < 0 or i == lifted]
+    if lifted >= 0 and not state.config.move_in_place:
+        empty = [i for i in empty if i != lifted]
+    near = [i for i in empty if any(board[n] == player and n != lifted for n in neighbours[i])]
+    return tuple(near or empty)
+
+
+def _build_targets(state: State, player: int) -> tuple[int, ...]:
+    card = state.hands[player]
+    if card is None or state.supply[player] == 0:
+        return ()
+    return _adjacent_choice(state, player, state.geometry.by_terrain[card])
+
+
+def _tile_targets(state: State, player: int, kind: str, origin: int = -1) -> tuple[int, ...]:
+    """Legal target hexes of a tile action (for move tiles: of moving the settlement at ``origin``)."""
+    geometry = state.geometry
+    if kind in ("oracle", "farm", "oasis", "tower", "tavern") and state.supply[player] == 0:
+        return ()
+    if kind == "oracle":
+        card = state.hands[player]
+        return () if card is None else _adjacent_choice(state, player, geometry.by_terrain[card])
+    if kind == "farm":
+        return _adjacent_choice(state, player, geometry.by_terrain["grass"])
+    if kind == "oasis":
+        return _adjacent_choice(state, player, geometry.by_terrain["desert"])
+    if kind == "tower":
+        return _adjacent_choice(state, player, (i for i in geometry.buildable if geometry.on_edge[i]))
+    if kind == "tavern":
+        board, steps = state.board, geometry.steps
+        found = set()
+        for i in geometry.buildable:
+            if board[i] >= 0:
+                continue
+            for d in range(6):
+                a = steps[i][d]
+                if a >= 0 and board[a] == player:
+                    b = steps[a][d]
+                    if b >= 0 and board[b] == player:
+                        c = steps[b][d]
+                        if c >= 0 and board[c] == player:
+                            found.add(i)
+                            break
+        return tuple(sorted(found))
+    if kind == "barn":
+        card = state.hands[player]
+        return () if card is None else _adjacent_choice(state, player, geometry.by_terrain[card], origin)
+    if kind == "harbor":
+        return _adjacent_choice(state, player, geometry.by_terrain["water"], origin)
+    if kind == "paddock":
+        # KB-C7.8: exactly two hexes in a straight line, jumping over anything; no adjacency requirement.
+        out = []
+        for d in range(6):
+            a = geometry.steps[origin][d]
+            b = geometry.steps[a][d] if a >= 0 else -1
+            if b >= 0 and b in geometry.buildable and state.board[b] < 0:
+                out.append(b)
+        return tuple(sorted(out))
+    raise ValueError(f"unknown location tile {kind!r} (tiles: {', '.join(LOCATIONS)})")
+
+
+def _ready_kinds(state: State, player: int) -> list[str]:
+    kinds: list[str] = []
+    for tile in state.tiles[player]:
+        if tile.status == "ready" and tile.kind not in kinds:
+            kinds.append(tile.kind)
+    return kinds
+
+
+def _in_mandatory(state: State) -> bool:
+    return state.built > 0 and not state.mandatory_done
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every legal move of the player to move, in a stable order; () at chance nodes and at the end."""
+    player = state.player
+    if player is None or state.finished:
+        return ()
+    moves: list[Move] = []
+    if not state.mandatory_done:
+        moves.extend(Build(_hex(i)) for i in _build_targets(state, player))
+    if _in_mandatory(state):
+        return tuple(moves)
+    for kind in _ready_kinds(state, player):
+        if kind in MOVE_TILES:
+            for origin in _own(state, player):
+                moves.extend(UseTile(kind, _hex(t), _hex(origin)) for t in _tile_targets(state, player, kind, origin))
+        else:
+            moves.extend(UseTile(kind, _hex(t)) for t in _tile_targets(state, player, kind))
+    if state.mandatory_done or not _build_targets(state, player):
+        moves.append(EndTurn())
+    return tuple(moves)
+
+
+def _own(state: State, player: int) -> list[int]:
+    return [i for i, owner in enumerate(state.board) if owner == player]
+
+
+# --- check and apply ---------------------------------------------------------------------------------
+
+
+def check(state: State, move: Any) -> Union[IllegalMove, None]:
+    """The ``IllegalMove`` that ``apply`` would raise for ``move``, or None when it is legal."""
+    try:
+        _validate(state, move)
+    except IllegalMove as error:
+        return error
+    return None
+
+
+def _who(state: State) -> str:
+    return f"player {state.player}" if state.player is not None else "nobody"
+
+
+def _validate(state: State, move: Any) -> None:
+    """Raise the IllegalMove for ``move`` (or ValueError when it is malformed); returns quietly when legal."""
+    if not isinstance(move, (Build, UseTile, EndTurn, CardDrawn)):
+        raise ValueError(f"not a Kingdom Builder move: {move!r}")
+    if state.finished:
+        raise IllegalMove("KB-9.1", f"the game is over; {move} is not possible")
+    if isinstance(move, CardDrawn):
+        if state.drawing is None:
+            raise IllegalMove("KB-C3", f"no card is being drawn now (it is {_who(state)}'s turn)")
+        if move.terrain not in TERRAINS:
+            raise ValueError(f"CardDrawn: unknown terrain {move.terrain!r}")
+        counts = state.pile if sum(state.pile) else state.discard
+        if counts[TERRAINS.index(move.terrain)] == 0:
+            raise IllegalMove("KB-C3", f"no {move.terrain} card is left to draw")
+        return
+    if state.player is None:
+        raise IllegalMove("KB-C3", f"{move}: a terrain card must be drawn first (chance)")
+    player, geometry = state.player, state.geometry
+    if isinstance(move, EndTurn):
+        if not state.mandatory_done and _build_targets(state, player):
+            left = 3 - state.built
+            raise IllegalMove(
+                "KB-4.1", f"player {player} must still build {left} settlement{'s' if left > 1 else ''} "
+                f"on {state.hands[player]} before ending the turn"
+            )
+        return
+    if isinstance(move, Build):
+        target = _index(move.hex, "Build")
+        if state.mandatory_done:
+            raise IllegalMove("KB-4.1", f"player {player} has already made the mandatory action this turn")
+        if state.supply[player] == 0:
+            raise IllegalMove("KB-C14", f"player {player} has no settlement left to build")
+        card = state.hands[player]
+        if card is None:
+            raise IllegalMove("KB-C4", f"player {player} has no terrain card to play")
+        _check_target(state, player, target, _build_targets(state, player), card, "KB-4.1", "build")
+        return
+    kind = move.tile
+    if kind not in LOCATIONS:
+        raise ValueError(f"UseTile: unknown location tile {kind!r} (tiles: {', '.join(LOCATIONS)})")
+    target = _index(move.target, "UseTile.target")
+    if kind in MOVE_TILES and move.origin is None:
+        raise ValueError(f"UseTile: the {kind} moves a settlement, so it needs an origin hex")
+    if kind not in MOVE_TILES and move.origin is not None:
+        raise ValueError(f"UseTile: the {kind} builds a new settlement, so it takes no origin hex")
+    if _in_mandatory(state):
+        raise IllegalMove(
+            "KB-7.1", f"the {kind} cannot be used in the middle of the mandatory action ({state.built} of 3 built)"
+        )
+    statuses = [tile.status for tile in state.tiles[player] if tile.kind == kind]
+    if not statuses:
+        raise IllegalMove("KB-5.2", f"player {player} has no {kind} tile")
+    if "ready" not in statuses:
+        if "pending" in statuses and "used" not in statuses:
+            raise IllegalMove("KB-5.2", f"the {kind} tile taken this turn can be used from player {player}'s next turn")
+        raise IllegalMove("KB-7.1", f"player {player}'s {kind} tile{'s have' if len(statuses) > 1 else ' has'} "
+                          "already been used this turn")
+    rule = TILE_RULE[kind]
+    origin = -1
+    if move.origin is not None:
+        origin = _index(move.origin, "UseTile.origin")
+        if state.board[origin] != player:
+            raise IllegalMove(rule, f"the {kind} moves one of player {player}'s settlements, and there is none "
+                              f"at {label(move.origin)}")
+    if state.supply[player] == 0 and kind not in MOVE_TILES:
+        raise IllegalMove("KB-C14", f"player {player} has no settlement left to build with the {kind}")
+    if kind in ("oracle", "barn") and state.hands[player] is None:
+        raise IllegalMove(rule, f"the {kind} needs this turn's terrain card and player {player} has none")
+    targets = _tile_targets(state, player, kind, origin)
+    if kind == "paddock":
+        if target not in targets:
+            raise IllegalMove(rule, f"the paddock moves a settlement exactly 2 hexes in a straight line onto an empty "
+                              f"buildable hex; {label(move.origin)} to {label(move.target)} is not such a move")
+        return
+    if kind == "tavern":
+        if target not in targets:
+            raise IllegalMove(rule, f"the tavern builds at the end of a line of at least 3 of player {player}'s "
+                              f"settlements, on an empty buildable hex; {label(move.target)} is not one")
+        return
+    if kind in ("oracle", "barn"):
+        terrain = state.hands[player]
+    else:
+        terrain = {"farm": "grass", "oasis": "desert", "tower": "edge", "harbor": "water"}[kind]
+    _check_target(state, player, target, targets, terrain, rule, f"use the {kind}", origin)
+
+
+def _check_target(
+    state: State, player: int, target: int, targets: tuple[int, ...], terrain: str, rule: str, what: str,
+    lifted: int = -1,
+) -> None:
+    """Explain why ``target`` is not among ``targets`` (computed by the same functions as ``legal_moves``)."""
+    if target in targets:
+        return
+    geometry, where = state.geometry, label(_hex(target))
+    if target == lifted:
+        raise IllegalMove("KB-C11", f"a moved settlement must leave its hex {where}")
+    if state.board[target] >= 0:
+        raise IllegalMove("KB-6.1", f"cannot {what} at {where}: player {state.board[target]} already has a settlement there")
+    actual = geometry.terrain[target]
+    if terrain == "edge":
+        if actual not in TERRAINS:
+            raise IllegalMove("KB-6.2", f"cannot {what} at {where}: {actual} is not one of the five building terrains")
+        raise IllegalMove(rule, f"the tower builds on the outer edge of the board; {where} is not on it")
+    if actual != terrain:
+        if actual not in TERRAINS and actual != "water":
+            raise IllegalMove("KB-6.2", f"cannot {what} at {where}: {actual} is not one of the five building terrains")
+        if actual == "water" and terrain in TERRAINS:
+            raise IllegalMove("KB-6.2", f"cannot {what} at {where}: only the harbor moves a settlement onto water")
+        raise IllegalMove(rule, f"cannot {what} at {where}: it is {actual}, and this needs {terrain}")
+    raise IllegalMove(
+        "KB-6.3", f"cannot {what} at {where}: player {player} has free {terrain} hexes next to own settlements, "
+        "so the settlement must go next to one of them"
+    )
+
+
+def apply(state: State, move: Move) -> State:
+    """The state after ``move`` (a player's move or a chance outcome); raises IllegalMove and never half-applies."""
+    _validate(state, move)
+    history = state.history + (move,)
+    if isinstance(move, CardDrawn):
+        return _draw(state, move.terrain, history)
+    player = state.player
+    assert player is not None
+    if isinstance(move, EndTurn):
+        return _end_turn(state, player, history)
+    if isinstance(move, Build):
+        target = _index(move.hex, "Build")
+        state = _place(state, player, target)
+        built = state.built + 1
+        done = built == 3 or not _build_targets(state, player)
+        return dataclasses.replace(state, built=built, mandatory_done=done, history=history)
+    kind = move.tile
+    target = _index(move.target, "UseTile.target")
+    state = _mark_used(state, player, kind)
+    if move.origin is None:
+        state = _place(state, player, target)
+    else:
+        origin = _index(move.origin, "UseTile.origin")
+        board = list(state.board)
+        board[origin] = -1
+        state = _place(dataclasses.replace(state, board=tuple(board)), player, target, moved=True)
+        if state.config.tile_loss == "immediate":
+            state = _lose_tiles(state, player)
+    return dataclasses.replace(state, history=history)
+
+
+def _place(state: State, player: int, target: int, moved: bool = False) -> State:
+    """Put a settlement on ``target`` (from the supply unless ``moved``) and take the tiles it earns (KB-5.2)."""
+    board = list(state.board)
+    board[target] = player
+    supply = state.supply if moved else tuple(s - (p == player) for p, s in enumerate(state.supply))
+    geometry = state.geometry
+    left = dict(state.tiles_left)
+    taken = set(state.taken)
+    tiles = list(state.tiles[player])
+    for location in geometry.neighbours[target]:
+        kind = geometry.location[location]
+        # KB-C8: one tile per location hex per player, ever; none once the hex's two tiles are gone.
+        if kind and (player, location) not in taken and left[location] > 0:
+            left[location] -= 1
+            taken.add((player, location))
+            tiles.append(Tile(location, kind, "pending"))
+    all_tiles = list(state.tiles)
+    all_tiles[player] = tuple(sorted(tiles, key=lambda t: (t.kind, t.location)))
+    return dataclasses.replace(
+        state, board=tuple(board), supply=supply, tiles=tuple(all_tiles),
+        tiles_left=tuple(sorted(left.items())), taken=frozenset(taken),
+    )
+
+
+STATUS_ORDER = {"ready": 0, "pending": 1, "used": 2}
+
+
+def _mark_used(state: State, player: int, kind: str) -> State:
+    tiles = list(state.tiles[player])
+    for n, tile in enumerate(tiles):
+        if tile.kind == kind and tile.status == "ready":
+            tiles[n] = dataclasses.replace(tile, status="used")
+            break
+    all_tiles = list(state.tiles)
+    all_tiles[player] = tuple(tiles)
+    return dataclasses.replace(state, tiles=tuple(all_tiles))
+
+
+def _lose_tiles(state: State, player: int) -> State:
+    """KB-5.3: drop the tiles of location hexes no own settlement touches any more (they leave the game)."""
+    geometry, board = state.geometry, state.board
+    tiles = list(state.tiles[player])
+    lost = [t for t in tiles if not any(board[n] == player for n in geometry.neighbours[t.location])]
+    if not lost:
+        return state
+    for tile in lost:
+        same = [t for t in tiles if t.kind == tile.kind]
+        # KB-C10: with two tiles of a kind the player gives up the less useful one (used, then pending, then ready).
+        statuses = sorted((t.status for t in same), key=STATUS_ORDER.get)[:-1]
+        keep = [t for t in same if t is not tile]
+        tiles = [t for t in tiles if t.kind != tile.kind] + [
+            dataclasses.replace(t, status=s) for t, s in zip(keep, statuses)
+        ]
+    all_tiles = list(state.tiles)
+    all_tiles[player] = tuple(sorted(tiles, key=lambda t: (t.kind, t.location)))
+    return dataclasses.replace(state, tiles=tuple(all_tiles))
+
+
+def _end_turn(state: State, player: int, history: tuple) -> State:
+    if state.config.tile_loss == "end_of_turn":
+        state = _lose_tiles(state, player)
+    all_tiles = list(state.tiles)
+    # KB-7.1: tiles taken this turn become usable, and used tiles are usable again, from the next turn.
+    all_tiles[player] = tuple(dataclasses.replace(t, status="ready") for t in all_tiles[player])
+    discard = list(state.discard)
+    card = state.hands[player]
+    if card is not None:
+        discard[TERRAINS.index(card)] += 1
+    hands = list(state.hands)
+    hands[player] = None
+    turns = tuple(t + (p == player) for p, t in enumerate(state.turns))
+    state = dataclasses.replace(
+        state, tiles=tuple(all_tiles), discard=tuple(discard), hands=tuple(hands), turns=turns, history=history,
+        built=0, mandatory_done=False,
+    )
+    # KB-9.1: once a supply is empty the round is completed, so that everyone has had the same number of turns.
+    if 0 in state.supply and player == state.players - 1:
+        return dataclasses.replace(state, player=None, drawing=None, finished=True)
+    if sum(state.pile) + sum(state.discard) == 0:
+        return _start_turn(state, (player + 1) % state.players)
+    return dataclasses.replace(state, player=None, drawing=player, after_draw="next")
+
+
+def _draw(state: State, terrain: str, history: tuple) -> State:
+    pile, discard = list(state.pile), list(state.discard)
+    if sum(pile) == 0:  # KB-C3: the discards are shuffled into a new pile
+        pile, discard = discard, [0] * len(TERRAINS)
+    pile[TERRAINS.index(terrain)] -= 1
+    hands = list(state.hands)
+    drawer = state.drawing
+    assert drawer is not None
+    hands[drawer] = terrain
+    state = dataclasses.replace(
+        state, pile=tuple(pile), discard=tuple(discard), hands=tuple(hands), history=history, drawing=None
+    )
+    if state.after_draw == "deal":
+        if drawer + 1 < state.players:
+            return dataclasses.replace(state, drawing=drawer + 1)
+        return _start_turn(state, 0)
+    if state.after_draw == "replace":
+        return _start_turn(state, drawer)
+    return _start_turn(state, (drawer + 1) % state.players)
+
+
+def _start_turn(state: State, player: int) -> State:
+    state = dataclasses.replace(state, player=player, drawing=None, built=0, mandatory_done=False)
+    card = state.hands[player]
+    geometry = state.geometry
+    if card is not None and state.supply[player] > 0 and all(state.board[i] >= 0 for i in geometry.by_terrain[card]):
+        # KB-C4: a card whose terrain has no free hex left leaves the game and is replaced at once.
+        removed = list(state.removed)
+        removed[TERRAINS.index(card)] += 1
+        hands = list(state.hands)
+        hands[player] = None
+        state = dataclasses.replace(state, removed=tuple(removed), hands=tuple(hands))
+        if sum(state.pile) + sum(state.discard) > 0:
+            return dataclasses.replace(state, player=None, drawing=player, after_draw="replace")
+    return state
+
+
+# --- chance, outcome, views ---------------------------------------------------------------------------
+
+
+def chance_outcomes(state: State) -> tuple[tuple[CardDrawn, Fraction], ...]:
+    """At a draw: each terrain with probability (cards of it) / (cards in the pile); else ()."""
+    if state.drawing is None or state.finished:
+        return ()
+    counts = state.pile if sum(state.pile) else state.discard
+    total = sum(counts)
+    return tuple((CardDrawn(t), Fraction(n, total)) for t, n in zip(TERRAINS, counts) if n)
+
+
+def outcome(state: State) -> Union[Outcome, None]:
+    """None while playing; at the end the players with the most gold (ties share the win, KB-2.1)."""
+    if not state.finished:
+        return None
+    totals = tuple(score(state)[p]["total"] for p in range(state.players))
+    best = max(totals)
+    winners = tuple(p for p, t in enumerate(totals) if t == best)
+    return Outcome(winners=winners, reason=f"a supply ran out and the round was completed; best score {best} gold",
+                   scores=totals)
+
+
+def view(state: State, player: int) -> State:
+    """What ``player`` may see: other players' cards hidden (``None``) unless being played this turn; no log."""
+    hands = tuple(
+        card if p == player or (p == state.player and card is not None) else None for p, card in enumerate(state.hands)
+    )
+    return dataclasses.replace(state, hands=hands, history=())
+
+
+# --- scoring (KB-9.2, KB-9.3 and the card clarifications KB-C12.x) -------------------------------------
+
+
+def _areas(state: State, own: list[int]) -> list[int]:
+    """Sizes of the connected groups of the given settlements."""
+    owned, seen, sizes = set(own), set(), []
+    neighbours = state.geometry.neighbours
+    for start in own:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack, size = [start], 0
+        while stack:
+            i = stack.pop()
+            size += 1
+            for n in neighbours[i]:
+                if n in owned and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+        sizes.append(size)
+    return sizes
+
+
+def card_scores(state: State, card: str) -> tuple[int, ...]:
+    """Gold each player earns from one Kingdom Builder card in the current position."""
+    geometry = state.geometry
+    owns = [_own(state, p) for p in range(state.players)]
+    if card == "lords":
+        return _lords(state, owns)
+    return tuple(_card_score(state, geometry, card, own) for own in owns)
+
+
+def _card_score(state: State, geometry: Board, card: str, own: list[int]) -> int:
+    if card == "fishermen":
+        return sum(1 for i in own if geometry.near_water[i] and geometry.terrain[i] != "water")
+    if card == "miners":
+        return sum(1 for i in own if geometry.near_mountain[i])
+    if card == "workers":
+        return sum(1 for i in own if geometry.near_special[i])
+    if card == "discoverers":
+        return len({i // COLUMNS for i in own})
+    if card == "knights":
+        rows: dict[int, int] = {}
+        for i in own:
+            rows[i // COLUMNS] = rows.get(i // COLUMNS, 0) + 1
+        return 2 * max(rows.values(), default=0)
+    if card == "hermits":
+        return len(_areas(state, own))
+    if card == "citizens":
+        return max(_areas(state, own), default=0) // 2
+    if card == "farmers":
+        counts = [0, 0, 0, 0]
+        for i in own:
+            counts[geometry.sector[i]] += 1
+        return 3 * min(counts)
+    if card == "merchants":
+        return 4 * len(_linked_specials(state, own))
+    raise ValueError(f"unknown Kingdom Builder card {card!r}")
+
+
+def _linked_specials(state: State, own: list[int]) -> set[int]:
+    """KB-C12.2: location and castle hexes joined to another one by a chain of the player's settlements."""
+    geometry = state.geometry
+    owned = set(own)
+    linked: set[int] = set()
+    seen: set[int] = set()
+    for start in own:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack, touched = [start], set()
+        while stack:
+            i = stack.pop()
+            for n in geometry.neighbours[i]:
+                if n in geometry.specials:
+                    touched.add(n)
+                elif n in owned and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+        if len(touched) >= 2:
+            linked |= touched
+    return linked
+
+
+def _lords(state: State, owns: list[list[int]]) -> tuple[int, ...]:
+    geometry = state.geometry
+    gold = [0] * state.players
+    for sector in range(4):
+        counts = [sum(1 for i in own if geometry.sector[i] == sector) for own in owns]
+        # KB-C13: unless the Config allows it, a count of 0 never earns gold.
+        distinct = sorted({c for c in counts if c > 0 or state.config.lords_zero_scores}, reverse=True)
+        for rank, prize in zip(distinct, (12, 6)):
+            for p, c in enumerate(counts):
+                if c == rank:
+                    gold[p] += prize
+    return tuple(gold)
+
+
+def castle_scores(state: State) -> tuple[int, ...]:
+    """KB-9.3: 3 gold per castle hex next to at least one of the player's settlements."""
+    geometry = state.geometry
+    return tuple(
+        3 * sum(1 for c in geometry.castles if any(state.board[n] == p for n in geometry.neighbours[c]))
+        for p in range(state.players)
+    )
+
+
+def score(state: State) -> dict[int, dict[str, int]]:
+    """Gold per player from each of the 3 cards, the castles and in total; valid at any moment (running score)."""
+    result: dict[int, dict[str, int]] = {p: {} for p in range(state.players)}
+    for card in state.cards:
+        for p, gold in enumerate(card_scores(state, card)):
+            result[p][card] = gold
+    for p, gold in enumerate(castle_scores(state)):
+        result[p]["castles"] = gold
+        result[p]["total"] = sum(result[p].values())
+    return result
+
+
+def scoring_hexes(state: State, card: str, player: int) -> tuple[Hex, ...]:
+    """The hexes that earn ``player`` gold for ``card`` (settlements, or the linked specials for Merchants)."""
+    geometry = state.geometry
+    own = _own(state, player)
+    if card == "fishermen":
+        chosen = [i for i in own if geometry.near_water[i] and geometry.terrain[i] != "water"]
+    elif card == "miners":
+        chosen = [i for i in own if geometry.near_mountain[i]]
+    elif card == "workers":
+        chosen = [i for i in own if geometry.near_special[i]]
+    elif card == "merchants":
+        chosen = sorted(_linked_specials(state, own))
+    elif card == "knights":
+        rows = [sum(1 for i in own if i // COLUMNS == r) for r in range(ROWS)]
+        best = max(rows)
+        row = rows.index(best) if best else -1
+        chosen = [i for i in own if i // COLUMNS == row]
+    elif card == "citizens":
+        graph = nx.Graph()
+        graph.add_nodes_from(own)
+        graph.add_edges_from((i, n) for i in own for n in geometry.neighbours[i] if n in graph)
+        chosen = sorted(max(nx.connected_components(graph), key=len, default=set()))
+    elif card == "farmers":
+        counts = [sum(1 for i in own if geometry.sector[i] == s) for s in range(4)]
+        weakest = counts.index(min(counts))
+        chosen = [i for i in own if geometry.sector[i] == weakest]
+    elif card == "castles":
+        chosen = [c for c in geometry.castles if any(state.board[n] == player for n in geometry.neighbours[c])]
+    elif card in KINGDOM_BUILDER_CARDS:
+        chosen = own  # discoverers, hermits and lords count every settlement
+    else:
+        raise ValueError(f"unknown Kingdom Builder card {card!r}")
+    return tuple(_hex(i) for i in chosen)
+
+
+# --- text diagrams and save files --------------------------------------------------------------------
+
+
+def _section_words(sections: tuple[tuple[str, bool], ...]) -> str:
+    return " ".join(f"{name}{'*' if turned else ''}" for name, turned in sections)
+
+
+def to_diagram(state: State) -> str:
+    """The position as text: sections, cards, players, then 20 rows of 20 hexes ('.' or the owner's digit)."""
+    lines = [f"sections: {_section_words(state.sections)}", f"cards: {' '.join(state.cards)}",
+             f"players: {state.players}"]
+    for row in range(ROWS):
+        cells = state.board[row * COLUMNS:(row + 1) * COLUMNS]
+        lines.append("".join("." if owner < 0 else str(owner) for owner in cells))
+    return "\n".join(lines) + "\n"
+
+
+def terrain_diagram(state_or_sections: Any) -> str:
+    """The terrain of a board as 20 rows of letters (G C D F T grass..forest, W water, M mountain, K castle, L location)."""
+    sections = state_or_sections.sections if isinstance(state_or_sections, State) else state_or_sections
+    geometry = board_for(_check_sections(sections, "sections"))
+    letters = {"grass": "G", "canyon": "C", "desert": "D", "flower": "F", "forest": "T", "water": "W",
+               "mountain": "M", "castle": "K", "location": "L"}
+    return "\n".join(
+        ("" if row % 2 == 0 else " ") + " ".join(letters[geometry.terrain[row * COLUMNS + c]] for c in range(COLUMNS))
+        for row in range(ROWS)
+    ) + "\n"
+
+
+def from_diagram(
+    text: str, *, hands: Union[Iterable[str], None] = None, player: int = 0, config: Union[Config, None] = None
+) -> State:
+    """A position from its text diagram (see :func:`to_diagram`).
+
+    Without ``hands`` the state waits for the deal of terrain cards; with ``hands`` (one terrain per player)
+    it is ``player``'s turn. Players hold, ready to use, the tiles of the location hexes they touch."""
+    if not isinstance(text, str):
+        raise ValueError("diagram: expected text")
+    lines = [line.rstrip() for line in text.strip("\n").splitlines()]
+    lines = [line for line in lines if line.strip()]
+    if len(lines) != 23:
+        raise ValueError(f"diagram: expected 3 header lines and 20 rows, got {len(lines)} non-empty lines")
+    headers = {}
+    for number, key in enumerate(("sections", "cards", "players")):
+        line = lines[number].strip()
+        if not line.startswith(f"{key}:"):
+            raise ValueError(f"diagram line {number + 1}: expected '{key}: ...', got {line!r}")
+        headers[key] = line[len(key) + 1:].split()
+    sections = []
+    for word in headers["sections"]:
+        turned = word.endswith("*")
+        sections.append((word.rstrip("*"), turned))
+    sections_t = _check_sections(sections, "diagram line 1")
+    cards = _check_cards(headers["cards"], "diagram line 2")
+    if len(headers["players"]) != 1 or headers["players"][0] not in ("2", "3", "4"):
+        raise ValueError(f"diagram line 3: players must be 2, 3 or 4, got {' '.join(headers['players'])!r}")
+    players = int(headers["players"][0])
+    geometry = board_for(sections_t)
+    board = []
+    for row, line in enumerate(lines[3:]):
+        if len(line) != COLUMNS:
+            raise ValueError(f"diagram row {row}: expected 20 characters, got {len(line)} ({line!r})")
+        for column, char in enumerate(line):
+            if char == ".":
+                board.append(-1)
+                continue
+            if char not in "0123"[:players]:
+                raise ValueError(f"diagram row {row} column {column}: {char!r} is neither '.' nor a player 0..{players - 1}")
+            terrain = geometry.terrain[row * COLUMNS + column]
+            if terrain not in TERRAINS and terrain != "water":
+                raise ValueError(f"diagram row {row} column {column}: a settlement cannot stand on {terrain}")
+            board.append(int(char))
+    for p in range(players):
+        if board.count(p) > SETTLEMENTS:
+            raise ValueError(f"diagram: player {p} has {board.count(p)} settlements, more than {SETTLEMENTS}")
+    config = config or Config()
+    hands_t: tuple[Union[str, None], ...] = ()
+    if hands is not None:
+        hands_t = tuple(hands)
+        if len(hands_t) != players or any(card not in TERRAINS for card in hands_t):
+            raise ValueError(f"hands: expected one terrain of {', '.join(TERRAINS)} per player, got {list(hands_t)}")
+        for terrain in TERRAINS:
+            if hands_t.count(terrain) > CARDS_PER_TERRAIN:
+                raise ValueError(f"hands: only {CARDS_PER_TERRAIN} {terrain} cards exist")
+    if not isinstance(player, int) or not 0 <= player < players:
+        raise ValueError(f"player must be 0..{players - 1}, not {player!r}")
+    setup = {
+        "players": players, "sections": [list(s) for s in sections_t], "cards": list(cards),
+        "config": dataclasses.asdict(config), "diagram": to_diagram_text(sections_t, cards, players, board),
+        "hands": list(hands_t) if hands is not None else None, "player": player,
+    }
+    return _initial(players, sections_t, cards, config, tuple(board), setup, hands_t, player)
+
+
+def to_diagram_text(sections: tuple, cards: tuple, players: int, board: list[int]) -> str:
+    lines = [f"sections: {_section_words(sections)}", f"cards: {' '.join(cards)}", f"players: {players}"]
+    for row in range(ROWS):
+        lines.append("".join("." if o < 0 else str(o) for o in board[row * COLUMNS:(row + 1) * COLUMNS]))
+    return "\n".join(lines) + "\n"
+
+
+def to_json(state: State) -> str:
+    """A save file: the set-up and the move log (chance outcomes included), replayed on loading."""
+    return core.dump_game(GAME, RULES_VERSION, json.loads(state.setup), state.history)
+
+
+def _start_from_setup(setup: dict[str, Any]) -> State:
+    try:
+        config = Config(**setup["config"])
+    except (TypeError, KeyError) as error:
+        raise ValueError(f"saved game: bad config ({error})") from None
+    if setup.get("diagram") is not None:
+        hands = setup.get("hands")
+        return from_diagram(setup["diagram"], hands=hands, player=setup.get("player", 0), config=config)
+    for key in ("players", "sections", "cards"):
+        if key not in setup:
+            raise ValueError(f"saved game: setup lacks {key!r}")
+    sections = setup["sections"]
+    if not isinstance(sections, list) or not all(isinstance(s, list) and len(s) == 2 for s in sections):
+        raise ValueError("saved game: setup 'sections' must be a list of [name, turned] pairs")
+    return new_game(
+        players=setup["players"], seed=0, sections=[tuple(s) for s in sections], cards=setup["cards"], config=config
+    )
+
+
+def from_json(text: Union[str, bytes]) -> State:
+    """The game saved by :func:`to_json`; malformed or illegal content raises ValueError saying where."""
+    setup, history = core.load_game(text, GAME, RULES_VERSION)
+    start = _start_from_setup(setup)
+    return core.replay_saved(start, history, MOVE_CLASSES, apply)
+
+
+def random_move(state: State, rng: random.Random) -> Move:
+    """A uniformly random legal move (or chance outcome, by its probability)."""
+    outcomes = chance_outcomes(state)
+    if outcomes:
+        return core.pick(outcomes, rng)
+    return rng.choice(legal_moves(state))

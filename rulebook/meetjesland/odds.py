@@ -1,0 +1,396 @@
+"""Exact odds of Verover het Meetjesland: dice rolls, whole battles, chains of attacks and card trades.
+
+A battle is the classic Risk battle in Osborne's convention: ``stake`` is the attacking army (the point left
+behind on the origin is not part of it).  Every roll removes 1 or 2 points, so the chain of battle states is
+acyclic and one pass over the (stake, defenders) grid solves it.  Exact answers are ``Fraction``; the float
+paths are vectorised with numpy along anti-diagonals of the grid.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+
+from rulebook.probability import draw_distribution, sorted_dice
+
+from .rules import BREWERY, Config, resolve_roll
+
+# MJ-C3 (clarification): the 44 cards are the 44 territory cards, and the Ertvelde card (green) is the Brewery
+# Van Steenberge card, so green keeps 8 coloured cards.  See ../shared/reference/meetjesland.md, section 1.
+FULL_DECK: Mapping[str, int] = {
+    "red": 8,
+    "yellow": 4,
+    "blue": 10,
+    "green": 8,
+    "orange": 8,
+    "mauve": 5,
+    BREWERY: 1,
+}
+
+# Trade values from the rules text: Brewery card alone 5, three colours 4, a pair and one other 6, three alike 8.
+BREWERY_VALUE = Config().brewery_value
+THREE_DIFFERENT_VALUE, PAIR_AND_ONE_VALUE, THREE_ALIKE_VALUE = Config().set_values
+
+Probability = float | Fraction
+
+
+# --- single rolls -----------------------------------------------------------------------------------------------
+
+
+@cache
+def _roll_table(attacker_dice: int, defender_dice: int) -> tuple[tuple[int, int, Fraction], ...]:
+    """Enumerated outcomes of one roll as ``(attacker_losses, defender_losses, probability)``, stable order."""
+    if attacker_dice < 1 or defender_dice < 1:
+        raise ValueError(f"a roll needs at least one die a side, not {attacker_dice} v {defender_dice}")
+    tally: dict[tuple[int, int], Fraction] = {}
+    for attack, p_attack in sorted_dice(attacker_dice):
+        for defence, p_defence in sorted_dice(defender_dice):
+            losses = resolve_roll(attack, defence)
+            tally[losses] = tally.get(losses, Fraction(0)) + p_attack * p_defence
+    return tuple((a, d, p) for (a, d), p in sorted(tally.items()))
+
+
+def roll_outcomes(attacker_dice: int, defender_dice: int) -> dict[tuple[int, int], Fraction]:
+    """Exact distribution of one roll's losses ``{(attacker_losses, defender_losses): probability}``."""
+    return {(a, d): p for a, d, p in _roll_table(attacker_dice, defender_dice)}
+
+
+def dice_for(stake: int, defenders: int) -> tuple[int, int]:
+    """Dice rolled in a battle state: attacker min(stake, 3), defender 2 with at least 2 points, else 1."""
+    return min(stake, 3), (2 if defenders >= 2 else 1)
+
+
+def _transitions(stake: int, defenders: int) -> tuple[tuple[int, int, Fraction], ...]:
+    return _roll_table(*dice_for(stake, defenders))
+
+
+def _float_roll(attacker_dice: int, defender_dice: int) -> dict[tuple[int, int], float]:
+    return {(a, d): float(p) for a, d, p in _roll_table(attacker_dice, defender_dice)}
+
+
+# --- argument checks ---------------------------------------------------------------------------------------------
+
+
+def _check_counts(**counts: int) -> None:
+    for name, value in counts.items():
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{name} must be a whole number >= 0, not {value!r}")
+
+
+# --- win probabilities: backward pass over the grid ---------------------------------------------------------------
+
+
+def _win_grid_float(max_stake: int, max_defenders: int, stop_at: int = 0) -> np.ndarray:
+    """P(conquest) for every start ``[stake, defenders]`` up to the maxima, in one O(N·M) float pass.
+
+    Cells with stake >= 3 and defenders >= 2 depend only on the anti-diagonal stake+defenders-2, so each
+    anti-diagonal is one strided slice of the flat array; the few boundary rows/columns are scalar loops."""
+    rows, columns = max_stake + 1, max_defenders + 1
+    win = np.zeros((rows, columns))
+    win[1:, 0] = 1.0
+    first = stop_at + 1  # rows at or below stop_at are break-offs: P(conquest) = 0
+    if columns > 1:
+        column = [0.0] * rows
+        for stake in range(max(first, 1), rows):
+            table = _float_roll(min(stake, 3), 1)
+            column[stake] = table[(0, 1)] + table[(1, 0)] * column[stake - 1]
+        win[:, 1] = column
+    if max_defenders >= 2:
+        if first <= 1 and max_stake >= 1:  # one die against two: only a full win removes a defender
+            p = _float_roll(1, 2)[(0, 1)]
+            row = [1.0, win[1, 1]] + [0.0] * (columns - 2)
+            for defenders in range(2, columns):
+                row[defenders] = p * row[defenders - 1]
+            win[1, :] = row
+        if first <= 2 and max_stake >= 2:
+            table = _float_roll(2, 2)
+            row = [1.0, win[2, 1]] + [0.0] * (columns - 2)
+            for defenders in range(2, columns):
+                row[defenders] = table[(0, 2)] * row[defenders - 2] + table[(1, 1)] * win[1, defenders - 1]
+            win[2, :] = row
+        _interior_backward(win, max(3, first))
+    return win
+
+
+def _interior_backward(win: np.ndarray, first_stake: int) -> None:
+    """Fill cells stake >= first_stake, defenders >= 2 with the 3v2 recurrence, one anti-diagonal at a time."""
+    rows, columns = win.shape
+    max_stake, max_defenders = rows - 1, columns - 1
+    table = _float_roll(3, 2)
+    q0, q1, q2 = table[(0, 2)], table[(1, 1)], table[(2, 0)]
+    flat = win.reshape(-1)
+    step = max_defenders  # moving one stake up and one defender down along an anti-diagonal
+    for total in range(first_stake + 2, max_stake + max_defenders + 1):
+        low, high = max(first_stake, total - max_defenders), min(max_stake, total - 2)
+        if low > high:
+            continue
+        start, stop = low * step + total, high * step + total + 1
+        target = flat[start:stop:step]
+        np.multiply(flat[start - 2 : stop - 2 : step], q0, out=target)
+        target += q1 * flat[start - columns - 1 : stop - columns - 1 : step]
+        target += q2 * flat[start - 2 * columns : stop - 2 * columns : step]
+
+
+def _win_grid_exact(max_stake: int, max_defenders: int, stop_at: int = 0) -> list[list[Fraction]]:
+    """The same grid in exact Fractions (slow: denominators grow like 6**k; meant for tests and small tables)."""
+    win = [[Fraction(0)] * (max_defenders + 1) for _ in range(max_stake + 1)]
+    for stake in range(1, max_stake + 1):
+        win[stake][0] = Fraction(1)
+        if stake <= stop_at:
+            continue
+        for defenders in range(1, max_defenders + 1):
+            win[stake][defenders] = sum(
+                (p * win[stake - a][defenders - d] for a, d, p in _transitions(stake, defenders)), Fraction(0)
+            )
+    return win
+
+
+def win_table(max_stake: int, max_defenders: int, exact: bool = False) -> np.ndarray:
+    """Win probabilities indexed ``[stake, defenders]`` for every start up to the maxima, in one O(N²) pass.
+
+    Floats by default; ``exact=True`` gives an object array of Fractions (slow beyond ~40)."""
+    _check_counts(max_stake=max_stake, max_defenders=max_defenders)
+    if exact:
+        grid = np.empty((max_stake + 1, max_defenders + 1), dtype=object)
+        grid[:, :] = _win_grid_exact(max_stake, max_defenders)
+        return grid
+    return _win_grid_float(max_stake, max_defenders)
+
+
+def win_probability(stake: int, defenders: int, stop_at: int = 0, exact: bool = False) -> Probability:
+    """P(the attacker conquers) with ``stake`` points against ``defenders``, breaking off at ``stop_at`` left."""
+    _check_counts(stake=stake, defenders=defenders, stop_at=stop_at)
+    if defenders == 0:
+        return Fraction(int(stake > 0)) if exact else float(stake > 0)
+    if stake <= stop_at:
+        return Fraction(0) if exact else 0.0
+    if exact:
+        return _win_grid_exact(stake, defenders, stop_at)[stake][defenders]
+    return float(_win_grid_float(stake, defenders, stop_at)[stake, defenders])
+
+
+# --- terminal distributions: forward pass from the start ---------------------------------------------------------
+
+
+def _forward_float(mass: np.ndarray, stop_at: int) -> np.ndarray:
+    """Push probability mass from every live state to the terminal states, highest stake+defenders first."""
+    rows, columns = mass.shape
+    max_stake, max_defenders = rows - 1, columns - 1
+    flat = mass.reshape(-1)
+    table = _float_roll(3, 2)
+    q0, q1, q2 = table[(0, 2)], table[(1, 1)], table[(2, 0)]
+    first_interior = max(3, stop_at + 1)
+    step = max_defenders
+    for total in range(max_stake + max_defenders, 1, -1):
+        # boundary states on this anti-diagonal: stake 1 or 2, or a single defender
+        boundary = {(stake, total - stake) for stake in (1, 2)} | {(total - 1, 1)}
+        for stake, defenders in boundary:
+            if stop_at < stake <= max_stake and 1 <= defenders <= max_defenders and mass[stake, defenders]:
+                here = mass[stake, defenders]
+                for (a, d), p in _float_roll(*dice_for(stake, defenders)).items():
+                    mass[stake - a, defenders - d] += here * p
+        if max_defenders < 2:
+            continue
+        low, high = max(first_interior, total - max_defenders), min(max_stake, total - 2)
+        if low > high:
+            continue
+        start, stop = low * step + total, high * step + total + 1
+        source = flat[start:stop:step]
+        flat[start - 2 : stop - 2 : step] += q0 * source
+        flat[start - columns - 1 : stop - columns - 1 : step] += q1 * source
+        flat[start - 2 * columns : stop - 2 * columns : step] += q2 * source
+    return mass
+
+
+def _terminal_cells(stake: int, defenders: int, stop_at: int) -> list[tuple[int, int]]:
+    """Where a battle can end: conquest (defenders 0) or break-off/defeat (stake at or below stop_at)."""
+    cells = [(left, 0) for left in range(1, stake + 1)]
+    cells += [(left, held) for left in range(min(stop_at, stake) + 1) for held in range(1, defenders + 1)]
+    return cells
+
+
+def _forward_exact(start: Mapping[tuple[int, int], Fraction], stop_at: int) -> dict[tuple[int, int], Fraction]:
+    layers: dict[int, dict[tuple[int, int], Fraction]] = {}
+    for (stake, defenders), p in start.items():
+        layer = layers.setdefault(stake + defenders, {})
+        layer[(stake, defenders)] = layer.get((stake, defenders), Fraction(0)) + p
+    result: dict[tuple[int, int], Fraction] = {}
+    for total in range(max(layers, default=0), -1, -1):
+        for (stake, defenders), p in sorted(layers.pop(total, {}).items()):
+            if defenders == 0 or stake <= stop_at:
+                result[(stake, defenders)] = result.get((stake, defenders), Fraction(0)) + p
+                continue
+            for a, d, q in _transitions(stake, defenders):
+                layer = layers.setdefault(total - a - d, {})
+                key = (stake - a, defenders - d)
+                layer[key] = layer.get(key, Fraction(0)) + p * q
+    return result
+
+
+def battle_outcomes(
+    stake: int, defenders: int, stop_at: int = 0, exact: bool = False
+) -> dict[tuple[int, int], Probability]:
+    """Terminal distribution ``{(attacker_left, defender_left): probability}`` of one battle.
+
+    Floats by default (a 100 v 100 battle in a few ms); exact Fractions with ``exact=True``.  The attacker
+    breaks off as soon as the remaining stake is at most ``stop_at`` (0: fight to the end)."""
+    _check_counts(stake=stake, defenders=defenders, stop_at=stop_at)
+    if exact:
+        return dict(sorted(_forward_exact({(stake, defenders): Fraction(1)}, stop_at).items()))
+    if defenders == 0 or stake <= stop_at:
+        return {(stake, defenders): 1.0}
+    mass = np.zeros((stake + 1, defenders + 1))
+    mass[stake, defenders] = 1.0
+    _forward_float(mass, stop_at)
+    return {cell: float(mass[cell]) for cell in _terminal_cells(stake, defenders, stop_at) if mass[cell] > 0}
+
+
+def expected_left(stake: int, defenders: int, stop_at: int = 0, exact: bool = False) -> tuple[Probability, Probability]:
+    """Expected points left ``(attacker, defender)`` at the end of a battle (losses are the start minus these)."""
+    outcomes = battle_outcomes(stake, defenders, stop_at, exact)
+    zero = Fraction(0) if exact else 0.0
+    attacker = sum((left * p for (left, _), p in outcomes.items()), zero)
+    defender = sum((held * p for (_, held), p in outcomes.items()), zero)
+    return attacker, defender
+
+
+# --- chains of attacks -------------------------------------------------------------------------------------------
+
+
+def chain_outcomes(
+    stake: int, defenders_along_path: Sequence[int], exact: bool = False
+) -> dict[tuple[int, int, int], Probability]:
+    """Distribution of ``(territories_conquered, attacker_left, defender_left)`` for attacks along a path.
+
+    After each conquest 1 point stays behind and the other survivors attack the next territory; the last one
+    takes all survivors.  On failure ``attacker_left`` is 0 and ``defender_left`` is what holds the next one."""
+    _check_counts(stake=stake)
+    path = list(defenders_along_path)
+    for index, defenders in enumerate(path):
+        if not isinstance(defenders, (int, np.integer)) or defenders < 1:
+            raise ValueError(f"territory {index} on the path must hold at least 1 point, not {defenders!r}")
+    one: Probability = Fraction(1) if exact else 1.0
+    stakes: dict[int, Probability] = {stake: one} if stake >= 1 else {}
+    result: dict[tuple[int, int, int], Probability] = {}
+    if stake < 1 and path:
+        result[(0, 0, path[0])] = one
+    for index, defenders in enumerate(path):
+        if not stakes:
+            break
+        if exact:
+            ends = _forward_exact({(s, defenders): p for s, p in stakes.items()}, 0)
+        else:
+            top = max(stakes)
+            mass = np.zeros((top + 1, defenders + 1))
+            for s, p in stakes.items():
+                mass[s, defenders] = p
+            _forward_float(mass, 0)
+            ends = {cell: float(mass[cell]) for cell in _terminal_cells(top, defenders, 0) if mass[cell] > 0}
+        stakes = {}
+        last = index == len(path) - 1
+        for (left, held), p in ends.items():
+            if held:
+                result[(index, 0, held)] = result.get((index, 0, held), 0) + p
+            elif last:
+                result[(index + 1, left, 0)] = result.get((index + 1, left, 0), 0) + p
+            elif left == 1:  # the only survivor stays in the conquered territory: the chain stops here
+                key = (index + 1, 0, path[index + 1])
+                result[key] = result.get(key, 0) + p
+            else:
+                stakes[left - 1] = stakes.get(left - 1, 0) + p
+    if not path:
+        result[(0, stake, 0)] = one
+    return dict(sorted(result.items()))
+
+
+def chain_win_probability(stake: int, defenders_along_path: Sequence[int], exact: bool = False) -> Probability:
+    """P(conquering every territory of the path in turn), leaving 1 point in each conquered one."""
+    count = len(defenders_along_path)
+    zero = Fraction(0) if exact else 0.0
+    outcomes = chain_outcomes(stake, defenders_along_path, exact)
+    return sum((p for (conquered, _, _), p in outcomes.items() if conquered == count), zero)
+
+
+def smallest_stake(defenders: int | Sequence[int], target_probability: float, stop_at: int = 0) -> int:
+    """The smallest stake whose win probability reaches the target; a sequence of defenders means a chain.
+
+    Float arithmetic; the search doubles the stake and raises ``ValueError`` past 2**16 points."""
+    if not 0 < target_probability < 1:
+        raise ValueError(f"target probability must lie strictly between 0 and 1, not {target_probability!r}")
+    chain = not isinstance(defenders, (int, np.integer))
+    if chain:
+        path = list(defenders)
+        if stop_at:
+            raise ValueError("stop_at is only defined for a single battle, not for a chain")
+
+        def reaches(stake: int) -> bool:
+            return chain_win_probability(stake, path) >= target_probability
+
+        low, high = 0, 1
+        while not reaches(high):
+            low, high = high, high * 2
+            if high > 1 << 16:
+                raise ValueError(f"no stake up to {1 << 16} reaches {target_probability} against {path}")
+        while high - low > 1:  # chain odds rise with the stake: binary search between low (fails) and high
+            middle = (low + high) // 2
+            low, high = (low, middle) if reaches(middle) else (middle, high)
+        return high
+    _check_counts(defenders=defenders, stop_at=stop_at)
+    if defenders == 0:
+        return 1
+    size = max(8, 2 * defenders + stop_at)
+    while size <= 1 << 16:
+        column = _win_grid_float(size, defenders, stop_at)[:, defenders]
+        hits = np.nonzero(column >= target_probability)[0]
+        if hits.size:
+            return int(hits[0])
+        size *= 2
+    raise ValueError(f"no stake up to {1 << 16} reaches {target_probability} against {defenders}")
+
+
+# --- cards -------------------------------------------------------------------------------------------------------
+
+
+def best_trade_value(cards: Sequence[str]) -> int:
+    """The most points one trade of these cards gives (0 when none): Brewery 5, 3 colours 4, pair+1 6, 3 alike 8."""
+    # MJ-4.7 as the engine reads it: the Brewery card is traded alone and is no joker inside a coloured set.
+    colours = Counter(card for card in cards if card != BREWERY)
+    values = [0]
+    if BREWERY in cards:
+        values.append(BREWERY_VALUE)
+    if colours and max(colours.values()) >= 3:
+        values.append(THREE_ALIKE_VALUE)
+    if len(colours) >= 2 and max(colours.values()) >= 2:
+        values.append(PAIR_AND_ONE_VALUE)
+    if len(colours) >= 3:
+        values.append(THREE_DIFFERENT_VALUE)
+    return max(values)
+
+
+def set_odds(k: int, deck: Mapping[str, int] = FULL_DECK, hand: Sequence[str] = ()) -> dict[int, Fraction]:
+    """Exact distribution of the best trade value held after drawing ``k`` cards from ``deck`` onto ``hand``.
+
+    ``deck`` holds the cards still to be drawn (the hand is not in it); keys are colours and ``"brewery"``."""
+    _check_counts(k=k)
+    for colour, count in deck.items():
+        if not isinstance(colour, str) or not isinstance(count, int) or count < 0:
+            raise ValueError(f"deck entry {colour!r}: {count!r} must be a colour name with a count >= 0")
+    for card in hand:
+        if not isinstance(card, str):
+            # house rule: malformed input raises ValueError, also for a wrong type
+            raise ValueError(f"hand card {card!r} is not a colour name")  # noqa: TRY004
+    result: dict[int, Fraction] = {}
+    for drawn, p in draw_distribution(deck, k).items():
+        cards = list(hand) + [colour for colour, count in drawn for _ in range(count)]
+        value = best_trade_value(cards)
+        result[value] = result.get(value, Fraction(0)) + p
+    return dict(sorted(result.items()))
+
+
+def tradeable_probability(k: int, deck: Mapping[str, int] = FULL_DECK, hand: Sequence[str] = ()) -> Fraction:
+    """Exact chance that ``hand`` plus ``k`` cards drawn from ``deck`` allow at least one trade."""
+    return 1 - set_odds(k, deck, hand).get(0, Fraction(0))

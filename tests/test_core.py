@@ -1,0 +1,88 @@
+"""rulebook.core: exact chance sampling, save-file envelopes and move encoding."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+
+import pytest
+
+from rulebook import core
+from rulebook.probability import draw_distribution, sorted_dice
+
+
+def test_illegal_move_is_a_value_error_with_the_rule():
+    error = core.IllegalMove("MJ-5.2", "Eeklo does not border Aalter")
+    assert isinstance(error, ValueError) and error.rule == "MJ-5.2" and str(error) == "MJ-5.2: Eeklo does not border Aalter"
+
+
+def test_pick_is_exact_and_seeded():
+    outcomes = (("a", Fraction(1, 6)), ("b", Fraction(1, 3)), ("c", Fraction(1, 2)))
+
+    class EveryTicket:  # hands out 0, 1, 2, ... so that each ticket of the common denominator is drawn once
+        def __init__(self):
+            self.next = 0
+
+        def randrange(self, stop):
+            self.next += 1
+            return (self.next - 1) % stop
+
+    tickets = EveryTicket()
+    counts = Counter(core.pick(outcomes, tickets) for _ in range(6))
+    assert counts == {"a": 1, "b": 2, "c": 3}  # exactly in proportion to 1/6, 1/3, 1/2
+    first = [core.pick(outcomes, random.Random(9)) for _ in range(20)]
+    assert first == [core.pick(outcomes, random.Random(9)) for _ in range(20)]
+    with pytest.raises(ValueError, match="not a chance node"):
+        core.pick((), random.Random(1))
+
+
+def test_check_distribution():
+    core.check_distribution((("a", Fraction(1, 2)), ("b", Fraction(1, 2))))
+    with pytest.raises(ValueError, match="sum to 3/4"):
+        core.check_distribution((("a", Fraction(1, 2)), ("b", Fraction(1, 4))))
+    with pytest.raises(ValueError, match="probability 0.5"):
+        core.check_distribution((("a", 0.5),))
+
+
+@dataclass(frozen=True)
+class Hop:
+    path: tuple[tuple[int, int], ...]
+    name: str
+
+
+def test_moves_encode_and_decode():
+    move = Hop(((1, 2), (3, 4)), "x")
+    data = core.encode_move(move)
+    assert data == {"move": "Hop", "path": [[1, 2], [3, 4]], "name": "x"}
+    assert core.decode_move(data, {"Hop": Hop}) == move
+    with pytest.raises(ValueError, match="unknown move"):
+        core.decode_move({"move": "Jump"}, {"Hop": Hop})
+    with pytest.raises(ValueError, match="missing \\['name'\\]"):
+        core.decode_move({"move": "Hop", "path": []}, {"Hop": Hop})
+    with pytest.raises(ValueError, match="unexpected value"):
+        core.decode_move({"move": "Hop", "path": [{"x": 1}], "name": "x"}, {"Hop": Hop})
+
+
+def test_save_file_envelope():
+    text = core.dump_game("claim", 1, {"players": 2}, [Hop(((0, 0),), "a")])
+    assert core.load_game(text, "claim", 1) == ({"players": 2}, [{"move": "Hop", "path": [[0, 0]], "name": "a"}])
+    with pytest.raises(ValueError, match="rules version 1"):
+        core.load_game(text, "claim", 2)
+    with pytest.raises(ValueError, match="not 'meetjesland'"):
+        core.load_game(text, "meetjesland", 1)
+
+
+def test_sorted_dice_counts_by_hand():
+    two = dict(sorted_dice(2))
+    assert two[(6, 6)] == Fraction(1, 36) and two[(6, 5)] == Fraction(2, 36) and len(two) == 21
+    assert sum(p for _, p in sorted_dice(3)) == 1 and len(sorted_dice(3)) == 56
+
+
+def test_draw_distribution_hypergeometric():
+    # two cards from {red: 2, blue: 1}: red+red 1 way of 3, red+blue 2 ways of 3
+    result = draw_distribution({"red": 2, "blue": 1}, 2)
+    assert result == {(("red", 2),): Fraction(1, 3), (("blue", 1), ("red", 1)): Fraction(2, 3)}
+    with pytest.raises(ValueError):
+        draw_distribution({"red": 1}, 2)
