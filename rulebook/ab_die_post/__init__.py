@@ -15,7 +15,6 @@ from .rules import (
     KeepCard,
     MarbleShaken,
     Move,
-    Pass,
     Repair,
     State,
     Stay,
@@ -35,6 +34,6 @@ from .rules import (
 
 __all__ = [
     "COLOURS", "FULL_DECK", "LANES", "RULES_VERSION", "CardDrawn", "Config", "DrawCard", "Fly", "KeepCard",
-    "MarbleShaken", "Move", "Pass", "Repair", "State", "Stay", "Stop", "apply", "chance_outcomes", "check",
+    "MarbleShaken", "Move", "Repair", "State", "Stay", "Stop", "apply", "chance_outcomes", "check",
     "from_json", "hand_points", "legal_moves", "load_track", "new_game", "outcome", "placings", "to_json",
 ]

@@ -9,7 +9,21 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import pick
-from .rules import Config, DrawCard, Fly, KeepCard, Move, Stop, State, apply, chance_outcomes, hand_points, legal_moves, new_game, outcome
+from .rules import (
+    Config,
+    DrawCard,
+    Fly,
+    KeepCard,
+    Move,
+    State,
+    Stop,
+    apply,
+    chance_outcomes,
+    hand_points,
+    legal_moves,
+    new_game,
+    outcome,
+)
 
 Bot = Callable[[State, random.Random], Any]
 

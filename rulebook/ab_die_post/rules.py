@@ -9,6 +9,7 @@ the plane, the black marble is a hurricane that costs every plane in the air rep
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
@@ -74,10 +75,10 @@ class Config:
         }
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "config") -> "Config":
+    def from_dict(cls, data: Any, where: str = "config") -> Config:
         """A Config from JSON data; anything malformed raises ``ValueError`` naming the field."""
         if not isinstance(data, Mapping):
-            raise ValueError(f"{where}: expected an object")
+            raise ValueError(f"{where}: expected an object")  # noqa: TRY004 - malformed input is a ValueError here
         names = {field.name for field in dataclasses.fields(cls)}
         unknown = sorted(set(data) - names)
         if unknown:
@@ -259,14 +260,6 @@ class KeepCard:
 
 
 @dataclasses.dataclass(frozen=True)
-class Pass:
-    """Nothing can be done: no card left to draw and too few points to fly (ADP-C16)."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclasses.dataclass(frozen=True)
 class CardDrawn:
     """Chance: the drawn card's value (3 is a red 3)."""
 
@@ -286,7 +279,7 @@ class MarbleShaken:
         return f"the indicator shows a {self.colour} marble" + (" (hurricane!)" if self.colour == "black" else "")
 
 
-MOVE_CLASSES = {cls.__name__: cls for cls in (DrawCard, Stop, Fly, Move, Stay, Repair, KeepCard, Pass, CardDrawn, MarbleShaken)}
+MOVE_CLASSES = {cls.__name__: cls for cls in (DrawCard, Stop, Fly, Move, Stay, Repair, KeepCard, CardDrawn, MarbleShaken)}
 
 
 # --- state --------------------------------------------------------------------------------------------
@@ -415,14 +408,13 @@ def legal_moves(state: State) -> tuple[Any, ...]:
         return ()
     player = state.player
     if state.phase == "turn":
-        moves: list[Any] = []
-        if state.pile != (0, 0, 0) or state.discard != (0, 0, 0):
-            moves.append(DrawCard())
+        # Pile and discard are never both empty: hands hold at most 2 red 3s each, 12 of the 16 (ADP-4.2).
+        moves: list[Any] = [DrawCard()]
         if state.drawn:
             moves.append(Stop())
         elif hand_points(state.hands[player]) >= state.config.fly_minimum:
             moves.append(Fly())
-        return tuple(moves) if moves else (Pass(),)
+        return tuple(moves)
     if state.phase == "move":
         return tuple(_distinct_routes(state)) + (Stay(),)
     if state.phase == "repair":
@@ -519,8 +511,6 @@ def _turn_move(state: State, move: Any) -> State:
     player = state.player
     hand = state.hands[player]
     if isinstance(move, DrawCard):
-        if state.pile == (0, 0, 0) and state.discard == (0, 0, 0):
-            raise IllegalMove("ADP-C16", "every card is in the players' hands: there is nothing to draw")
         return dataclasses.replace(state, phase="card", player=None, events=())
     if isinstance(move, Stop):
         if not state.drawn:
@@ -536,10 +526,6 @@ def _turn_move(state: State, move: Any) -> State:
                 f"{state.config.fly_minimum}",
             )
         return dataclasses.replace(state, phase="marble", player=None, events=())
-    if isinstance(move, Pass):
-        if legal_moves(state) != (Pass(),):
-            raise IllegalMove("ADP-C16", f"player {player + 1} can still draw or fly, so cannot pass")
-        return _next_turn(state)
     raise IllegalMove("ADP-3.1", f"{move} is not a turn choice: draw a card, stop drawing, or fly")
 
 
@@ -614,7 +600,7 @@ def _flight_move(state: State, move: Any) -> State:
     if not path or path[0] != state.positions[player]:
         raise IllegalMove("ADP-6.1", f"the route must start at player {player + 1}'s plane on {state.positions[player]}")
     arrival = track.arrival(state.direction)
-    for step, (here, there) in enumerate(zip(path, path[1:]), start=1):
+    for step, (here, there) in enumerate(itertools.pairwise(path), start=1):
         links = dict(track.ahead.get((here, state.direction), ()))
         if there not in links:
             raise IllegalMove("ADP-6.1", f"{there} is not one field ahead of {here} in this flight's direction")

@@ -242,3 +242,79 @@ def to_diagram(state: State) -> str:
     if state.quiet_turns:
         lines.append(f"quiet: {state.quiet_turns}")
     return "\n".join(lines) + "\n\n" + "\n".join(state.territories) + "\n\n" + "\n".join(state.grid) + "\n"
+
+
+# --- the rule text's figures as diagrams (our drawings of what the French text describes in words) --------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Figure:
+    """One figure of the rules: a caption, the position before, and the moves played (a series for figure 4)."""
+
+    number: str
+    caption: str
+    before: str
+    moves: tuple
+
+
+def _figure_moves() -> dict[str, tuple]:
+    from .rules import Jump, Step
+
+    return {
+        "jump": (Jump((4, 0), ((4, 2), (2, 2), (2, 4))),),
+        "1": (Step((2, 1), (2, 2)),),
+        "2": (Step((2, 1), (2, 2)),),
+        "3": (Step((2, 2), (2, 1)),),
+        "4": (Step((4, 3), (3, 3)), Step((3, 3), (3, 4))),
+        "5": (Jump((3, 0), ((3, 2), (3, 4), (3, 6))),),
+        "6": (Step((1, 2), (2, 2)),),
+    }
+
+
+_LAND_7 = "\n".join(["aaaabbb"] * 5)
+_FIGURE_TEXT = {
+    "jump": (
+        "A jump chain: the red piece jumps over a red piece, turns, jumps over a blue piece and then a blue tower.",
+        "players: red blue\nto-move: red\nphase: battle\n\n" + _LAND_7
+        + "\n\n.......\n.......\n...B...\n..b....\nrr.....\n",
+    ),
+    "1": (
+        "Figure (1): a piece caught between two enemy pieces of one colour is captured.",
+        "players: red blue\nto-move: red\nphase: battle\n\n" + _LAND_7 + "\n\n.......\n.......\n.r.br..\n.......\n.......\n",
+    ),
+    "2": (
+        "Figure (2): between two enemy pieces of different colours (three players: red and yellow both fight blue).",
+        "players: red blue yellow\nto-move: red\nphase: battle\n\n" + _LAND_7
+        + "\n\n.......\n.......\n.r.by..\n.......\n.......\n",
+    ),
+    "3": (
+        "Figure (3): between an enemy piece and the edge of the board.",
+        "players: red blue\nto-move: red\nphase: battle\n\n" + _LAND_7 + "\n\n.......\n.......\nb.r....\n.......\n.......\n",
+    ),
+    "4": (
+        "Figure (4): the red piece captures 4 blue pieces in one turn: 2 with its move, 2 more with the follow-up.",
+        "players: red blue\nto-move: red\nphase: battle\n\n" + "\n".join(["aaaabbb"] * 7)
+        + "\n\n.......\n...rr..\n...bb..\n.rb....\n...rb..\n....r..\n.......\n",
+    ),
+    "5": (
+        "Figure (5): the blue piece jumps over 3 pieces, then captures the 3 yellow pieces around it at once.",
+        "players: blue yellow\nto-move: blue\nphase: battle\n\n" + "\n".join(["aaaaabbbb"] * 7)
+        + "\n\n.........\n......b..\n......y..\nbb.y.y.yb\n......y..\n......b..\n.........\n",
+    ),
+    "6": (
+        "Figure (6): the red piece moves in between two blue pieces and is not captured.",
+        "players: red blue\nto-move: red\nphase: battle\n\n" + _LAND_7 + "\n\n.......\n..r....\n.b.b...\n.......\n.......\n",
+    ),
+}
+
+
+def figure(number: str | int) -> Figure:
+    """A figure of the rules as a diagram and its moves: ``"jump"`` and ``1``-``6``."""
+    key = str(number)
+    if key not in _FIGURE_TEXT:
+        raise ValueError(f"no figure {number!r} (figures: {', '.join(_FIGURE_TEXT)})")
+    caption, before = _FIGURE_TEXT[key]
+    return Figure(key, caption, before, _figure_moves()[key])
+
+
+FIGURE_NUMBERS = tuple(_FIGURE_TEXT)

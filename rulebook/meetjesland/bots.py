@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from ..core import pick
 from . import rules
 from .odds import win_probability
 from .rules import Attack, EndTurn, Place, Reinforce, Retreat, Roll, State, TradeCards
@@ -71,3 +72,18 @@ def greedy_player(state: State, rng: random.Random):
         if state.stage == "start":
             return Reinforce()
     return EndTurn()
+
+
+def play_game(players: int = 4, seed: int = 0, bots=None, max_moves: int = 20_000) -> State:
+    """A whole game between computer players (greedy by default); dice and cards drawn with ``Random(seed)``."""
+    bots = list(bots or [greedy_player] * players)
+    if len(bots) != players:
+        raise ValueError(f"{players} players need {players} bots, got {len(bots)}")
+    rng = random.Random(seed)
+    state = rules.new_game(players, seed=seed)
+    for _ in range(max_moves):
+        if rules.outcome(state) is not None:
+            break
+        outcomes = rules.chance_outcomes(state)
+        state = rules.apply(state, pick(outcomes, rng) if outcomes else bots[state.turn](state, rng))
+    return state

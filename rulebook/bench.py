@@ -1,0 +1,142 @@
+"""``make bench``: one report of the rulebook's speed, printed and written to ``.bench/report.md``.
+
+Timings are measured here and never asserted in tests (the machine is shared; figures vary by a few percent).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("meetjesland", "kingdom_builder", "ab_die_post", "claim")
+TARGETS = {
+    "win_table N=100 (ms)": "≈ 10",
+    "win_table N=1000 (ms)": "≤ 150",
+    "battle_outcomes 100 v 100 (ms)": "≤ 10",
+    "import rulebook (s)": "≤ 0.5",
+    "all notebooks (s)": "≤ 60",
+    "widget click (ms)": "≤ 50",
+}
+
+
+def meetjesland_games() -> dict[str, object]:
+    """Greedy 4-player games per second, random moves per second, and greedy against three random players."""
+    from rulebook.meetjesland import bots, rules
+    from rulebook.core import pick
+
+    start = time.perf_counter()
+    games = 0
+    while time.perf_counter() - start < 5:
+        bots.play_game(players=4, seed=games)
+        games += 1
+    greedy_rate = games / (time.perf_counter() - start)
+
+    rng = random.Random(0)
+    state, moves, start = rules.new_game(4, seed=0), 0, time.perf_counter()
+    legal_time = 0.0
+    while moves < 3000:
+        if rules.outcome(state) is not None:
+            state = rules.new_game(4, seed=moves)
+        outcomes = rules.chance_outcomes(state)
+        if outcomes:
+            state = rules.apply(state, pick(outcomes, rng))
+            continue
+        tick = time.perf_counter()
+        legal = rules.legal_moves(state)
+        legal_time += time.perf_counter() - tick
+        state = rules.apply(state, rng.choice(legal))
+        moves += 1
+    random_rate = moves / (time.perf_counter() - start)
+
+    wins, played = 0, 40
+    for seed in range(played):
+        final = bots.play_game(4, seed, [bots.greedy_player] + [bots.random_player] * 3)
+        result = rules.outcome(final)
+        wins += result is not None and result.winners == (0,)
+    return {
+        "greedy 4-player games per second": round(greedy_rate, 1),
+        "random moves per second (4 players)": round(random_rate),
+        "legal_moves mean (ms)": round(legal_time / moves * 1000, 3),
+        f"greedy vs 3 random: greedy wins (of {played})": f"{wins} ({wins / played:.0%})",
+    }
+
+
+def widget_click() -> dict[str, object]:
+    """Python time of one click on the Meetjesland board: a move applied and the map redrawn."""
+    from rulebook import meetjesland as mj
+    from rulebook.meetjesland.widget import Board
+
+    table = Board(mj.new_game(4, seed=1), seed=1)
+    for player in range(4):
+        table.states.append(mj.auto_setup(table.state, table.rng))
+    own = table.state.territories_of(0)
+    times = []
+    for step in range(20):
+        start = time.perf_counter()
+        table.select(own[step % len(own)])
+        times.append(time.perf_counter() - start)
+    table.reinforce_button.click()
+    start = time.perf_counter()
+    table.select(own[0])
+    table.place_button.click()
+    place = time.perf_counter() - start
+    return {"widget click (ms)": round(sorted(times)[len(times) // 2] * 1000, 1),
+            "widget place move + redraw (ms)": round(place * 1000, 1)}
+
+
+def import_time() -> float:
+    command = [sys.executable, "-c", "import time; t = time.perf_counter(); import rulebook, rulebook.meetjesland; "
+               "print(time.perf_counter() - t)"]
+    return min(float(subprocess.run(command, capture_output=True, text=True, check=True).stdout) for _ in range(3))
+
+
+def notebook_times() -> dict[str, float]:
+    import nbformat
+    from nbclient import NotebookClient
+
+    times = {}
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        start = time.perf_counter()
+        NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+        times[path.name] = round(time.perf_counter() - start, 2)
+    return times
+
+
+def main() -> int:
+    sections: list[tuple[str, dict[str, object]]] = []
+    from rulebook.meetjesland import odds_bench
+
+    sections.append(("Meetjesland odds", {k: round(v, 3) for k, v in odds_bench.bench().items()}))
+    sections.append(("Meetjesland games", meetjesland_games()))
+    sections.append(("Widget", widget_click()))
+    for game in GAMES[1:]:
+        try:
+            module = importlib.import_module(f"rulebook.{game}.bench")
+        except ModuleNotFoundError:
+            continue
+        sections.append((game.replace("_", " ").title(), module.bench()))
+    sections.append(("Start-up", {"import rulebook (s)": round(import_time(), 3)}))
+    notebooks = notebook_times()
+    notebooks["all notebooks (s)"] = round(sum(notebooks.values()), 2)
+    sections.append(("Notebook execution (s, kernel start included)", notebooks))
+    lines = ["# rulebook benchmark", "", f"{time.strftime('%Y-%m-%d %H:%M')}, Python {sys.version.split()[0]}", ""]
+    for title, figures in sections:
+        lines += [f"## {title}", "", "| measure | value | target |", "| --- | --- | --- |"]
+        lines += [f"| {name} | {value} | {TARGETS.get(name, '')} |" for name, value in figures.items()]
+        lines.append("")
+    report = "\n".join(lines)
+    print(report)
+    out = ROOT / ".bench"
+    out.mkdir(exist_ok=True)
+    (out / "report.md").write_text(report)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

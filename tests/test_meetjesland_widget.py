@@ -1,0 +1,82 @@
+"""The live board without a browser: clicks and buttons reach the engine, refusals show the rule id."""
+
+from __future__ import annotations
+
+from rulebook import meetjesland as mj
+from rulebook.meetjesland.widget import Board
+
+
+def after_setup(computer=(1, 2, 3)) -> Board:
+    table = Board(mj.new_game(players=4, seed=1), seed=1, computer=computer)
+    table.auto_button.click()
+    assert table.state.phase == "play" and table.state.turn == 0
+    return table
+
+
+def test_setup_by_clicks_and_place_button():
+    table = Board(mj.new_game(players=4, seed=2), seed=2)
+    own = table.state.territories_of(0)[0]
+    left = table.state.to_place
+    table.select(own)
+    assert table.origin_menu.value == own
+    table.amount.value = 2
+    table.place_button.click()
+    assert table.state.points_on(own) == 4 and table.state.to_place == left - 2
+    assert "place 2 on" in table.status.value
+
+
+def test_refused_move_shows_the_rule_not_a_traceback():
+    table = after_setup()
+    foreign = next(t for t in table.state.board.territories if table.state.owner_of(t) != 0)
+    before = table.state
+    table.origin_menu.value = foreign
+    table.place_button.click()
+    assert table.state == before
+    assert "Refused by MJ-5.4" in table.status.value or "Refused by MJ-4.1" in table.status.value
+
+
+def test_attack_with_clicks_and_roll_to_the_end():
+    table = after_setup()
+    state = table.state
+    origin, target = next(
+        (o, t) for o in state.territories_of(0) for t in state.board.neighbours[o]
+        if state.owner_of(t) != 0 and state.points_on(o) >= 2
+    )
+    table.select(origin)
+    table.select(target)
+    assert (table.origin, table.target) == (origin, target)
+    colours = list(table.figure.data[4].marker.line.color)
+    assert colours[state.board.index[origin]] != "rgba(0,0,0,0)"  # highlighted
+    table.stake.value = table.stake.max
+    assert "Chance to conquer" in table.odds.value
+    table.attack_button.click()
+    assert table.state.last_dice is not None or table.state.battle is None
+    assert "🎲" in table.dice.value
+    table.blitz_button.click()
+    assert table.state.battle is None
+    assert any(isinstance(m, mj.Attack) for m in table.state.history)
+
+
+def test_undo_reinforce_and_end_turn_lets_computers_play():
+    table = after_setup()
+    history = len(table.state.history)
+    table.reinforce_button.click()
+    assert table.state.stage == "reinforce" and table.state.to_place >= 3
+    table.undo_button.click()
+    assert len(table.state.history) == history and table.state.stage == "start"
+    table.reinforce_button.click()
+    own = table.state.territories_of(0)[0]
+    table.select(own)
+    table.amount.value = table.state.to_place
+    table.place_button.click()
+    table.end_button.click()
+    assert table.state.turn == 0 or mj.outcome(table.state) is not None  # three computer turns were played
+    assert len(table.state.history) > history + 3
+    assert "move log" not in table.move_log.value and "<li" in table.move_log.value
+
+
+def test_map_shows_owner_and_points():
+    table = after_setup()
+    trace = table.figure.data[5]
+    assert list(trace.text) == [str(p) for p in table.state.points]
+    assert len(set(trace.marker.symbol)) == 4
