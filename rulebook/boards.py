@@ -17,7 +17,7 @@ import networkx as nx
 def graphs_dir() -> Path:
     """Where the board files are: ``graphs/`` beside the package in a checkout, or inside the wheel."""
     here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "graphs", here / "graphs"):
+    for candidate in (here / "graphs", here.parent / "graphs"):
         if candidate.is_dir():
             return candidate
     raise FileNotFoundError("the rulebook's graphs/ folder is missing from this installation")

@@ -45,8 +45,8 @@ def test_attack_with_clicks_and_roll_to_the_end():
     table.select(origin)
     table.select(target)
     assert (table.origin, table.target) == (origin, target)
-    colours = list(table.figure.data[4].marker.line.color)
-    assert colours[state.board.index[origin]] != "rgba(0,0,0,0)"  # highlighted
+    rings = list(table.figure.data[4].marker.size)
+    assert rings[state.board.index[origin]] > 0 and rings[state.board.index[target]] > 0  # highlighted
     table.stake.value = table.stake.max
     assert "Chance to conquer" in table.odds.value
     table.attack_button.click()

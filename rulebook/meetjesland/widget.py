@@ -43,15 +43,14 @@ def player_chip(player: int) -> str:
     )
 
 
-def map_figure(state: State, width: int = 640, height: int = 600) -> go.FigureWidget:
+def map_figure(state: State, width: int = 580, height: int = 560) -> go.FigureWidget:
     """The map as a FigureWidget: borders by kind, regions as halos, territories by owner with their points."""
     board = state.board
     graph = board.graph
     figure = go.FigureWidget(layout=go.Layout(
-        width=width, height=height, margin=dict(l=5, r=5, t=30, b=5), showlegend=False,
+        width=width, height=height, margin=dict(l=5, r=5, t=5, b=5), showlegend=False,
         plot_bgcolor="#efe9d8", paper_bgcolor="#ffffff", dragmode=False, clickmode="event",
         xaxis=dict(visible=False, scaleanchor="y"), yaxis=dict(visible=False),
-        title=dict(text="Verover het Meetjesland", x=0.5, font=dict(size=15)),
     ))
     for line, (colour, width_px, dash) in LINE_STYLE.items():
         xs: list[Any] = []
@@ -69,12 +68,32 @@ def map_figure(state: State, width: int = 640, height: int = 600) -> go.FigureWi
     figure.add_scatter(x=xs, y=ys, mode="markers", hoverinfo="skip", name="regions",
                        marker=dict(size=40, color=[colours[board.region(t)] for t in territories], opacity=0.45, line=dict(width=0)))
     figure.add_scatter(x=xs, y=ys, mode="markers", hoverinfo="skip", name="highlight",
-                       marker=dict(size=36, symbol="circle-open", color="rgba(0,0,0,0)", line=dict(width=4)))
+                       marker=dict(size=0, symbol="circle-open", color="#e6a100", line=dict(width=4)))
     figure.add_scatter(x=xs, y=ys, mode="markers+text", name="territories", textfont=dict(size=12), hoverinfo="text",
                        marker=dict(size=25, line=dict(width=1.5, color="#222222")))
     figure.add_scatter(x=xs, y=[y - 1.05 for y in ys], mode="text", hoverinfo="skip", name="names",
                        text=[board.name(t) for t in territories], textfont=dict(size=9, color="#333333"))
     return figure
+
+
+def legend_html(state: State) -> str:
+    """What the colours, shapes and lines of the map mean."""
+    colours = state.board.graph.graph["region_colours"]
+    regions = " ".join(
+        f"<span style='background:{colour};opacity:0.8;padding:0 6px;border-radius:8px'>{region}</span>"
+        for region, colour in colours.items()
+    )
+    shapes = {"circle": "●", "square": "■", "diamond": "◆", "triangle-up": "▲", "pentagon": "⬟", "hexagram": "✶"}
+    players = " ".join(f"{shapes[PLAYER_SYMBOL[p]]} {player_chip(p)}" for p in range(state.players))
+    return (
+        "<div style='font-size:12px;line-height:1.8'>"
+        f"<b>Regions</b> (halo): {regions}<br><b>Players</b> (shape and colour, number = points): {players}<br>"
+        "<b>Borders</b>: thin grey line = same municipality, white line = between municipalities or a bridge, "
+        "<span style='color:#1d4e89'><b>thick blue line</b></span> = canal, no access (MJ-5.2).<br>"
+        "<b>Rings</b>: <span style='color:#e6a100'>gold</span> chosen, <span style='color:#2e7d32'>green</span> "
+        "may attack or move there, <span style='color:#1f77b4'>blue</span> place here, "
+        "<span style='color:#c0392b'>red</span> target.</div>"
+    )
 
 
 class Board(Table):
@@ -88,19 +107,25 @@ class Board(Table):
         self.figure.data[5].on_click(self._clicked)
         board = state.board
         names = [(board.name(t), t) for t in sorted(board.territories, key=board.name)]
-        self.origin_menu = widgets.Dropdown(options=[("-", None)] + names, description="From / on", layout=widgets.Layout(width="300px"))
-        self.target_menu = widgets.Dropdown(options=[("-", None)] + names, description="To", layout=widgets.Layout(width="300px"))
-        self.stake = widgets.IntSlider(value=1, min=1, max=1, description="Stake", layout=widgets.Layout(width="300px"))
-        self.amount = widgets.IntSlider(value=1, min=1, max=1, description="Points", layout=widgets.Layout(width="300px"))
+        self.origin_menu = widgets.Dropdown(options=[("-", None)] + names, description="From / on", layout=widgets.Layout(width="320px"),
+                                        style={"description_width": "64px"})
+        self.target_menu = widgets.Dropdown(options=[("-", None)] + names, description="To", layout=widgets.Layout(width="320px"),
+                                        style={"description_width": "64px"})
+        self.stake = widgets.IntSlider(value=1, min=1, max=1, description="Stake", layout=widgets.Layout(width="320px"),
+                                   style={"description_width": "64px"})
+        self.amount = widgets.IntSlider(value=1, min=1, max=1, description="Points", layout=widgets.Layout(width="320px"),
+                                   style={"description_width": "64px"})
         self.odds = widgets.HTML()
         self.dice = widgets.HTML()
         self.mission = widgets.HTML()
         self.hand = widgets.HTML()
-        self.cards = widgets.SelectMultiple(options=[], description="Cards", rows=3, layout=widgets.Layout(width="300px"))
+        self.cards = widgets.SelectMultiple(options=[], description="Cards", rows=3, layout=widgets.Layout(width="320px"),
+                                          style={"description_width": "64px"})
         button = widgets.Button
         self.place_button = button(description="Place", icon="plus", tooltip="Place the points on the chosen territory")
         self.auto_button = button(description="Auto-place", tooltip="Spread the remaining starting points at random")
-        self.reinforce_button = button(description="Take reinforcements", tooltip="MJ-4.4: points for your territories, then pass")
+        self.reinforce_button = button(description="Reinforce", icon="plus-circle",
+                                       tooltip="MJ-4.4: take points for your territories, place them, then pass")
         self.attack_button = button(description="Attack", button_style="danger", icon="bolt")
         self.roll_button = button(description="Roll again", icon="refresh")
         self.blitz_button = button(description="Roll to the end", tooltip="Keep rolling until one side is out")
@@ -116,7 +141,7 @@ class Board(Table):
         }
         for widget, action in actions.items():
             widget.on_click(lambda _, action=action: action())
-            widget.layout.width = "146px"
+            widget.layout.width = "155px"
         self.origin_menu.observe(self._menus_changed, names="value")
         self.target_menu.observe(self._menus_changed, names="value")
         self.stake.observe(lambda _: self._show_odds(), names="value")
@@ -129,10 +154,11 @@ class Board(Table):
                 self.stake, self.odds, row([self.attack_button, self.roll_button]), row([self.blitz_button, self.retreat_button]),
                 self.dice, self.hand, self.cards, row([self.trade_button, self.end_button]), row([self.undo_button]),
             ],
-            layout=widgets.Layout(width="320px"),
+            layout=widgets.Layout(width="335px"),
         )
+        self.legend = widgets.HTML(legend_html(state))
         log_box = widgets.Accordion(children=[self.move_log], titles=("Move log",))
-        self.children = [self.status, row([self.figure, controls]), log_box]
+        self.children = [self.status, row([widgets.VBox([self.figure, self.legend]), controls]), log_box]
         self.start()
 
     # -- input ------------------------------------------------------------------------------------
@@ -236,18 +262,19 @@ class Board(Table):
         figure = self.figure
         territories = board.territories
         highlight = self._highlights()
-        with figure.batch_update():
-            marker = figure.data[5].marker
-            marker.color = [PLAYER_FILL[o] for o in state.owner]
-            marker.symbol = [PLAYER_SYMBOL[o] for o in state.owner]
-            figure.data[5].text = [str(p) for p in state.points]
-            figure.data[5].textfont.color = [PLAYER_TEXT[o] for o in state.owner]
-            figure.data[5].hovertext = [
+        # One update per trace: a batch spanning several traces with different keys resets the keys a trace
+        # lacks in the browser (seen with plotly 7's FigureWidget), so each trace gets its own message.
+        figure.data[5].update(
+            marker={"color": [PLAYER_FILL[o] for o in state.owner], "symbol": [PLAYER_SYMBOL[o] for o in state.owner]},
+            text=[str(p) for p in state.points],
+            textfont={"color": [PLAYER_TEXT[o] for o in state.owner]},
+            hovertext=[
                 f"{board.name(t)} ({board.region(t)}, number {board.number(t)})<br>{PLAYER_COLOURS[o]}: {p} point(s)"
                 for t, o, p in zip(territories, state.owner, state.points)
-            ]
-            figure.data[4].marker.line.color = [highlight.get(t, "rgba(0,0,0,0)") for t in territories]
-            figure.layout.title.text = html.escape(self.prompt()[:90])
+            ],
+        )
+        figure.data[4].update(marker={"color": [highlight.get(t, "#ffffff") for t in territories],
+                                      "size": [35 if t in highlight else 0 for t in territories]})
         self._sync_controls()
         self._show_odds()
         self.move_log.value = self.log_html(list(state.history))
