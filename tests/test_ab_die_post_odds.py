@@ -21,11 +21,10 @@ def orderings(pile):
 
 def play_out(order, stop_when, red_held, points_held):
     """Draw from a fixed order until ``stop_when(points, drawn)`` or a third red 3; returns (busted, points)."""
-    points, reds, drawn = points_held, red_held, 0
-    for card in order:
+    points, reds = points_held, red_held
+    for drawn, card in enumerate(order):
         if stop_when(points, drawn):
             break
-        drawn += 1
         if card == 3:
             reds += 1
             if reds == 3:
@@ -47,7 +46,7 @@ def test_bust_probability_matches_enumeration(pile, red_held):
 @pytest.mark.parametrize("red_held", [0, 1, 2])
 def test_reach_probability_matches_enumeration(pile, red_held):
     every = orderings(pile)
-    for extra in range(0, 3):
+    for extra in range(3):
         points_held = 3 * red_held + extra
         for target in range(points_held, points_held + 12):
             reached = 0

@@ -55,7 +55,7 @@ def test_CL_1_1_eighteen_pieces_and_three_towers_each():
 def test_CL_1_1_no_fourth_tower():
     # red already has 3 towers (4 players, so red+green have 3 < 5 and play on); red is alone in c
     land = "aabbcc\naabbcc\nddeeff"
-    pieces = "R..B.r\n.r.G.r\nR...by"
+    pieces = "R..B.r\n.r...r\nR.R.by"
     header = "players: red blue green yellow\nteams: red+green blue+yellow\nto-move: red\nphase: battle"
     state = position(pieces, header, land)
     error = refused(state, PlaceTower("c", (0, 4)), "CL-1.1")
@@ -149,9 +149,9 @@ def test_CL_4_2_two_pieces_at_a_time_on_free_points():
 
 
 def test_CL_4_3_greedy_placement_follows_the_advice():
-    from rulebook.claim.bots import greedy_bot
-
     import random
+
+    from rulebook.claim.bots import greedy_bot
 
     state = claim.new_game(players=2, seed=2)
     rng = random.Random(2)
@@ -197,7 +197,7 @@ def test_CL_5_1_no_player_loses_more_than_four_with_three_players():
 def test_CL_5_2_territory_held_alone_after_removal_is_conquered_at_once():
     # 2 players; blue removes its last piece: red is then alone in a and keeps the right to a tower
     land = "aaaabbbbb\naaaabbbbb\naaaabbbbb\naaaabbbbb\naaaabbbbb\naaaabbbbb"
-    pieces = "rrrbbbbb.\nrrr.bbbbb\nrr..bbbbb\nr.b.rrrr.\n....rrr..\n.....rr.."
+    pieces = "rrr.bbbbb\nrrr.bbbbb\nrr..bbbb.\nr...rrr..\n....rr...\n....r...."
     header = "players: red blue\nto-move: blue\nphase: removal\nfirst: red\nremovals-left: red 0 blue 1"
     state = position(pieces, header, land)
     state = claim.apply(state, Remove((3, 4)))
@@ -238,8 +238,8 @@ def test_CL_6_2_jumps_over_any_piece_chained():
 
 
 def test_CL_C2_a_jump_chain_may_not_come_back():
-    # red jumps right over r, down over b, left over b, up over r would land on its starting point
-    state = position(".......\n.rr.b..\n..bb...\n.......\n.......")
+    # red jumps right over r, down over b, left over b; up over b would land on its starting point
+    state = position(".......\n.rr....\n.b.b...\n..b....\n.......")
     refused(state, Jump((1, 1), ((1, 3), (3, 3), (3, 1), (1, 1))), "CL-C2")
     assert claim.check(state, Jump((1, 1), ((1, 3), (3, 3), (3, 1)))) is None
 
@@ -294,11 +294,6 @@ def test_CL_7_3_between_an_enemy_piece_and_the_edge():
 
 def test_CL_7_3_a_notch_in_the_island_is_edge_too():
     land = "aaaa\naa#a\naaaa"
-    state = position("....\n.b#.\n....".replace("#", "#"), land=land)
-    state = position(".r..\n.b#.\n....", land=land)
-    # red steps next to blue from the left; beyond blue is the notch (1,2)
-    moved = claim.apply(state, Step((0, 1), (0, 0)))
-    assert moved.at((1, 1)) == "b"
     state = position("....\nrb#.\n....", land=land)
     assert claim.captures_of(state, Step((1, 0), (2, 0))) == ()
     state = position("r...\n.b#.\n....", land=land)
@@ -324,10 +319,10 @@ def test_CL_7_4_the_follow_up_must_capture_and_use_the_same_piece():
 
 
 def test_CL_7_5_moving_between_enemies_is_safe():
-    before, after = _play_figure(6)
+    _, after = _play_figure(6)
     assert after.at((2, 2)) == "r"
     assert pieces_grid(after).count("b") == 2 and pieces_grid(after).count("r") == 1
-    edge = position(".......\n.......\n.b.....\n.......\n..r....")
+    edge = position(".......\n.......\n.......\n.b.....\n..r....")
     assert claim.apply(edge, Step((4, 2), (4, 1))).at((4, 1)) == "r"
 
 
@@ -349,16 +344,14 @@ def test_CL_8_1_alone_in_a_territory_place_a_tower():
 
 def test_CL_8_2_driving_out_the_last_enemy_piece_replaces_the_tower():
     # blue's tower stands in b; red captures the last blue piece in b, then replaces the tower
-    state = position(".......\n.....B.\n....rb.\n.....r.\n.....r.")
-    after = claim.apply(state, Step((2, 4), (2, 3)))
-    assert after.at((2, 5)) == "b"  # not captured: the step went away
-    state = position(".......\n.....B.\n.....b.\n....r..\n.....r.")
+    state = position("......B\n.....r.\n.....b.\n....r..\n.......")
+    assert "b" not in claim.conquerable(state, 0)
     after = claim.apply(state, Step((3, 4), (3, 5)))
-    assert after.at((2, 5)) == "."  # blue piece captured: red on (3,5) and ... no: beyond is the tower
-    assert after.follow_up == (3, 5)
+    assert after.at((2, 5)) == "."  # captured between two red pieces
+    assert after.follow_up == (3, 5) and after.turn == 0
     assert "b" in claim.conquerable(after, 0)
-    done = claim.apply(after, PlaceTower("b", (1, 5)))
-    assert done.at((1, 5)) == "R" and done.towers_in_reserve(1) == 3 and done.towers_in_reserve(0) == 2
+    done = claim.apply(after, PlaceTower("b", (1, 6)))
+    assert done.at((1, 6)) == "R" and done.at((0, 6)) == "." and done.towers_in_reserve(1) == 3 and done.towers_in_reserve(0) == 2
 
 
 def test_CL_8_2_capturing_the_tower_conquers_the_territory():
@@ -383,12 +376,10 @@ def test_CL_C6_an_unused_claim_ends_with_the_turn():
 
 
 def test_CL_9_1_towers_do_not_move_but_capture_and_can_be_captured():
-    state = position(".......\n.......\n.R.b...\n.....r.\n.......")
+    state = position(".......\n.......\n.Rb.r..\n.......\n.......")
     refused(state, Step((2, 1), (1, 1)), "CL-9.1")
-    # red steps to (2,4): blue (2,3) is between red and the red tower
-    assert claim.captures_of(state, Step((3, 5), (3, 4))) == ()
-    state = position(".......\n.......\n.R.b.r.\n.......\n.......")
-    assert claim.captures_of(state, Step((2, 5), (2, 4))) == ((2, 3),)
+    # red steps to (2,3): blue (2,2) is between red and the red tower
+    assert claim.captures_of(state, Step((2, 4), (2, 3))) == ((2, 2),)
     tower_taken = position(".......\n.......\n.bR.r..\n.......\n.......", "players: red blue\nto-move: blue\nphase: battle")
     after = claim.apply(tower_taken, Jump((2, 1), ((2, 3),)))
     assert after.at((2, 2)) == "R"  # jumping over a tower never captures it
@@ -416,12 +407,12 @@ def test_CL_10_1_third_tower_wins():
 def test_CL_10_1_five_towers_between_partners():
     land = "aabbcc\naabbcc\nddeeff"
     header = "players: red blue green yellow\nteams: red+green blue+yellow\nto-move: green\nphase: battle"
-    state = position("R..G.g\n.r.G.y\nR.....", header, land)
-    # red 2 towers, green 2 towers: green is alone in d? no piece there; green has f? yellow in c
+    state = position("R..G.g\n.r...y\nR....G", header, land)
+    # red 2 towers (a, d), green 2 towers (b, f); yellow shares c with green; green has no piece in e
     assert claim.conquerable(state, 2) == ()
-    state = position("R..G.g\n.r.G..\nR..g..", header, land)
+    state = position("R..G.g\n.r....\nR.g..G", header, land)
     assert claim.conquerable(state, 2) == ("c", "e")
-    state = claim.apply(state, PlaceTower("e", (2, 2)))
+    state = claim.apply(state, PlaceTower("e", (2, 3)))
     assert claim.outcome(state).winners == (0, 2)
 
 
@@ -435,7 +426,7 @@ def test_CL_C3_only_one_piece_between_and_only_around_the_landing_point():
 
 def test_CL_C8_a_player_who_cannot_move_passes():
     land = "aaa\naaa"
-    state = position("rb.\nbb.", land=land)
+    state = position("rbb\nb..", land=land)
     assert claim.legal_moves(state) == (Pass(),)
     state = claim.apply(state, Pass())
     assert state.turn == 1
@@ -459,3 +450,45 @@ def test_CL_C10_partners_pieces_do_not_stop_a_conquest_unless_configured():
     pieces = "rg..b.\n....y.\n......"
     assert claim.conquerable(position(pieces, header, land), 0) == ("a",)
     assert claim.conquerable(position(pieces, header, land, partners_share_territories=False), 0) == ()
+
+
+def test_CL_C4_the_edge_is_any_missing_point():
+    land = "aaaa\naa#a\naaaa"
+    state = position("....\n.b#.\n..r.", land=land)
+    # red steps to (2,1) below blue: beyond blue, (0,1) is a point, so no capture; the notch only counts sideways
+    assert claim.captures_of(state, Step((2, 2), (2, 1))) == ()
+    # from the left, beyond blue lies the notch (1,2): captured (see also test_CL_7_3_a_notch_in_the_island_is_edge_too)
+    state = position("r...\n.b#.\n....", land=land)
+    assert claim.captures_of(state, Step((0, 0), (1, 0))) == ((1, 1),)
+
+
+def test_CL_C5_towers_are_placed_before_moving_and_the_chance_returns():
+    state = position(".......\n.r.....\n.....b.\n..r..r.\n.......")
+    assert any(isinstance(m, PlaceTower) for m in claim.legal_moves(state))
+    moved = claim.apply(state, Step((1, 1), (0, 1)))  # red moves on without placing a tower
+    assert moved.turn == 1 and not moved.towers(0)
+    back = claim.apply(moved, Step((2, 5), (2, 6)))
+    assert back.turn == 0 and "a" in claim.conquerable(back, 0)
+
+
+def test_CL_C7_a_three_player_removal_ends_when_nobody_may_lose_more():
+    # blue has lost 4, red 3, yellow 1; yellow may take only one more red piece, then the battle begins
+    land = "\n".join(["aaaabbbbb"] * 3 + ["cccccdddd"] * 3)
+    cells = ["r"] * 15 + ["b"] * 14 + ["y"] * 17 + ["."] * 8
+    rows = ["".join(cells[row * 9:(row + 1) * 9]) for row in range(6)]
+    header = "players: red blue yellow\nto-move: yellow\nphase: removal\nfirst: red\nremovals-left: red 0 blue 0 yellow 4"
+    state = position("\n".join(rows), header, land)
+    assert all(state.owner(m.point) == 0 for m in claim.legal_moves(state))
+    state = claim.apply(state, Remove((0, 0)))
+    assert state.phase == "battle" and state.turn == 0
+    assert [len(state.pieces(p)) for p in range(3)] == [14, 14, 17]
+
+
+def test_CL_C11_seats_colours_and_teams():
+    assert claim.new_game(players=2, seed=0).colours == ("red", "blue")
+    assert claim.new_game(players=3, seed=0).colours == ("red", "blue", "yellow")
+    four = claim.new_game(players=4, seed=0)
+    assert [four.colours[p] for p in four.team(0)] == ["red", "green"]
+    assert [four.colours[p] for p in four.team(1)] == ["blue", "yellow"]
+    custom = claim.new_game(players=2, seed=0, colours=("green", "yellow"))
+    assert claim.to_diagram(custom).startswith("players: green yellow\n")

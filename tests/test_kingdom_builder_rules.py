@@ -17,28 +17,28 @@ FIRST = "sections: tavern paddock oasis farm\ncards: fishermen knights merchants
 OTHER = "sections: tower harbor oracle barn*\ncards: lords farmers hermits\nplayers: {players}\n"
 
 # The first-game board, read off the published section layouts (one letter per hex, see the notebook).
-FIRST_BOARD = """\
-FDDMMDDCCCCCCDDWDDDD
-FFDDDMMCCCMMCDDWDDDD
-FFFFFFFMMMMMCMMWDDLF
-WWFKGGTTMMMCMMWMDFFF
-FFWWGGGTTCCCTTWMMCFF
-FCCWGTTCCCCTTWCCCMFF
-DFLCWTTLCGCLTTWFFFFF
-DDCWTTGGGGGGTWGKGFGT
-DDDWTTTGGGGGTTWGGGGT
-DDWWTTTGGGGGTTWGGGTT
-DDCWWTTGGGDDCWWTTTGG
-DCWFFTTTGGDKCWTTTLGG
-DDWFFTTLFGCCCFFFTCFF
-WWWFGTFFFFCCFFWDDCCF
-WWWWGGGGFFCGGWFFDDCC
-WTTWGGCCDCGGLFWFWDDC
-WTCTWGCCDCGGGTFFWWDD
-WKCFWLDDCWGGTTMWWWDW
-WWCFWWWDDWGMTTWWWWWW
-WWWWWWWWWWTTTWWWWWWW
-""".split()
+FIRST_BOARD = [
+    "FDDMMDDCCCCCCDDWDDDD",
+    "FFDDDMMCCCMMCDDWDDDD",
+    "FFFFFFFMMMMMCMMWDDLF",
+    "WWFKGGTTMMMCMMWMDFFF",
+    "FFWWGGGTTCCCTTWMMCFF",
+    "FCCWGTTCCCCTTWCCCMFF",
+    "DFLCWTTLCGCLTTWFFFFF",
+    "DDCWTTGGGGGGTWGKGFGT",
+    "DDDWTTTGGGGGTTWGGGGT",
+    "DDWWTTTGGGGGTTWGGGTT",
+    "DDCWWTTGGGDDCWWTTTGG",
+    "DCWFFTTTGGDKCWTTTLGG",
+    "DDWFFTTLFGCCCFFFTCFF",
+    "WWWFGTFFFFCCFFWDDCCF",
+    "WWWWGGGGFFCGGWFFDDCC",
+    "WTTWGGCCDCGGLFWFWDDC",
+    "WTCTWGCCDCGGGTFFWWDD",
+    "WKCFWLDDCWGGTTMWWWDW",
+    "WWCFWWWDDWGMTTWWWWWW",
+    "WWWWWWWWWWTTTWWWWWWW",
+]
 LETTER = {"G": "grass", "C": "canyon", "D": "desert", "F": "flower", "T": "forest", "W": "water", "M": "mountain",
           "K": "castle", "L": "location"}
 
@@ -96,6 +96,16 @@ def test_KB_1_1_full_board_graph_has_400_hexes_and_1121_edges():
             assert set(graph[node]) == neighbours(*node)
 
 
+def test_KB_C7_8_straight_line_steps_are_the_six_neighbours():
+    geometry = kb.rules.board_for(kb.FIRST_GAME_SECTIONS)
+    for index in range(400):
+        steps = {s for s in geometry.steps[index] if s >= 0}
+        assert steps == set(geometry.neighbours[index])
+        for direction, step in enumerate(geometry.steps[index]):
+            if step >= 0:  # stepping back returns: east/west, north-east/south-west, north-west/south-east
+                assert geometry.steps[step][(1, 0, 5, 4, 3, 2)[direction]] == index
+
+
 def test_KB_1_1_first_game_terrain_matches_the_printed_sections_and_turning_maps_i_j_to_9_minus():
     graph = kb.board_graph(kb.FIRST_GAME_SECTIONS)
     for r in range(20):
@@ -129,6 +139,20 @@ def test_KB_1_2_KB_1_3_KB_3_3_supplies_and_terrain_deck():
     outcomes = kb.chance_outcomes(state)
     assert [(o.terrain, p) for o, p in outcomes] == [(t, Fraction(1, 5)) for t in kb.TERRAINS]
     assert sum(state.pile) == 25
+
+
+def test_KB_1_4_KB_1_5_KB_1_6_cards_tiles_and_start_player():
+    assert len(set(kb.KINGDOM_BUILDER_CARDS)) == 10 and len(set(kb.LOCATIONS)) == 8
+    every_section = kb.board_graph((("tavern", False), ("paddock", False), ("oasis", False), ("farm", False)))
+    others = kb.board_graph((("tower", False), ("harbor", False), ("oracle", False), ("barn", False)))
+    kinds = {d["location"] for g in (every_section, others) for _, d in g.nodes(data=True) if d["location"]}
+    assert kinds == set(kb.LOCATIONS)
+    state = kb.new_game(players=4, seed=2)
+    for terrain in ("grass", "grass", "desert", "forest"):
+        state = kb.apply(state, kb.CardDrawn(terrain))
+    assert state.player == 0  # the start player moves first once every player holds a card
+    for card in kb.KINGDOM_BUILDER_CARDS:
+        assert kb.card_scores(state, card) == (0, 0, 0, 0)
 
 
 def test_KB_3_2_two_tiles_per_location_hex_then_none():
@@ -201,7 +225,7 @@ def test_KB_6_2_only_the_five_terrains():
     refused(state, kb.Build((3, 0)), "KB-6.2")  # water
 
 
-def test_KB_6_3_next_to_own_settlement_where_possible():
+def test_KB_6_3_KB_C5_next_to_own_settlement_where_possible():
     state = position({(7, 6): 0, (16, 16): 1}, hands=("grass", "grass"))
     # (7,6) touches (7,5) T, (7,7) G, (6,6) T, (6,7) tavern, (8,6) T, (8,7) G.
     assert builds(state) == {(7, 7), (8, 7)}
@@ -228,6 +252,14 @@ def test_KB_5_2_tile_taken_next_to_a_location_usable_next_turn():
     # One tile per location hex: touching (6,7) again gives nothing; the other tavern hex (6,2) gives a second one.
     state = position({(7, 6): 0, (6, 1): 0}, hands=("flower", "grass"))
     assert state.tiles_of(0) == (("tavern", (6, 2), "ready"), ("tavern", (6, 7), "ready"))
+
+
+def test_KB_C6_each_tile_once_per_turn_and_two_identical_tiles_twice():
+    state = position({(2, 17): 0, (7, 10): 0}, hands=("grass", "grass"))  # both paddock hexes: two paddock tiles
+    state = kb.apply(state, kb.UseTile("paddock", (2, 19), (2, 17)))
+    state = kb.apply(state, kb.UseTile("paddock", (5, 11), (7, 10)))  # over the paddock hex, still next to it
+    assert [status for _, _, status in state.tiles_of(0)] == ["used", "used"]
+    refused(state, kb.UseTile("paddock", (5, 13), (5, 11)), "KB-7.1")
 
 
 def test_KB_C8_tiles_taken_when_moved_next_to_a_location_and_never_twice_from_one_hex():
@@ -408,7 +440,7 @@ def test_KB_8_1_end_of_turn_discards_draws_and_passes_clockwise():
     state = kb.apply(state, kb.EndTurn())
     assert state.player is None and state.drawing == 0
     assert state.discard == (1, 0, 0, 0, 0) and state.hands == (None, "canyon", "desert")
-    assert dict((o.terrain, p) for o, p in kb.chance_outcomes(state)) == {
+    assert {o.terrain: p for o, p in kb.chance_outcomes(state)} == {
         "grass": Fraction(4, 22), "canyon": Fraction(4, 22), "desert": Fraction(4, 22),
         "flower": Fraction(5, 22), "forest": Fraction(5, 22)}
     state = kb.apply(state, kb.CardDrawn("forest"))
@@ -421,7 +453,7 @@ def test_KB_C3_discards_reshuffled_when_the_pile_runs_out():
     for hex_ in ((9, 9), (9, 8), (9, 10)):
         state = kb.apply(state, kb.Build(hex_))
     state = kb.apply(state, kb.EndTurn())
-    assert dict((o.terrain, p) for o, p in kb.chance_outcomes(state)) == {
+    assert {o.terrain: p for o, p in kb.chance_outcomes(state)} == {
         "grass": Fraction(5, 24), "canyon": Fraction(4, 24), "desert": Fraction(5, 24),
         "flower": Fraction(5, 24), "forest": Fraction(5, 24)}
     state = kb.apply(state, kb.CardDrawn("desert"))
@@ -491,3 +523,22 @@ def test_KB_2_1_ties_share_the_victory():
     assert kb.outcome(state).winners == (0, 1) and kb.outcome(state).scores == (2, 2)
     state = dataclasses.replace(position({(0, 8): 0, (0, 9): 0, (0, 11): 1}), finished=True)
     assert kb.outcome(state).winners == (0,) and kb.outcome(state).scores == (4, 2)
+
+
+def test_KB_C1_board_file_matches_the_research_transcription():
+    """Our graphs/ file against the research note's letter grids (outside the package), when it is present."""
+    import json
+    import pathlib
+
+    reference = pathlib.Path(__file__).resolve().parents[2] / "shared" / "reference" / "kingdom_builder_sections.json"
+    if not reference.is_file():
+        pytest.skip("the research note is not beside this checkout")
+    grids = json.loads(reference.read_text())["quadrants"]
+    top = [a + b for a, b in zip(grids["TAVERN"], grids["PADDOCK"])]
+    bottom = [a + b for a, b in zip(grids["OASIS"], grids["FARM"])]
+    assert top + bottom == FIRST_BOARD
+    for name in kb.SECTIONS:
+        graph = kb.board_graph(((name, False),) + tuple((s, False) for s in kb.SECTIONS if s != name)[:3])
+        for r in range(10):
+            for c in range(10):
+                assert graph.nodes[(r, c)]["terrain"] == LETTER[grids[name.upper()][r][c]]

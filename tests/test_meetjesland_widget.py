@@ -80,3 +80,22 @@ def test_map_shows_owner_and_points():
     trace = table.figure.data[5]
     assert list(trace.text) == [str(p) for p in table.state.points]
     assert len(set(trace.marker.symbol)) == 4
+
+
+def test_a_person_plays_a_whole_game_through_the_board():
+    """Seat 0 is driven through the widget (moves chosen like the greedy player would); the rest are computers."""
+    import random
+
+    from rulebook.meetjesland.bots import greedy_player
+
+    table = Board(mj.new_game(players=4, seed=5), seed=5, computer=(1, 2, 3))
+    table.auto_button.click()
+    chooser = random.Random(0)
+    for _ in range(3000):
+        if mj.outcome(table.state) is not None:
+            break
+        assert table.state.player == 0
+        assert table.play(greedy_player(table.state, chooser)), table.status.value
+    result = mj.outcome(table.state)
+    assert result is not None
+    assert "Game over" in table.status.value and all(b.disabled for b in (table.attack_button, table.end_button))

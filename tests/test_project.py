@@ -27,7 +27,8 @@ def test_environment_yml_lists_the_same_dependencies_as_pyproject():
     for extra in ("notebook", "test"):
         wanted |= {_name(r) for r in project["optional-dependencies"][extra] if not r.startswith("rulebook")}
     conda = set()
-    for line in (ROOT / "environment.yml").read_text().splitlines():
+    text = (ROOT / "environment.yml").read_text()
+    for line in text[text.index("dependencies:"):].splitlines():
         match = re.match(r"\s+- ([A-Za-z][\w.-]*)", line)
         if match and match.group(1) not in ("python", "pip"):
             conda.add(_name(match.group(1)))

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..core import pick
 from .rules import (
+    LANES,
     Config,
     DrawCard,
     Fly,
@@ -34,13 +35,13 @@ def random_bot(state: State, rng: random.Random) -> Any:
 
 
 def threshold_bot(target: int) -> Bot:
-    """A player who draws until the hand holds ``target`` points, flies whenever it does, flies as far as it can
-    (passenger first on ties), pays the cheapest repairs and keeps its most valuable card."""
+    """A player who draws until the hand holds ``target`` points and flies whenever it does: as far as it can on a
+    lane whose repairs its cards cover (passenger first on ties), paying the cheapest repairs, keeping its best card."""
 
     def play(state: State, rng: random.Random) -> Any:
         moves = legal_moves(state)
+        points = hand_points(state.hands[state.player])
         if state.phase == "turn":
-            points = hand_points(state.hands[state.player])
             if Fly() in moves and points >= target:
                 return Fly()
             if points < target and DrawCard() in moves:
@@ -49,7 +50,10 @@ def threshold_bot(target: int) -> Bot:
                 return Stop()
             return moves[0]
         if state.phase == "move":
-            return next((move for move in moves if isinstance(move, Move)), moves[-1])  # farthest first, else stay
+            # Routes come farthest first; prefer a lane whose hurricane repairs the hand can pay.
+            routes = [move for move in moves if isinstance(move, Move)]
+            affordable = [move for move in routes if _repair_cost_at(state, move.path[-1]) <= points]
+            return (affordable or routes or [moves[-1]])[0]
         if state.phase == "keep":
             return max(moves, key=lambda move: move.value if isinstance(move, KeepCard) else 0)
         return moves[0]  # repairs: the cheapest payment is listed first
@@ -57,6 +61,11 @@ def threshold_bot(target: int) -> Bot:
     play.__name__ = f"threshold_{target}"
     play.__qualname__ = play.__name__
     return play
+
+
+def _repair_cost_at(state: State, field: str) -> int:
+    lane = state.track.lane[field]
+    return 0 if lane is None else state.config.repair[LANES.index(lane)]
 
 
 def play_game(bots: Sequence[Bot], seed: int, config: Config | None = None, max_plies: int = 200_000) -> State:

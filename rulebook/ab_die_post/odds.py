@@ -198,6 +198,13 @@ def stopping_table(
     }
 
 
+def stopping_threshold(ones: int = 16, twos: int = 23, max_reds: int = 16) -> int:
+    """With two red 3s held and this many 1s and 2s left, the most red 3s left in the pile at which drawing on
+    is still best for expected points (-1: never draw)."""
+    right = [reds for reds in range(max_reds + 1) if best_stopping_rule("points", 6, 2, (ones, twos, reds)).draw]
+    return max(right, default=-1)
+
+
 # --- the hurricane indicator ----------------------------------------------------------------------
 
 

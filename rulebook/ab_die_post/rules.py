@@ -15,6 +15,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+import networkx as nx
+
 from .. import boards, core
 from ..core import IllegalMove, Outcome
 
@@ -27,7 +29,6 @@ CARD_NAMES = {1: "1", 2: "2", 3: "red 3"}
 FULL_DECK = (16, 23, 16)  # ADP-1.2: 16 x 1, 23 x 2, 16 x red 3
 LANES = ("inner", "central", "outer")
 COLOURS = ("green", "blue", "red", "yellow", "black")
-PLAYER_COLOURS = ("red", "blue", "yellow", "green", "purple", "white")
 
 # ADP-C1: marble table for 3-6 players (sourced: gamecabinet rules and the Le Clube French translation agree);
 # the 2-player row 1/1/1/1/2 is a proposed default (the box says 3-6, the text says 2-6).
@@ -44,7 +45,7 @@ MARBLE_TABLE = (
 class Config:
     """Everything the French text leaves to a table or a decision; defaults are documented in the notebook."""
 
-    target: int = 15  # ADP-10.1 (ADP-C17: 21 is the other figure found in the research)
+    target: int = 15  # ADP-10.1 (ADP-C16: 21 is the other figure found in the research)
     fly_minimum: int = 4  # ADP-5.1
     marbles: tuple[tuple[int, tuple[int, int, int, int, int]], ...] = MARBLE_TABLE  # ADP-C1
     wind: tuple[int, int, int, int] = (2, 3, 4, 5)  # ADP-C2: green, blue, red, yellow
@@ -192,6 +193,21 @@ def track_from_graph(graph: Any, name: str = "board") -> Track:
     return Track(name, graph, sections, progress, lane, frozen, passenger)
 
 
+def shortest_routes(track: Track) -> dict[str, tuple[str, ...]]:
+    """Fewest fields from the start field to the airport: along each lane alone, and with free lane changes."""
+    result = {}
+    for lane in LANES + ("any",):
+        forward = nx.DiGraph()
+        for (field, direction), following in track.ahead.items():
+            if direction != 1:
+                continue
+            for other, is_lane in following:
+                if lane == "any" or (is_lane and track.lane[field] in (lane, None) and track.lane[other] in (lane, None)):
+                    forward.add_edge(field, other)
+        result[lane] = tuple(nx.shortest_path(forward, "start", "airport"))
+    return result
+
+
 # --- moves and chance outcomes ----------------------------------------------------------------------
 
 
@@ -226,7 +242,9 @@ class Move:
     path: tuple[str, ...]
 
     def __str__(self) -> str:
-        return f"fly {len(self.path) - 1} fields to {self.path[-1]} (via {' > '.join(self.path[1:-1]) or 'nothing'})"
+        steps = len(self.path) - 1
+        via = f" via {' > '.join(self.path[1:-1])}" if steps > 1 else ""
+        return f"fly {steps} field{'s' if steps != 1 else ''} to {self.path[-1]}{via}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -256,7 +274,7 @@ class KeepCard:
     value: int
 
     def __str__(self) -> str:
-        return "keep no card" if self.value == 0 else f"keep a {CARD_NAMES[self.value]}"
+        return "keep no card" if self.value == 0 else f"keep a {CARD_NAMES.get(self.value, self.value)}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -266,7 +284,7 @@ class CardDrawn:
     value: int
 
     def __str__(self) -> str:
-        return f"drew a {CARD_NAMES[self.value]}"
+        return f"drew a {CARD_NAMES.get(self.value, self.value)}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -617,7 +635,7 @@ def _flight_move(state: State, move: Any) -> State:
         raise IllegalMove(
             "ADP-6.2", f"{path[-1]} is occupied by player {taken[path[-1]] + 1}'s plane; a plane landing there does not move (stay instead)"
         )
-    events = [f"Player {player + 1} flies {steps} fields to {path[-1]}."]
+    events = [f"Player {player + 1} flies {steps} field{'s' if steps != 1 else ''} to {path[-1]}."]
     passenger = state.passenger
     if picks_up_passenger(state, path):
         passenger = player
@@ -691,7 +709,7 @@ def _end_flight(state: State, events: list[str]) -> State:
         events.append(f"Player {state.passenger + 1} scores {state.config.passenger_points} for the passenger.")
     scores = tuple(score + gained for score, gained in zip(state.scores, points))
     state = dataclasses.replace(state, scores=scores, last_points=tuple(points), events=tuple(events))
-    if max(scores) >= state.config.target:  # ADP-10.1
+    if max(scores) >= state.config.target:  # ADP-10.1; ADP-C17: the game ends before the keep step
         return dataclasses.replace(state, phase="over", player=None, pending=())
     # ADP-9.4 / ADP-C12: players whose plane is out on the track keep one card; all other cards are discarded.
     track = state.track

@@ -5,7 +5,8 @@ The engine verbs are those of every game in the rulebook (``new_game``, ``legal_
 ``from_diagram`` / ``to_diagram``.
 """
 
-from .diagram import from_diagram, to_diagram
+from ..core import IllegalMove
+from .diagram import FIGURE_NUMBERS, figure, from_diagram, play_figure, to_diagram
 from .rules import (
     RULES_VERSION,
     Config,
@@ -19,8 +20,8 @@ from .rules import (
     State,
     Step,
     Stop,
-    assemble,
     apply,
+    assemble,
     captures_of,
     chance_outcomes,
     check,
@@ -35,12 +36,15 @@ from .rules import (
     outcome,
     points_graph,
     random_layout,
+    territory_summary,
     to_json,
 )
 
 __all__ = [
+    "FIGURE_NUMBERS",
     "RULES_VERSION",
     "Config",
+    "IllegalMove",
     "Island",
     "Jump",
     "Pass",
@@ -57,6 +61,7 @@ __all__ = [
     "chance_outcomes",
     "check",
     "conquerable",
+    "figure",
     "fixed_layout",
     "from_diagram",
     "from_json",
@@ -66,8 +71,10 @@ __all__ = [
     "moves_from",
     "new_game",
     "outcome",
+    "play_figure",
     "points_graph",
     "random_layout",
+    "territory_summary",
     "to_diagram",
     "to_json",
 ]

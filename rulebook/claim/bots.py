@@ -150,3 +150,73 @@ def play_game(state: State, bots: Sequence[Bot], rng: random.Random, max_moves: 
             return state
         state = apply(state, bots[state.turn](state, rng))
     raise RuntimeError(f"the game did not end within {max_moves} moves")
+
+
+# --- games for the charts and the bench -------------------------------------------------------------------------
+
+
+def play_games(players: int, count: int, seed: int, seat_bots: Sequence[Bot] | None = None) -> list[State]:
+    """``count`` finished games on the fixed island, game ``i`` seeded with ``seed + i`` (bots default to greedy)."""
+    from .rules import new_game
+
+    finished = []
+    for index in range(count):
+        rng = random.Random(seed + index)
+        chosen = list(seat_bots) if seat_bots is not None else [greedy_bot] * players
+        finished.append(play_game(new_game(players=players, seed=seed + index), chosen, rng))
+    return finished
+
+
+def greedy_vs_random(count: int, seed: int, players: int = 2) -> tuple[int, int]:
+    """Games won by the greedy side against random players: game ``i`` uses seed ``seed + i`` and the greedy
+    side alternates between the two sides (seats 0/2 and 1/3 with four players). Returns (wins, games)."""
+    from .rules import new_game
+
+    wins = 0
+    for index in range(count):
+        greedy_side = index % 2
+        seats = [greedy_bot if seat % 2 == greedy_side else random_bot for seat in range(players)]
+        final = play_game(new_game(players=players, seed=seed + index), seats, random.Random(seed + index))
+        wins += bool(final.result.winners) and final.result.winners[0] % 2 == greedy_side
+    return wins, count
+
+
+def play_until_battle(state: State, rng: random.Random, bot: Bot | None = None) -> State:
+    """Play the placement and removal phases with one bot for everybody (greedy by default)."""
+    bot = greedy_bot if bot is None else bot
+    while state.phase != "battle" and outcome(state) is None:
+        state = apply(state, bot(state, rng))
+    return state
+
+
+def game_record(final: State) -> list[dict[str, Any]]:
+    """Replay a finished game: one row per battle turn with the mover, captures made and towers per side after it."""
+    import json
+
+    from .rules import start_from_setup, teams_of
+
+    state = start_from_setup(json.loads(final.setup))
+    sides = teams_of(state.players)
+    rows: list[dict[str, Any]] = []
+    captured = 0
+    for move in final.history:
+        mover = state.turn
+        if isinstance(move, (Step, Jump)):
+            captured += len(captures_of(state, move))
+        battle = state.phase == "battle"
+        state = apply(state, move)
+        if battle and (state.turn != mover or state.result is not None):
+            towers = tuple(sum(len(state.towers(p)) for p in side) for side in sides)
+            holders = {t: state.tower_owner(t) for t in state.island.letters}
+            rows.append({"turn": len(rows) + 1, "mover": mover, "captured": captured, "towers": towers, "holders": holders})
+            captured = 0
+    return rows
+
+
+def conquests(final: State) -> dict[str, int]:
+    """How many times each territory changed hands (towers placed in it) in a finished game."""
+    counts = {letter: 0 for letter in final.island.letters}
+    for move in final.history:
+        if isinstance(move, PlaceTower):
+            counts[move.territory] += 1
+    return counts

@@ -34,8 +34,8 @@ from .rules import (
     REMOVALS_EACH,
     TOWERS_EACH,
     Config,
-    _removable,
     State,
+    _removable,
     island,
     stalled_outcome,
     teams_of,
@@ -89,7 +89,7 @@ def _per_player(text: str, colours: tuple[str, ...], where: str) -> tuple[int, .
 def from_diagram(text: str, config: Config | None = None) -> State:
     """The position a diagram describes (no move log); malformed diagrams raise ``ValueError`` saying where."""
     if not isinstance(text, str):
-        raise ValueError("a diagram is text")
+        raise ValueError("a diagram is text")  # noqa: TRY004 - malformed input is a ValueError here
     config = Config() if config is None else config
     lines = [line.strip() for line in text.strip().splitlines()]
     blocks: list[list[str]] = [[]]
@@ -199,9 +199,11 @@ def _validate(state: State) -> None:
             raise ValueError(f"diagram: territory {letter} has more than one tower")
     if state.phase == "removal" and (state.removals_left[state.turn] == 0 or not _removable(state, state.turn)):
         raise ValueError(f"diagram: {state.colours[state.turn]} is to move in the removal phase but has nothing to remove")
-    if state.follow_up is not None:
-        if state.phase != "battle" or state.owner(state.follow_up) != state.turn or state.is_tower(state.follow_up):
-            raise ValueError(f"diagram follow-up: {state.follow_up} must hold a piece of the player to move in battle")
+    follow_up = state.follow_up
+    if follow_up is not None and (
+        state.phase != "battle" or state.owner(follow_up) != state.turn or state.is_tower(follow_up)
+    ):
+        raise ValueError(f"diagram follow-up: {state.follow_up} must hold a piece of the player to move in battle")
 
 
 def _finished(state: State) -> State:
@@ -258,7 +260,7 @@ class Figure:
 
 
 def _figure_moves() -> dict[str, tuple]:
-    from .rules import Jump, Step
+    from .rules import Jump, PlaceTower, Step
 
     return {
         "jump": (Jump((4, 0), ((4, 2), (2, 2), (2, 4))),),
@@ -268,6 +270,7 @@ def _figure_moves() -> dict[str, tuple]:
         "4": (Step((4, 3), (3, 3)), Step((3, 3), (3, 4))),
         "5": (Jump((3, 0), ((3, 2), (3, 4), (3, 6))),),
         "6": (Step((1, 2), (2, 2)),),
+        "tower": (Step((1, 6), (1, 5)), PlaceTower("b", (0, 6))),
     }
 
 
@@ -305,6 +308,10 @@ _FIGURE_TEXT = {
         "Figure (6): the red piece moves in between two blue pieces and is not captured.",
         "players: red blue\nto-move: red\nphase: battle\n\n" + _LAND_7 + "\n\n.......\n..r....\n.b.b...\n.......\n.......\n",
     ),
+    "tower": (
+        "Capturing a tower: red captures blue's tower against the edge and puts its own tower in territory b.",
+        "players: red blue\nto-move: red\nphase: battle\n\n" + _LAND_7 + "\n\n.....B.\n......r\n....bb.\n.......\n.......\n",
+    ),
 }
 
 
@@ -318,3 +325,15 @@ def figure(number: str | int) -> Figure:
 
 
 FIGURE_NUMBERS = tuple(_FIGURE_TEXT)
+
+
+def play_figure(number: str | int) -> tuple[State, State]:
+    """A figure's position before and after its moves are played through the engine."""
+    from .rules import apply
+
+    shown = figure(number)
+    before = from_diagram(shown.before)
+    after = before
+    for move in shown.moves:
+        after = apply(after, move)
+    return before, after

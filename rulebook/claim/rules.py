@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -129,14 +129,14 @@ def _read_json(path: Path) -> Any:
 def parse_sections(data: Any, name: str = "sections.json") -> dict[str, tuple[str, ...]]:
     """Check the section data (shapes as rows of local territory letters, ``#`` = no point)."""
     if not isinstance(data, dict) or not isinstance(data.get("sections"), list):
-        raise ValueError(f"{name}: expected an object with a 'sections' list")
+        raise ValueError(f"{name}: expected an object with a 'sections' list")  # noqa: TRY004 - malformed input is a ValueError here
     if not isinstance(data.get("note"), str):
-        raise ValueError(f"{name}: a 'note' saying where the shapes come from is required")
+        raise ValueError(f"{name}: a 'note' saying where the shapes come from is required")  # noqa: TRY004 - malformed input is a ValueError here
     sections: dict[str, tuple[str, ...]] = {}
     for index, section in enumerate(data["sections"]):
         where = f"{name}: sections[{index}]"
         if not isinstance(section, dict) or not isinstance(section.get("name"), str):
-            raise ValueError(f"{where} needs a 'name'")
+            raise ValueError(f"{where} needs a 'name'")  # noqa: TRY004 - malformed input is a ValueError here
         rows = section.get("rows")
         if not isinstance(rows, list) or not rows or not all(isinstance(row, str) for row in rows):
             raise ValueError(f"{where} ({section['name']}): 'rows' must be a list of strings")
@@ -283,9 +283,9 @@ def _check_compact(rows: tuple[str, ...]) -> None:
 def parse_layout(data: Any, name: str) -> tuple[Placement, ...]:
     """Check a fixed layout file: a note, the player count and the placed sections."""
     if not isinstance(data, dict):
-        raise ValueError(f"{name}: expected a JSON object")
+        raise ValueError(f"{name}: expected a JSON object")  # noqa: TRY004 - malformed input is a ValueError here
     if not isinstance(data.get("note"), str):
-        raise ValueError(f"{name}: a 'note' is required")
+        raise ValueError(f"{name}: a 'note' is required")  # noqa: TRY004 - malformed input is a ValueError here
     players = data.get("players")
     if players not in SECTIONS_PER_PLAYER_COUNT:
         raise ValueError(f"{name}: 'players' must be 2, 3 or 4, got {players!r}")
@@ -369,6 +369,30 @@ def points_graph(state_or_rows: State | Sequence[str]) -> nx.Graph:
     """The networkx graph of an island's points (orthogonal neighbours; ``territory``, ``edge`` attributes)."""
     rows = state_or_rows.territories if isinstance(state_or_rows, State) else tuple(state_or_rows)
     return island(tuple(rows)).graph()
+
+
+def territory_summary(state: State) -> dict[str, Any]:
+    """The graph of points read per territory: sizes, border lengths between territories, and each player's
+    distance (orthogonal steps, pieces ignored) from their nearest piece to the nearest point of each territory."""
+    board = state.island
+    graph = board.graph()
+    sizes = {letter: len(points) for letter, points in board.territories.items()}
+    borders: dict[tuple[str, str], int] = {}
+    for u, v, border in graph.edges(data="border"):
+        if border:
+            pair = tuple(sorted((board.territory[u], board.territory[v])))
+            borders[pair] = borders.get(pair, 0) + 1
+    distances: dict[int, dict[str, int | None]] = {}
+    for player in range(state.players):
+        pieces = state.pieces(player)
+        if not pieces:
+            distances[player] = {letter: None for letter in board.letters}
+            continue
+        reach = nx.multi_source_dijkstra_path_length(graph, set(pieces))
+        distances[player] = {
+            letter: min(reach[p] for p in points if p in reach) for letter, points in board.territories.items()
+        }
+    return {"sizes": sizes, "borders": borders, "distances": distances, "edge_points": sum(board.on_edge.values())}
 
 
 # --- moves -------------------------------------------------------------------------------------------------
@@ -478,7 +502,7 @@ class Config:
         if self.stalled_result not in ("most towers", "draw"):
             raise ValueError(f"Config.stalled_result must be 'most towers' or 'draw', got {self.stalled_result!r}")
         if not isinstance(self.partners_share_territories, bool):
-            raise ValueError("Config.partners_share_territories must be true or false")
+            raise ValueError("Config.partners_share_territories must be true or false")  # noqa: TRY004 - malformed input is a ValueError here
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -642,10 +666,6 @@ def new_game(
 
 
 # --- the rules ---------------------------------------------------------------------------------------------
-
-
-def _free(state: State, point: Point) -> bool:
-    return point in state.island and state.at(point) == EMPTY
 
 
 def _lost(state: State, player: int) -> int:
@@ -821,7 +841,7 @@ def outcome(state: State) -> Outcome | None:
 
 def _play(state: State, move: Any) -> State:
     if not isinstance(move, tuple(MOVE_CLASSES.values())):
-        raise ValueError(f"not a Claim move: {move!r}")
+        raise ValueError(f"not a Claim move: {move!r}")  # noqa: TRY004 - malformed input is a ValueError here
     if state.result is not None:
         raise IllegalMove("CL-10.1", f"Claim: the game is over ({state.result.reason}); no {move} now")
     colour = state.colours[state.turn]
@@ -949,7 +969,8 @@ def _place_tower(state: State, move: PlaceTower) -> State:
     towers = sum(len(new.towers(p)) for p in side)
     if towers >= tower_target(state.players):
         names = "+".join(state.colours[p] for p in side)
-        return _with(new, result=Outcome(winners=side, reason=f"{names} placed {towers} towers", scores=_scores(new)))
+        won = Outcome(winners=side, reason=f"{names} placed {towers} towers", scores=_scores(new))
+        return _with(new, result=won, follow_up=None, claims=frozenset())
     if new.follow_up is not None and not _follow_up_options(new):
         return _end_turn(new)
     return new
@@ -1101,7 +1122,7 @@ def start_from_setup(setup: dict[str, Any]) -> State:
         raise ValueError(f"saved game: setup needs exactly {sorted(keys)}, got {sorted(setup)}")
     colours = setup["colours"]
     if not isinstance(colours, list):
-        raise ValueError("saved game: setup.colours must be a list")
+        raise ValueError("saved game: setup.colours must be a list")  # noqa: TRY004 - malformed input is a ValueError here
     return new_game(setup["players"], setup["seed"], assembly=setup["assembly"], config=config, colours=colours)
 
 
@@ -1109,9 +1130,3 @@ def moves_from(state: State, origin: Point) -> tuple[Step | Jump, ...]:
     """The legal steps and jumps of the piece on ``origin`` right now (empty if it may not move)."""
     return tuple(m for m in legal_moves(state) if isinstance(m, (Step, Jump)) and m.origin == origin)
 
-
-def replay_history(start: State, history: Iterable[Any]) -> State:
-    """Apply a sequence of moves to a start state (the history of the result is extended)."""
-    for move in history:
-        start = apply(start, move)
-    return start

@@ -1,5 +1,7 @@
-"""Kingdom Builder (base game): the engine's verbs, scoring and text diagrams, re-exported from :mod:`.rules`."""
+"""Kingdom Builder (base game): the engine's verbs and scoring (:mod:`.rules`), text diagrams and save files
+(:mod:`.diagram`)."""
 
+from .diagram import from_diagram, from_json, terrain_diagram, to_diagram, to_json
 from .rules import (
     CARDS_PER_TERRAIN,
     FIRST_GAME_CARDS,
@@ -22,16 +24,11 @@ from .rules import (
     castle_scores,
     chance_outcomes,
     check,
-    from_diagram,
-    from_json,
     legal_moves,
     new_game,
     outcome,
     score,
     scoring_hexes,
-    terrain_diagram,
-    to_diagram,
-    to_json,
     view,
 )
 

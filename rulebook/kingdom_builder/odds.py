@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb
 
 from .rules import TERRAINS, State, _adjacent_choice
@@ -48,16 +48,15 @@ def terrain_within(state: State, player: int, terrain: str, draws: int) -> Fract
 
     def needed(event: int, left: int) -> int:
         """Draws from ``event`` on until the player has drawn ``left`` more cards."""
-        count = 0
-        for drawer, _ in order[event:]:
-            count += 1
+        for count, (drawer, _) in enumerate(order[event:], start=1):
             left -= drawer == player
             if left == 0:
                 return count
         return len(order) + 1
 
-    @lru_cache(maxsize=None)
-    def chance(event: int, left: int, pile: tuple[int, ...], discard: tuple[int, ...], held: tuple[int, ...]) -> Fraction:
+    @cache
+    def chance(event: int, left: int, pile: tuple[int, ...], discard: tuple[int, ...], held: tuple[int, ...],
+               ) -> Fraction:
         if left == 0 or event == len(order):
             return Fraction(0)
         if needed(event, left) <= sum(pile):

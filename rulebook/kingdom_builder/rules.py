@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Union
+from typing import Any
 
 import networkx as nx
 
@@ -79,7 +79,7 @@ class Config:
             raise ValueError(f"Config.tile_loss must be 'immediate' or 'end_of_turn', not {self.tile_loss!r}")
         for name in ("lords_zero_scores", "move_in_place"):
             if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"Config.{name} must be true or false, not {getattr(self, name)!r}")
+                raise ValueError(f"Config.{name} must be true or false, not {getattr(self, name)!r}")  # noqa: TRY004
 
 
 # --- the board ---------------------------------------------------------------------------------------
@@ -197,7 +197,7 @@ def _check_sections(sections: Any, where: str) -> tuple[tuple[str, bool], ...]:
         if name not in SECTIONS:
             raise ValueError(f"{where}: unknown section {name!r} (sections: {', '.join(SECTIONS)})")
         if not isinstance(turned, bool):
-            raise ValueError(f"{where}: turned must be true or false for section {name}")
+            raise ValueError(f"{where}: turned must be true or false for section {name}")  # noqa: TRY004
     if len({name for name, _ in pairs}) != 4:
         raise ValueError(f"{where}: a section can be used only once ({', '.join(n for n, _ in pairs)})")
     return pairs
@@ -222,7 +222,7 @@ class UseTile:
 
     tile: str
     target: Hex
-    origin: Union[Hex, None] = None
+    origin: Hex | None = None
 
     def __str__(self) -> str:
         if self.origin is None:
@@ -248,7 +248,7 @@ class CardDrawn:
         return f"draw a {self.terrain} card"
 
 
-Move = Union[Build, UseTile, EndTurn, CardDrawn]
+Move = Build | UseTile | EndTurn | CardDrawn
 MOVE_CLASSES = {cls.__name__: cls for cls in (Build, UseTile, EndTurn, CardDrawn)}
 
 
@@ -274,15 +274,15 @@ class State:
     config: Config
     board: tuple[int, ...]
     supply: tuple[int, ...]
-    hands: tuple[Union[str, None], ...]
+    hands: tuple[str | None, ...]
     pile: tuple[int, ...]
     discard: tuple[int, ...]
     removed: tuple[int, ...]
     tiles: tuple[tuple[Tile, ...], ...]
     tiles_left: tuple[tuple[int, int], ...]
     taken: frozenset
-    player: Union[int, None]
-    drawing: Union[int, None]
+    player: int | None
+    drawing: int | None
     after_draw: str
     built: int
     mandatory_done: bool
@@ -306,7 +306,7 @@ class State:
 
 def _initial(
     players: int, sections: tuple[tuple[str, bool], ...], cards: tuple[str, ...], config: Config,
-    board: tuple[int, ...], setup: dict[str, Any], hands: tuple[Union[str, None], ...] = (), player: int = 0,
+    board: tuple[int, ...], setup: dict[str, Any], hands: tuple[str | None, ...] = (), player: int = 0,
 ) -> State:
     geometry = board_for(sections)
     supply = tuple(SETTLEMENTS - board.count(p) for p in range(players))
@@ -314,15 +314,12 @@ def _initial(
     tiles: list[list[Tile]] = [[] for _ in range(players)]
     left = dict.fromkeys(geometry.locations, 2)
     taken = set()
-    # A written position gives each player, in seat order, one ready tile per location hex their settlements touch.
+    # A written position gives each player, in seat order while tiles last, a ready tile per location hex they touch.
     for p in range(players):
         for location in geometry.locations:
             if any(board[n] == p for n in geometry.neighbours[location]):
                 if left[location] == 0:
-                    raise ValueError(
-                        f"diagram: more than two players touch the {geometry.location[location]} hex at "
-                        f"{label(_hex(location))}, which has only 2 tiles"
-                    )
+                    continue
                 left[location] -= 1
                 taken.add((p, location))
                 tiles[p].append(Tile(location, geometry.location[location], "ready"))
@@ -343,7 +340,7 @@ def _initial(
 
 def new_game(
     players: int = 2, seed: int = 0, *, first_game: bool = False, sections: Any = None, cards: Any = None,
-    config: Union[Config, None] = None,
+    config: Config | None = None,
 ) -> State:
     """A new game at its first chance node (dealing one terrain card to each player).
 
@@ -354,7 +351,7 @@ def new_game(
     rng = core.seeded(seed)
     config = config or Config()
     if not isinstance(config, Config):
-        raise ValueError(f"config must be a kingdom_builder.Config, not {config!r}")
+        raise ValueError(f"config must be a kingdom_builder.Config, not {config!r}")  # noqa: TRY004
     if first_game:
         chosen_sections, chosen_cards = FIRST_GAME_SECTIONS, FIRST_GAME_CARDS
     else:
@@ -491,7 +488,7 @@ def _own(state: State, player: int) -> list[int]:
 # --- check and apply ---------------------------------------------------------------------------------
 
 
-def check(state: State, move: Any) -> Union[IllegalMove, None]:
+def check(state: State, move: Any) -> IllegalMove | None:
     """The ``IllegalMove`` that ``apply`` would raise for ``move``, or None when it is legal."""
     try:
         _validate(state, move)
@@ -507,7 +504,7 @@ def _who(state: State) -> str:
 def _validate(state: State, move: Any) -> None:
     """Raise the IllegalMove for ``move`` (or ValueError when it is malformed); returns quietly when legal."""
     if not isinstance(move, (Build, UseTile, EndTurn, CardDrawn)):
-        raise ValueError(f"not a Kingdom Builder move: {move!r}")
+        raise ValueError(f"not a Kingdom Builder move: {move!r}")  # noqa: TRY004
     if state.finished:
         raise IllegalMove("KB-9.1", f"the game is over; {move} is not possible")
     if isinstance(move, CardDrawn):
@@ -521,7 +518,7 @@ def _validate(state: State, move: Any) -> None:
         return
     if state.player is None:
         raise IllegalMove("KB-C3", f"{move}: a terrain card must be drawn first (chance)")
-    player, geometry = state.player, state.geometry
+    player, _geometry = state.player, state.geometry
     if isinstance(move, EndTurn):
         if not state.mandatory_done and _build_targets(state, player):
             left = 3 - state.built
@@ -601,7 +598,8 @@ def _check_target(
     if target == lifted:
         raise IllegalMove("KB-C11", f"a moved settlement must leave its hex {where}")
     if state.board[target] >= 0:
-        raise IllegalMove("KB-6.1", f"cannot {what} at {where}: player {state.board[target]} already has a settlement there")
+        owner = state.board[target]
+        raise IllegalMove("KB-6.1", f"cannot {what} at {where}: player {owner} already has a settlement there")
     actual = geometry.terrain[target]
     if terrain == "edge":
         if actual not in TERRAINS:
@@ -782,7 +780,7 @@ def chance_outcomes(state: State) -> tuple[tuple[CardDrawn, Fraction], ...]:
     return tuple((CardDrawn(t), Fraction(n, total)) for t, n in zip(TERRAINS, counts) if n)
 
 
-def outcome(state: State) -> Union[Outcome, None]:
+def outcome(state: State) -> Outcome | None:
     """None while playing; at the end the players with the most gold (ties share the win, KB-2.1)."""
     if not state.finished:
         return None
@@ -953,138 +951,6 @@ def scoring_hexes(state: State, card: str, player: int) -> tuple[Hex, ...]:
     else:
         raise ValueError(f"unknown Kingdom Builder card {card!r}")
     return tuple(_hex(i) for i in chosen)
-
-
-# --- text diagrams and save files --------------------------------------------------------------------
-
-
-def _section_words(sections: tuple[tuple[str, bool], ...]) -> str:
-    return " ".join(f"{name}{'*' if turned else ''}" for name, turned in sections)
-
-
-def to_diagram(state: State) -> str:
-    """The position as text: sections, cards, players, then 20 rows of 20 hexes ('.' or the owner's digit)."""
-    lines = [f"sections: {_section_words(state.sections)}", f"cards: {' '.join(state.cards)}",
-             f"players: {state.players}"]
-    for row in range(ROWS):
-        cells = state.board[row * COLUMNS:(row + 1) * COLUMNS]
-        lines.append("".join("." if owner < 0 else str(owner) for owner in cells))
-    return "\n".join(lines) + "\n"
-
-
-def terrain_diagram(state_or_sections: Any) -> str:
-    """The terrain of a board as 20 rows of letters (G C D F T grass..forest, W water, M mountain, K castle, L location)."""
-    sections = state_or_sections.sections if isinstance(state_or_sections, State) else state_or_sections
-    geometry = board_for(_check_sections(sections, "sections"))
-    letters = {"grass": "G", "canyon": "C", "desert": "D", "flower": "F", "forest": "T", "water": "W",
-               "mountain": "M", "castle": "K", "location": "L"}
-    return "\n".join(
-        ("" if row % 2 == 0 else " ") + " ".join(letters[geometry.terrain[row * COLUMNS + c]] for c in range(COLUMNS))
-        for row in range(ROWS)
-    ) + "\n"
-
-
-def from_diagram(
-    text: str, *, hands: Union[Iterable[str], None] = None, player: int = 0, config: Union[Config, None] = None
-) -> State:
-    """A position from its text diagram (see :func:`to_diagram`).
-
-    Without ``hands`` the state waits for the deal of terrain cards; with ``hands`` (one terrain per player)
-    it is ``player``'s turn. Players hold, ready to use, the tiles of the location hexes they touch."""
-    if not isinstance(text, str):
-        raise ValueError("diagram: expected text")
-    lines = [line.rstrip() for line in text.strip("\n").splitlines()]
-    lines = [line for line in lines if line.strip()]
-    if len(lines) != 23:
-        raise ValueError(f"diagram: expected 3 header lines and 20 rows, got {len(lines)} non-empty lines")
-    headers = {}
-    for number, key in enumerate(("sections", "cards", "players")):
-        line = lines[number].strip()
-        if not line.startswith(f"{key}:"):
-            raise ValueError(f"diagram line {number + 1}: expected '{key}: ...', got {line!r}")
-        headers[key] = line[len(key) + 1:].split()
-    sections = []
-    for word in headers["sections"]:
-        turned = word.endswith("*")
-        sections.append((word.rstrip("*"), turned))
-    sections_t = _check_sections(sections, "diagram line 1")
-    cards = _check_cards(headers["cards"], "diagram line 2")
-    if len(headers["players"]) != 1 or headers["players"][0] not in ("2", "3", "4"):
-        raise ValueError(f"diagram line 3: players must be 2, 3 or 4, got {' '.join(headers['players'])!r}")
-    players = int(headers["players"][0])
-    geometry = board_for(sections_t)
-    board = []
-    for row, line in enumerate(lines[3:]):
-        if len(line) != COLUMNS:
-            raise ValueError(f"diagram row {row}: expected 20 characters, got {len(line)} ({line!r})")
-        for column, char in enumerate(line):
-            if char == ".":
-                board.append(-1)
-                continue
-            if char not in "0123"[:players]:
-                raise ValueError(f"diagram row {row} column {column}: {char!r} is neither '.' nor a player 0..{players - 1}")
-            terrain = geometry.terrain[row * COLUMNS + column]
-            if terrain not in TERRAINS and terrain != "water":
-                raise ValueError(f"diagram row {row} column {column}: a settlement cannot stand on {terrain}")
-            board.append(int(char))
-    for p in range(players):
-        if board.count(p) > SETTLEMENTS:
-            raise ValueError(f"diagram: player {p} has {board.count(p)} settlements, more than {SETTLEMENTS}")
-    config = config or Config()
-    hands_t: tuple[Union[str, None], ...] = ()
-    if hands is not None:
-        hands_t = tuple(hands)
-        if len(hands_t) != players or any(card not in TERRAINS for card in hands_t):
-            raise ValueError(f"hands: expected one terrain of {', '.join(TERRAINS)} per player, got {list(hands_t)}")
-        for terrain in TERRAINS:
-            if hands_t.count(terrain) > CARDS_PER_TERRAIN:
-                raise ValueError(f"hands: only {CARDS_PER_TERRAIN} {terrain} cards exist")
-    if not isinstance(player, int) or not 0 <= player < players:
-        raise ValueError(f"player must be 0..{players - 1}, not {player!r}")
-    setup = {
-        "players": players, "sections": [list(s) for s in sections_t], "cards": list(cards),
-        "config": dataclasses.asdict(config), "diagram": to_diagram_text(sections_t, cards, players, board),
-        "hands": list(hands_t) if hands is not None else None, "player": player,
-    }
-    return _initial(players, sections_t, cards, config, tuple(board), setup, hands_t, player)
-
-
-def to_diagram_text(sections: tuple, cards: tuple, players: int, board: list[int]) -> str:
-    lines = [f"sections: {_section_words(sections)}", f"cards: {' '.join(cards)}", f"players: {players}"]
-    for row in range(ROWS):
-        lines.append("".join("." if o < 0 else str(o) for o in board[row * COLUMNS:(row + 1) * COLUMNS]))
-    return "\n".join(lines) + "\n"
-
-
-def to_json(state: State) -> str:
-    """A save file: the set-up and the move log (chance outcomes included), replayed on loading."""
-    return core.dump_game(GAME, RULES_VERSION, json.loads(state.setup), state.history)
-
-
-def _start_from_setup(setup: dict[str, Any]) -> State:
-    try:
-        config = Config(**setup["config"])
-    except (TypeError, KeyError) as error:
-        raise ValueError(f"saved game: bad config ({error})") from None
-    if setup.get("diagram") is not None:
-        hands = setup.get("hands")
-        return from_diagram(setup["diagram"], hands=hands, player=setup.get("player", 0), config=config)
-    for key in ("players", "sections", "cards"):
-        if key not in setup:
-            raise ValueError(f"saved game: setup lacks {key!r}")
-    sections = setup["sections"]
-    if not isinstance(sections, list) or not all(isinstance(s, list) and len(s) == 2 for s in sections):
-        raise ValueError("saved game: setup 'sections' must be a list of [name, turned] pairs")
-    return new_game(
-        players=setup["players"], seed=0, sections=[tuple(s) for s in sections], cards=setup["cards"], config=config
-    )
-
-
-def from_json(text: Union[str, bytes]) -> State:
-    """The game saved by :func:`to_json`; malformed or illegal content raises ValueError saying where."""
-    setup, history = core.load_game(text, GAME, RULES_VERSION)
-    start = _start_from_setup(setup)
-    return core.replay_saved(start, history, MOVE_CLASSES, apply)
 
 
 def random_move(state: State, rng: random.Random) -> Move:

@@ -1,0 +1,322 @@
+"""The live Kingdom Builder board: terrain hexes, settlements, legal hexes highlighted, tiles and running scores.
+
+The widget only renders the state and sends moves through ``check``/``apply`` (via :class:`rulebook.ui.Table`);
+everything can be done with the dropdowns and buttons as well as by clicking hexes.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Any
+
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+from ..ui import Table
+from . import rules
+from .bots import greedy_player, random_player
+from .rules import COLOURS, MOVE_TILES, Build, EndTurn, State, UseTile
+
+# Terrain fills differ in lightness as well as hue, so the board stays readable in grey-scale.
+TERRAIN_FILL = {
+    "grass": "#9ed36a", "canyon": "#b5651d", "desert": "#f3e19b", "flower": "#c7a4e0", "forest": "#1f6b35",
+    "water": "#5dade2", "mountain": "#7f7f7f", "castle": "#ffffff", "location": "#ffd54f",
+}
+TERRAIN_LETTER = {"grass": "G", "canyon": "C", "desert": "D", "flower": "F", "forest": "T", "water": "W",
+                  "mountain": "M", "castle": "K", "location": "L"}
+# Players: distinct shapes and lightness, not only hue (colour-blind safe).
+PLAYER_FILL = ("#ff7f0e", "#1f4e9e", "#ffffff", "#111111")
+PLAYER_TEXT = ("#000000", "#ffffff", "#000000", "#ffffff")
+PLAYER_SYMBOL = ("circle", "square", "diamond", "triangle-up")
+STATUS_WORD = {"ready": "usable", "used": "used this turn", "pending": "usable from next turn"}
+
+
+def hex_centre(row: int, column: int) -> tuple[float, float]:
+    """Centre of a pointy-top hex with side 1 (odd rows half a hex to the right), y pointing up."""
+    return math.sqrt(3) * (column + 0.5 * (row & 1)), -1.5 * row
+
+
+def board_figure(state: State, width: int = 600, height: int = 530) -> go.FigureWidget:
+    """The board as a FigureWidget: terrain hexes, special-hex labels, highlights and settlements."""
+    geometry = state.geometry
+    centres = [hex_centre(*divmod(i, 20)) for i in range(400)]
+    xs = [x for x, _ in centres]
+    ys = [y for _, y in centres]
+    figure = go.FigureWidget(layout=go.Layout(
+        width=width, height=height, margin={"l": 5, "r": 5, "t": 30, "b": 5}, showlegend=False, dragmode=False,
+        plot_bgcolor="#ffffff", clickmode="event",
+        xaxis={"visible": False, "range": [-1.2, 35.2], "fixedrange": True},
+        yaxis={"visible": False, "range": [-29.8, 1.3], "fixedrange": True, "scaleanchor": "x"},
+        title={"text": "Kingdom Builder", "x": 0.5, "font": {"size": 14}},
+    ))
+    hover = [
+        f"({i // 20},{i % 20}) {geometry.terrain[i]}"
+        + (f": {geometry.location[i]}" if geometry.location[i] else "")
+        + f"<br>section {geometry.section_of[i]}, sector {geometry.sector[i]}"
+        for i in range(400)
+    ]
+    figure.add_scatter(
+        x=xs, y=ys, mode="markers", name="hexes", hovertext=hover, hoverinfo="text",
+        marker={"symbol": "hexagon", "size": 31, "color": [TERRAIN_FILL[t] for t in geometry.terrain],
+                    "line": {"width": 0.6, "color": "#444444"}},
+    )
+    specials = sorted(geometry.specials)
+    figure.add_scatter(
+        x=[xs[i] for i in specials], y=[ys[i] for i in specials], mode="text", name="specials", hoverinfo="skip",
+        text=["♜" if geometry.terrain[i] == "castle" else geometry.location[i][:2].title() for i in specials],
+        textfont={"size": 11, "color": "#000000"},
+    )
+    figure.add_scatter(x=[], y=[], mode="markers", name="legal", hoverinfo="skip",
+                       marker={"symbol": "hexagon-open", "size": 27, "color": "#d50000", "line": {"width": 3}})
+    figure.add_scatter(x=[], y=[], mode="markers", name="scoring", hoverinfo="skip",
+                       marker={"symbol": "circle-open", "size": 24, "color": "#000000", "line": {"width": 3}})
+    figure.add_scatter(x=[], y=[], mode="markers+text", name="settlements", hoverinfo="text",
+                       marker={"size": 16, "line": {"width": 1.2, "color": "#000000"}}, textfont={"size": 9})
+    return figure
+
+
+def legend_html() -> str:
+    """A key to the terrain colours and the marks on the board."""
+    chips = " ".join(
+        f"<span style='background:{TERRAIN_FILL[t]};color:{'#fff' if t in ('forest', 'canyon') else '#000'};"
+        f"padding:0 4px;border:1px solid #444'>{t}</span>" for t in TERRAIN_FILL if t not in ("castle", "location")
+    )
+    return (f"<div style='font-size:11px;line-height:1.8'>{chips}<br>♜ castle, Ta/Pa/Oa/Fa/To/Ha/Or/Ba location; "
+            "red rings: legal hexes; black rings: scoring hexes</div>")
+
+
+class Board(Table):
+    """A Kingdom Builder game on a live board; ``computer`` lists the seats the computer plays (``bot`` names how)."""
+
+    def __init__(self, state: State, *, seed: int = 0, computer: tuple[int, ...] = (), bot: str = "greedy",
+                 **kwargs: Any) -> None:
+        player_bot = greedy_player if bot == "greedy" else random_player
+        super().__init__(state, seed=seed, bots={p: player_bot for p in computer}, **kwargs)
+        self.origin: tuple[int, int] | None = None
+        self.syncing = False  # True while redraw refills the menus, so their observers stay quiet
+        self.figure = board_figure(state)
+        # Hexes of the points of each trace, so that a click on a ring or a settlement finds its hex too.
+        self.shown: dict[int, list[tuple[int, int]]] = {0: [divmod(i, 20) for i in range(400)], 2: [], 3: [], 4: []}
+        for number in self.shown:
+            self.figure.data[number].on_click(
+                lambda trace, points, selector, number=number: self._clicked(number, points))
+        self.action_menu = widgets.Dropdown(description="Action", layout=widgets.Layout(width="330px"))
+        self.origin_menu = widgets.Dropdown(description="Move from", layout=widgets.Layout(width="330px"))
+        self.target_menu = widgets.Dropdown(description="Hex", layout=widgets.Layout(width="330px"))
+        self.play_button = widgets.Button(description="Play", button_style="success", icon="check",
+                                          tooltip="Build or use the tile on the chosen hex")
+        self.end_button = widgets.Button(description="End turn", button_style="primary",
+                                         tooltip="KB-8.1: discard the card and draw the next one")
+        self.card = widgets.HTML()
+        self.tiles = widgets.HTML()
+        self.scores = widgets.HTML()
+        cards = [(name.title(), name) for name in (*state.cards, "castles")]
+        self.scoring_card = widgets.Dropdown(options=[("-", None)] + cards, description="Show scoring",
+                                             layout=widgets.Layout(width="330px"))
+        self.scoring_player = widgets.Dropdown(
+            options=[(COLOURS[p], p) for p in range(state.players)], description="of player",
+            layout=widgets.Layout(width="330px"))
+        self.play_button.on_click(lambda _: self._play_chosen())
+        self.end_button.on_click(lambda _: self.play(EndTurn()))
+        self.action_menu.observe(self._action_changed, names="value")
+        self.origin_menu.observe(self._origin_changed, names="value")
+        self.scoring_card.observe(lambda _: self.redraw(), names="value")
+        self.scoring_player.observe(lambda _: self.redraw(), names="value")
+        controls = widgets.VBox(
+            [self.card, self.action_menu, self.origin_menu, self.target_menu,
+             widgets.HBox([self.play_button, self.end_button]), widgets.HBox([self.undo_button]), self.tiles,
+             widgets.HTML(legend_html())],
+            layout=widgets.Layout(width="340px"),
+        )
+        # Table.log is shadowed by traitlets' logger on widgets, so the move log lives in its own attribute.
+        self.move_log = widgets.HTML(layout=widgets.Layout(max_height="14em", overflow="auto"))
+        log_box = widgets.Accordion(children=[self.move_log], titles=("Move log",))
+        scoring = widgets.HBox([self.scores, widgets.VBox([self.scoring_card, self.scoring_player])])
+        self.children = [self.status, widgets.HBox([self.figure, controls]), scoring, log_box]
+        self.start()
+
+    # -- input ------------------------------------------------------------------------------------
+    def _clicked(self, number: int, points: Any) -> None:
+        if points.point_inds and points.point_inds[0] < len(self.shown[number]):
+            self.select(self.shown[number][points.point_inds[0]])
+
+    def select(self, hex_: tuple[int, int]) -> None:
+        """A click on a hex: choose the settlement a move tile moves, or build / move onto the hex."""
+        state, action = self.state, self.action_menu.value
+        if state.player is None:
+            return
+        if action in MOVE_TILES:
+            owner = state.board[hex_[0] * 20 + hex_[1]]
+            movable = [value for _, value in self.origin_menu.options]
+            if owner == state.player and hex_ != self.origin and hex_ in movable:
+                self.origin_menu.value = hex_
+                return
+            if self.origin is None:
+                self.message, self.message_kind = f"Choose which settlement the {action} moves first.", "info"
+                self.redraw()
+                return
+            self.play(UseTile(action, hex_, self.origin))
+        elif action == "build":
+            self.play(Build(hex_))
+        elif action is not None:
+            self.play(UseTile(action, hex_))
+
+    def _play_chosen(self) -> None:
+        if self.target_menu.value is None:
+            self.message, self.message_kind = "Choose a hex first (click one or pick it under 'Hex').", "error"
+            self.redraw()
+            return
+        self.select(self.target_menu.value)
+
+    def _action_changed(self, _change) -> None:
+        if not self.syncing:
+            self.origin = None
+            self.redraw()
+
+    def _origin_changed(self, change) -> None:
+        if not self.syncing and change["new"] != self.origin:
+            self.origin = change["new"]
+            self.redraw()
+
+    # -- output -----------------------------------------------------------------------------------
+    def describe_player(self, player: int | None) -> str:
+        return "Chance" if player is None else COLOURS[player].capitalize()
+
+    def prompt(self) -> str:
+        state = self.state
+        result = rules.outcome(state)
+        if result is not None:
+            names = " and ".join(COLOURS[p] for p in result.winners)
+            return f"Game over: {names} win{'s' if len(result.winners) == 1 else ''} with {max(result.scores)} gold."
+        if state.player is None:
+            return "A terrain card is being drawn."
+        who = COLOURS[state.player].capitalize() + (" (computer)" if state.player in self.bots else "")
+        card = state.hands[state.player]
+        if not state.mandatory_done and state.built > 0:
+            return f"{who}: build {3 - state.built} more on {card} (next to your own settlements where possible)."
+        if not state.mandatory_done and card is not None and state.supply[state.player]:
+            return f"{who}: build 3 settlements on {card}; location tiles before or after, not in between."
+        return f"{who}: use your location tiles, or end the turn."
+
+    def _moves(self) -> tuple:
+        return rules.legal_moves(self.state) if self.state.player not in self.bots else ()
+
+    def _sync_menus(self, moves: tuple) -> tuple[list, list]:
+        """Fill the action, origin and hex menus from the legal moves; return the legal target and origin hexes."""
+        self.syncing = True
+        try:
+            return self._fill_menus(moves)
+        finally:
+            self.syncing = False
+
+    def _fill_menus(self, moves: tuple) -> tuple[list, list]:
+        state = self.state
+        actions: list[tuple[str, str]] = []
+        if any(isinstance(m, Build) for m in moves):
+            actions.append((f"Build on {state.hands[state.player]} (mandatory)", "build"))
+        for kind in dict.fromkeys(m.tile for m in moves if isinstance(m, UseTile)):
+            actions.append((f"{kind.title()} tile", kind))
+        with self.hold_trait_notifications():
+            current = self.action_menu.value
+            self.action_menu.options = actions or [("-", None)]
+            names = [a for _, a in actions]
+            self.action_menu.value = current if current in names else (names[0] if names else None)
+        action = self.action_menu.value
+        origins: list = []
+        if action in MOVE_TILES:
+            origins = sorted({m.origin for m in moves if isinstance(m, UseTile) and m.tile == action})
+            if self.origin not in origins:
+                self.origin = None
+            with self.hold_trait_notifications():
+                self.origin_menu.options = [("-", None)] + [(rules.label(o), o) for o in origins]
+                self.origin_menu.value = self.origin
+            targets = sorted({m.target for m in moves if isinstance(m, UseTile) and m.tile == action
+                              and m.origin == self.origin}) if self.origin else []
+        else:
+            with self.hold_trait_notifications():
+                self.origin_menu.options = [("-", None)]
+                self.origin_menu.value = None
+            if action == "build":
+                targets = [m.hex for m in moves if isinstance(m, Build)]
+            else:
+                targets = [m.target for m in moves if isinstance(m, UseTile) and m.tile == action]
+        geometry = state.geometry
+        with self.hold_trait_notifications():
+            self.target_menu.options = [("-", None)] + [
+                (f"{rules.label(t)} {geometry.terrain[t[0] * 20 + t[1]]}", t) for t in targets]
+            self.target_menu.value = None
+        self.origin_menu.disabled = action not in MOVE_TILES
+        return targets, origins
+
+    def redraw(self) -> None:
+        super().redraw()
+        state = self.state
+        moves = self._moves()
+        targets, origins = self._sync_menus(moves)
+        marked = list(origins if (self.action_menu.value in MOVE_TILES and self.origin is None) else targets)
+        if self.origin is not None:
+            marked.append(self.origin)
+        centres = [hex_centre(*h) for h in marked]
+        occupied = [i for i, owner in enumerate(state.board) if owner >= 0]
+        places = [hex_centre(*divmod(i, 20)) for i in occupied]
+        owners = [state.board[i] for i in occupied]
+        scoring: tuple = ()
+        if self.scoring_card.value is not None:
+            scoring = rules.scoring_hexes(state, self.scoring_card.value, self.scoring_player.value or 0)
+        score_centres = [hex_centre(*h) for h in scoring]
+        self.shown.update({2: marked, 3: list(scoring), 4: [divmod(i, 20) for i in occupied]})
+        with self.figure.batch_update():
+            legal = self.figure.data[2]
+            legal.x, legal.y = [x for x, _ in centres], [y for _, y in centres]
+            self.figure.data[3].x = [x for x, _ in score_centres]
+            self.figure.data[3].y = [y for _, y in score_centres]
+            settlements = self.figure.data[4]
+            settlements.x, settlements.y = [x for x, _ in places], [y for _, y in places]
+            settlements.marker.color = [PLAYER_FILL[o] for o in owners]
+            settlements.marker.symbol = [PLAYER_SYMBOL[o] for o in owners]
+            settlements.text = [str(o) for o in owners]
+            settlements.textfont.color = [PLAYER_TEXT[o] for o in owners]
+            settlements.hovertext = [f"{rules.label(divmod(i, 20))}: {COLOURS[o]}" for i, o in zip(occupied, owners)]
+            self.figure.layout.title.text = html.escape(self.prompt()[:90])
+        playing = state.player is not None and state.player not in self.bots
+        self.play_button.disabled = not playing or not moves or self.action_menu.value is None
+        self.end_button.disabled = EndTurn() not in moves
+        self.card.value = self._card_html()
+        self.tiles.value = self._tiles_html()
+        self.scores.value = self._scores_html()
+        self.move_log.value = self.log_html([m for m in state.history if not isinstance(m, rules.CardDrawn)])
+
+    def _card_html(self) -> str:
+        state = self.state
+        if state.player is None:
+            return ""
+        card = state.hands[state.player]
+        shown = f"<b style='background:{TERRAIN_FILL[card]};padding:0 6px;border:1px solid #333'>{card}</b>" \
+            if card else "<i>none</i>"
+        settlements = ", ".join(f"{COLOURS[p]} {state.supply[p]}" for p in range(state.players))
+        cards = ", ".join(state.cards)
+        return (f"<div style='font-size:13px'>Card of {COLOURS[state.player]}: {shown}<br>"
+                f"Settlements left: {settlements}<br>Kingdom Builder cards: {cards}</div>")
+
+    def _tiles_html(self) -> str:
+        state = self.state
+        rows = []
+        for p in range(state.players):
+            tiles = ", ".join(f"{kind} {rules.label(hex_)} <i>({STATUS_WORD[status]})</i>"
+                              for kind, hex_, status in state.tiles_of(p)) or "none"
+            rows.append(f"<b>{COLOURS[p]}</b>: {tiles}")
+        return "<div style='font-size:12px'><b>Location tiles</b><br>" + "<br>".join(rows) + "</div>"
+
+    def _scores_html(self) -> str:
+        state = self.state
+        table = rules.score(state)
+        columns = [*state.cards, "castles", "total"]
+        head = "".join(f"<th style='padding:0 4px'>{c}</th>" for c in ["", *columns])
+        body = "".join(
+            "<tr>" + f"<td><b>{COLOURS[p]}</b></td>" + "".join(f"<td style='text-align:right'>{table[p][c]}</td>"
+                                                               for c in columns) + "</tr>"
+            for p in range(state.players)
+        )
+        return f"<div style='font-size:12px'><b>Running score (gold)</b><table>{head}{body}</table></div>"
+

@@ -1,0 +1,124 @@
+"""Servers and a browser for the end-to-end tests: JupyterLab and Voila on 127.0.0.1 with a token, Debian's
+Chromium driven by Playwright. Skipped unless RULEBOOK_E2E=1 (``make e2e`` sets it); every process started
+here is stopped here, with bounded waits."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / ".e2e"
+CHROMIUM = "/usr/bin/chromium"
+TOKEN = "rulebook-e2e"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("RULEBOOK_E2E") == "1":
+        return
+    skip = pytest.mark.skip(reason="browser tests run with `make e2e` (RULEBOOK_E2E=1)")
+    for item in items:
+        if "e2e" in item.nodeid:
+            item.add_marker(skip)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for(url: str, process: subprocess.Popen, seconds: float = 90, accept=(200, 302, 403)) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status in accept:
+                    return
+        except urllib.error.HTTPError as error:
+            if error.code in accept:
+                return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise TimeoutError(f"{url} did not answer within {seconds} s")
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=15)
+
+
+@pytest.fixture(scope="session")
+def jupyter_env(tmp_path_factory):
+    base = tmp_path_factory.mktemp("jupyter")
+    settings = base / "config/lab/user-settings/@jupyterlab/apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    return dict(os.environ, JUPYTER_CONFIG_DIR=str(base / "config"), JUPYTER_RUNTIME_DIR=str(base / "runtime"))
+
+
+@pytest.fixture(scope="session")
+def lab(jupyter_env):
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
+         f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={ROOT / 'notebooks'}"],
+        env=jupyter_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for(f"http://127.0.0.1:{port}/api/status?token={TOKEN}", process, accept=(200,))
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(process)
+
+
+@pytest.fixture()
+def voila(jupyter_env, request):
+    def start(game: str) -> str:
+        port = free_port()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "voila", str(ROOT / "notebooks" / f"{game}.ipynb"), "--no-browser",
+             "--Voila.ip=127.0.0.1", f"--port={port}", f"--token={TOKEN}"],
+            env=jupyter_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        request.addfinalizer(lambda: stop(process))
+        wait_for(f"http://127.0.0.1:{port}/", process)
+        return f"http://127.0.0.1:{port}/?token={TOKEN}"
+
+    return start
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is missing: `make e2e` installs it (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium")), executable_path=CHROMIUM, headless=True, args=FLAGS,
+            viewport={"width": 1400, "height": 1000},
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+    shutil.rmtree(tmp_path_factory.getbasetemp() / "chromium0", ignore_errors=True)

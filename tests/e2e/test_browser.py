@@ -1,0 +1,80 @@
+"""Each game's notebook in a real browser, in JupyterLab and in Voila: run it, wait for the board, play a real move
+by clicking the rendered board, and check from the page that the board and the status line changed, with no error.
+Screenshots of each board before and after go to .e2e/ (git-ignored)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .conftest import SHOTS, TOKEN
+from .drivers import DRIVERS
+
+PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+ERRORS = ("Traceback (most recent call last)", "Error: ", "Exception")
+
+
+def board_of(page):
+    return page.locator(".widget-vbox:has(.js-plotly-plot)").first
+
+
+def snapshot(board) -> tuple[str, str]:
+    status = board.locator(".widget-html").first.inner_text()
+    drawing = board.locator(".js-plotly-plot .scatterlayer").first.inner_html()
+    return status, drawing
+
+
+def check_move(page, game: str, where: str) -> None:
+    board = board_of(page)
+    board.wait_for(state="visible", timeout=120_000)
+    board.scroll_into_view_if_needed()
+    time.sleep(1.5)
+    board.screenshot(path=SHOTS / f"{game}-{where}-before.png")
+    before = snapshot(board)
+    DRIVERS[game](page, board)
+    time.sleep(1.5)
+    board.screenshot(path=SHOTS / f"{game}-{where}-after.png")
+    after = snapshot(board)
+    assert after[0] != before[0], f"{game} ({where}): the status line did not change: {after[0]!r}"
+    assert after[1] != before[1], f"{game} ({where}): the board drawing did not change"
+    assert "Refused" not in after[0], after[0]
+
+
+@pytest.mark.parametrize("game", sorted(DRIVERS))
+def test_game_in_jupyterlab(game, lab, browser):
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    try:
+        page.goto(f"{lab}/lab/tree/{game}.ipynb?reset&token={TOKEN}")
+        page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
+        page.click(f"{PANEL} .jp-Cell >> nth=0")
+        page.click("text=Run")
+        page.click("li.lm-Menu-item:has-text('Run All Cells')")
+        time.sleep(2)
+        page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=180_000)
+        errors = page.locator(f"{PANEL} .jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+        texts = [errors.nth(i).inner_text() for i in range(errors.count())]
+        assert not [t for t in texts if any(e in t for e in ERRORS)], texts
+        check_move(page, game, "lab")
+        page.screenshot(path=SHOTS / f"{game}-lab-page.png")
+    finally:
+        page.close()
+    # plotly's PNG snapshot in Lab is known to log a harmless 'setData' error; anything else is a failure
+    assert not [p for p in problems if "setData" not in p], problems
+
+
+@pytest.mark.parametrize("game", sorted(DRIVERS))
+def test_game_in_voila(game, voila, browser):
+    url = voila(game)
+    page = browser.new_page()
+    try:
+        page.goto(url, wait_until="commit", timeout=90_000)
+        board_of(page).wait_for(state="visible", timeout=180_000)
+        page.wait_for_function("() => !document.body.innerText.includes('Executing')", timeout=180_000)
+        text = page.inner_text("body")
+        assert not any(e in text for e in ERRORS[:1]), text[-2000:]
+        check_move(page, game, "voila")
+    finally:
+        page.close()
