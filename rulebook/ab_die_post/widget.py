@@ -187,15 +187,12 @@ class Board(Table):
             texts.append(f"P{player + 1}")
             symbols.append(PLAYER_SYMBOL[player])
             fills.append(PLAYER_FILL[player])
-        with self.figure.batch_update():
-            self.target_trace.x = [graph.nodes[f]["x"] for f in targets]
-            self.target_trace.y = [graph.nodes[f]["y"] for f in targets]
-            self.target_trace.customdata = targets
-            self.target_trace.hovertext = [f"fly to {f}" for f in targets]
-            self.plane_trace.x, self.plane_trace.y, self.plane_trace.text = xs, ys, texts
-            self.plane_trace.hovertext = [f"{player_label(p)} on {f}" for p, f in enumerate(state.positions)]
-            self.plane_trace.marker.symbol = symbols
-            self.plane_trace.marker.color = fills
+        # One update per trace: a batch spanning several traces with different keys resets, in the browser, the
+        # keys a trace lacks (plotly's FigureWidget), which filled the orange rings with the default colour.
+        self.target_trace.update(x=[graph.nodes[f]["x"] for f in targets], y=[graph.nodes[f]["y"] for f in targets],
+                                 customdata=targets, hovertext=[f"fly to {f}" for f in targets])
+        self.plane_trace.update(x=xs, y=ys, text=texts, marker={"symbol": symbols, "color": fills},
+                                hovertext=[f"{player_label(p)} on {f}" for p, f in enumerate(state.positions)])
         self.info.value = self.info_html()
         self.odds_panel.value = self.odds_html()
         self.move_log.value = self.turn_log_html()

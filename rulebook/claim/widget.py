@@ -154,18 +154,19 @@ def _update(figure: go.Figure, state: State, targets: list[tuple[Point, str]], s
         label_x.append(column + 0.32)
         label_y.append(-row + 0.32)
         label_text.append(letter)
-    with figure.batch_update():
-        figure.data[0].marker.color = cell_colours
-        figure.data[0].text = cell_text
-        figure.data[3].x = [_xy(p)[0] for p, _ in targets]
-        figure.data[3].y = [_xy(p)[1] for p, _ in targets]
-        figure.data[3].text = [text for _, text in targets]
-        # a move that captures is ringed with a diamond, so it stands out without colour
-        figure.data[3].marker.symbol = ["diamond-open" if "captures" in text else "circle-open" for _, text in targets]
-        trace = figure.data[4]
-        trace.x, trace.y, trace.text, trace.hovertext = piece_x, piece_y, texts, hovers
-        trace.marker = {"symbol": symbols, "color": colours, "size": sizes, "line": {"color": outlines, "width": widths}}
-        figure.data[5].x, figure.data[5].y, figure.data[5].text = label_x, label_y, label_text
+    # One update per trace: a batch spanning several traces with different keys resets, in the browser, the keys
+    # a trace lacks (plotly's FigureWidget), which painted every piece in the default colour.
+    figure.data[0].update(marker={"color": cell_colours}, text=cell_text)
+    # a move that captures is ringed with a diamond, so it stands out without colour
+    figure.data[3].update(
+        x=[_xy(p)[0] for p, _ in targets], y=[_xy(p)[1] for p, _ in targets], text=[text for _, text in targets],
+        marker={"symbol": ["diamond-open" if "captures" in text else "circle-open" for _, text in targets]},
+    )
+    figure.data[4].update(
+        x=piece_x, y=piece_y, text=texts, hovertext=hovers,
+        marker={"symbol": symbols, "color": colours, "size": sizes, "line": {"color": outlines, "width": widths}},
+    )
+    figure.data[5].update(x=label_x, y=label_y, text=label_text)
 
 
 class Board(Table):

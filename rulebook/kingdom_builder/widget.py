@@ -266,19 +266,16 @@ class Board(Table):
             scoring = rules.scoring_hexes(state, self.scoring_card.value, self.scoring_player.value or 0)
         score_centres = [hex_centre(*h) for h in scoring]
         self.shown.update({2: marked, 3: list(scoring), 4: [divmod(i, 20) for i in occupied]})
-        with self.figure.batch_update():
-            legal = self.figure.data[2]
-            legal.x, legal.y = [x for x, _ in centres], [y for _, y in centres]
-            self.figure.data[3].x = [x for x, _ in score_centres]
-            self.figure.data[3].y = [y for _, y in score_centres]
-            settlements = self.figure.data[4]
-            settlements.x, settlements.y = [x for x, _ in places], [y for _, y in places]
-            settlements.marker.color = [PLAYER_FILL[o] for o in owners]
-            settlements.marker.symbol = [PLAYER_SYMBOL[o] for o in owners]
-            settlements.text = [str(o) for o in owners]
-            settlements.textfont.color = [PLAYER_TEXT[o] for o in owners]
-            settlements.hovertext = [f"{rules.label(divmod(i, 20))}: {COLOURS[o]}" for i, o in zip(occupied, owners)]
-            self.figure.layout.title.text = html.escape(self.prompt()[:90])
+        # One update per trace: a batch spanning several traces with different keys resets, in the browser, the
+        # keys a trace lacks (plotly's FigureWidget), which drew the red rings in the default colour.
+        self.figure.data[2].update(x=[x for x, _ in centres], y=[y for _, y in centres])
+        self.figure.data[3].update(x=[x for x, _ in score_centres], y=[y for _, y in score_centres])
+        self.figure.data[4].update(
+            x=[x for x, _ in places], y=[y for _, y in places], text=[str(o) for o in owners],
+            marker={"color": [PLAYER_FILL[o] for o in owners], "symbol": [PLAYER_SYMBOL[o] for o in owners]},
+            textfont={"color": [PLAYER_TEXT[o] for o in owners]},
+            hovertext=[f"{rules.label(divmod(i, 20))}: {COLOURS[o]}" for i, o in zip(occupied, owners)],
+        )
         playing = state.player is not None and state.player not in self.bots
         self.play_button.disabled = not playing or not moves or self.action_menu.value is None
         self.end_button.disabled = EndTurn() not in moves

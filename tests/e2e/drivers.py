@@ -44,3 +44,54 @@ def meetjesland(page, board) -> None:
 
 
 DRIVERS = {"meetjesland": meetjesland}
+BOARD_INDEX = {"claim": 2}  # which board of the notebook the driver plays on (default: the first)
+
+
+def kingdom_builder(page, board) -> None:
+    """Click the first highlighted hex: the first settlement of the turn is built there."""
+    click_point(board, 2, 0)
+    board.locator(".widget-html", has_text="build").first.wait_for(timeout=30_000)
+
+
+def ab_die_post(page, board) -> None:
+    """Draw a card and stop, turn after turn, until the plane may fly; then fly (the same game replayed in Python
+    tells how many turns that takes)."""
+    from rulebook import ab_die_post as adp
+    from rulebook.ab_die_post import widget
+
+    table = widget.Board(adp.new_game(players=4, seed=1), seed=1, computer=(1, 2, 3))  # the notebook's game
+    rounds: list[bool] = []  # per turn: whether the person still had to stop after drawing (no bust)
+    while adp.check(table.state, adp.Fly()) is not None:
+        assert table.play(adp.DrawCard())
+        stops = table.state.player == 0 and adp.check(table.state, adp.Stop()) is None
+        if stops:
+            assert table.play(adp.Stop())
+        rounds.append(stops)
+        assert len(rounds) < 12, "the notebook's game never lets the person fly"
+    for stops in rounds:
+        button(board, "Draw a card").click()
+        time.sleep(1.2)
+        if stops:
+            button(board, "Stop drawing").click()
+            time.sleep(1.5)
+    button(board, "Fly").click()
+    time.sleep(1.5)
+
+
+def claim(page, board) -> None:
+    """On the battle board: click a piece of the person, then a highlighted point it may step or jump to."""
+    import random
+
+    from rulebook import claim as game
+    from rulebook.claim import bots, widget
+
+    start = bots.play_until_battle(game.new_game(players=2, seed=7), random.Random(7))
+    table = widget.Board(start, seed=7, bots={1: bots.greedy_bot})  # the notebook's battle board
+    move = next(m for m in game.legal_moves(table.state) if hasattr(m, "origin"))
+    cells = table.figure.data[0]
+    where = {(round(-y), round(x)): i for i, (x, y) in enumerate(zip(cells.x, cells.y))}
+    click_point(board, 0, where[tuple(move.origin)])
+    click_point(board, 0, where[tuple(move.destination)])
+
+
+DRIVERS.update({"kingdom_builder": kingdom_builder, "ab_die_post": ab_die_post, "claim": claim})

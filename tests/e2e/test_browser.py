@@ -9,14 +9,16 @@ import time
 import pytest
 
 from .conftest import SHOTS, TOKEN
-from .drivers import DRIVERS
+from .drivers import BOARD_INDEX, DRIVERS
 
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 ERRORS = ("Traceback (most recent call last)", "Error: ", "Exception")
 
 
-def board_of(page):
-    return page.locator(".widget-vbox:has(.js-plotly-plot)").first
+def board_of(page, game: str):
+    """The game's board: the output holding the widget box with a plot (the n-th such output for some games)."""
+    outputs = page.locator(".jp-OutputArea-output:has(.widget-vbox .js-plotly-plot)")
+    return outputs.nth(BOARD_INDEX.get(game, 0)).locator(".widget-vbox").first
 
 
 def snapshot(board) -> tuple[str, str]:
@@ -26,7 +28,7 @@ def snapshot(board) -> tuple[str, str]:
 
 
 def check_move(page, game: str, where: str) -> None:
-    board = board_of(page)
+    board = board_of(page, game)
     board.wait_for(state="visible", timeout=120_000)
     board.scroll_into_view_if_needed()
     time.sleep(1.5)
@@ -71,7 +73,7 @@ def test_game_in_voila(game, voila, browser):
     page = browser.new_page()
     try:
         page.goto(url, wait_until="commit", timeout=90_000)
-        board_of(page).wait_for(state="visible", timeout=180_000)
+        board_of(page, game).wait_for(state="visible", timeout=180_000)
         page.wait_for_function("() => !document.body.innerText.includes('Executing')", timeout=180_000)
         text = page.inner_text("body")
         assert not any(e in text for e in ERRORS[:1]), text[-2000:]
