@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test bench lint clean
+.PHONY: lab test bench lint clean app e2e
+GAME ?= meetjesland
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +23,16 @@ test: $(BIN)/python
 	touch $(STAMP)
 	$(BIN)/nbstripout --verify notebooks/*.ipynb
 	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env --nbval-cell-timeout=300 tests notebooks
+
+app: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
+	$(BIN)/rulebook app $(GAME)
+
+# Browser tests: Debian's chromium (installed when missing) driven by Playwright; no browser download.
+e2e: $(BIN)/python
+	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
+	RULEBOOK_E2E=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/e2e
 
 bench: $(STAMP)
 	$(BIN)/python -m rulebook.bench

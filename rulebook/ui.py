@@ -7,6 +7,7 @@ moves are shown in the status line with the rule id; a widget never lets a trace
 
 from __future__ import annotations
 
+import copy
 import html
 import random
 from collections.abc import Callable, Mapping
@@ -17,6 +18,17 @@ import ipywidgets as widgets
 from .core import IllegalMove, game_module, pick
 
 Bot = Callable[[Any, random.Random], Any]
+
+
+def settle_figure(figure: Any) -> None:
+    """Make a FigureWidget's initial state what Python holds now.
+
+    Updates made to a FigureWidget before any browser view exists travel as one-off messages and do not change
+    the widget's synced state; JupyterLab replays them, Voila (which renders after the kernel ran) does not, and
+    its boards came up without their colours and highlights. Copying the current data and layout into the synced
+    state fixes both."""
+    figure._widget_data = copy.deepcopy(figure._data)
+    figure._widget_layout = copy.deepcopy(figure._layout)
 
 
 class Table(widgets.VBox):
@@ -96,6 +108,9 @@ class Table(widgets.VBox):
         """Let computer players move if one of them begins, then draw."""
         self._settle()
         self.redraw()
+        figure = getattr(self, "figure", None)
+        if figure is not None:
+            settle_figure(figure)
         return self
 
     # -- to override ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import ipywidgets as widgets
+import plotly.graph_objects as go
 
 from ..ui import Bot, Table
 from . import odds
@@ -64,14 +65,17 @@ class Board(Table):
             players[seat] = computer_player or threshold_bot(6)
         super().__init__(state, seed=seed, bots=players)
         self.track = state.track
-        self.figure = track_figure(self.track, width=560, height=560)
+        # Built as a Figure and wrapped once complete: traces added to a live FigureWidget before its view exists
+        # are lost in Voila, while a widget created with its traces renders everywhere.
+        figure = track_figure(self.track, width=560, height=560, widget=False)
+        figure.add_scatter(x=[], y=[], mode="markers", name="legal targets", hoverinfo="text",
+                           marker={"size": 22, "symbol": "circle-open", "color": "#ff7f0e", "line": {"width": 4}})
+        figure.add_scatter(x=[], y=[], mode="markers+text", name="planes", hoverinfo="text", textposition="top center",
+                           textfont={"size": 11, "color": "#000000"},
+                           marker={"size": 18, "line": {"color": "#000000", "width": 1.5}})
+        self.figure = go.FigureWidget(figure)
         self.field_trace = next(trace for trace in self.figure.data if trace.name == "fields")
-        self.figure.add_scatter(x=[], y=[], mode="markers", name="legal targets", hoverinfo="text",
-                                marker={"size": 22, "symbol": "circle-open", "color": "#ff7f0e", "line": {"width": 4}})
-        self.target_trace = self.figure.data[-1]
-        self.figure.add_scatter(x=[], y=[], mode="markers+text", name="planes", hoverinfo="text", textposition="top center",
-                                textfont={"size": 11, "color": "#000000"},
-                                marker={"size": 18, "line": {"color": "#000000", "width": 1.5}})
+        self.target_trace = self.figure.data[-2]
         self.plane_trace = self.figure.data[-1]
         self.field_trace.on_click(self._clicked)
         self.target_trace.on_click(self._clicked)

@@ -175,8 +175,11 @@ class Board(Table):
     def __init__(self, state: State, *, seed: int = 0, bots: dict[int, Any] | None = None, width: int = 640) -> None:
         super().__init__(state, seed=seed, bots=bots)
         self.selected: Point | None = None
-        self.figure = go.FigureWidget()
-        _draw(self.figure, state, "", width)
+        # Drawn as a Figure and wrapped once complete: traces added to a live FigureWidget before its view exists
+        # are lost in Voila, while a widget created with its traces renders everywhere.
+        drawing = go.Figure()
+        _draw(drawing, state, "", width)
+        self.figure = go.FigureWidget(drawing)
         for index in (0, 3, 4):
             self.figure.data[index].on_click(self._on_click)
         self.point_picker = widgets.Dropdown(

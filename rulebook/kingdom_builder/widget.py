@@ -43,7 +43,7 @@ def board_figure(state: State, width: int = 600, height: int = 530) -> go.Figure
     centres = [hex_centre(*divmod(i, 20)) for i in range(400)]
     xs = [x for x, _ in centres]
     ys = [y for _, y in centres]
-    figure = go.FigureWidget(layout=go.Layout(
+    figure = go.Figure(layout=go.Layout(
         width=width, height=height, margin={"l": 5, "r": 5, "t": 30, "b": 5}, showlegend=False, dragmode=False,
         plot_bgcolor="#ffffff", clickmode="event",
         xaxis={"visible": False, "range": [-1.2, 35.2], "fixedrange": True},
@@ -73,7 +73,9 @@ def board_figure(state: State, width: int = 600, height: int = 530) -> go.Figure
                        marker={"symbol": "circle-open", "size": 24, "color": "#000000", "line": {"width": 3}})
     figure.add_scatter(x=[], y=[], mode="markers+text", name="settlements", hoverinfo="text",
                        marker={"size": 16, "line": {"width": 1.2, "color": "#000000"}}, textfont={"size": 9})
-    return figure
+    # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
+    # lost in Voila, while a widget created with its traces renders everywhere.
+    return go.FigureWidget(figure)
 
 
 def legend_html() -> str:

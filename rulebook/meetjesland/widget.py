@@ -43,11 +43,20 @@ def player_chip(player: int) -> str:
     )
 
 
+def dice_faces(values: tuple[int, ...], colour: str) -> str:
+    """Dice as small square faces with their numbers (no emoji, so every browser font shows them)."""
+    return " ".join(
+        f"<span style='display:inline-block;width:1.5em;text-align:center;border:2px solid {colour};"
+        f"border-radius:4px;font-weight:bold;font-size:15px'>{value}</span>"
+        for value in values
+    )
+
+
 def map_figure(state: State, width: int = 580, height: int = 560) -> go.FigureWidget:
     """The map as a FigureWidget: borders by kind, regions as halos, territories by owner with their points."""
     board = state.board
     graph = board.graph
-    figure = go.FigureWidget(layout=go.Layout(
+    figure = go.Figure(layout=go.Layout(
         width=width, height=height, margin=dict(l=5, r=5, t=5, b=5), showlegend=False,
         plot_bgcolor="#efe9d8", paper_bgcolor="#ffffff", dragmode=False, clickmode="event",
         xaxis=dict(visible=False, scaleanchor="y"), yaxis=dict(visible=False),
@@ -73,7 +82,9 @@ def map_figure(state: State, width: int = 580, height: int = 560) -> go.FigureWi
                        marker=dict(size=25, line=dict(width=1.5, color="#222222")))
     figure.add_scatter(x=xs, y=[y - 1.05 for y in ys], mode="text", hoverinfo="skip", name="names",
                        text=[board.name(t) for t in territories], textfont=dict(size=9, color="#333333"))
-    return figure
+    # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
+    # lost in Voila (the board drew empty there), while a widget created with its traces renders everywhere.
+    return go.FigureWidget(figure)
 
 
 def legend_html(state: State) -> str:
@@ -158,7 +169,8 @@ class Board(Table):
         )
         self.legend = widgets.HTML(legend_html(state))
         log_box = widgets.Accordion(children=[self.move_log], titles=("Move log",))
-        self.children = [self.status, row([widgets.VBox([self.figure, self.legend]), controls]), log_box]
+        left = widgets.VBox([self.figure, self.legend], layout=widgets.Layout(width="590px"))
+        self.children = [self.status, row([left, controls], layout=widgets.Layout(justify_content="flex-start")), log_box]
         self.start()
 
     # -- input ------------------------------------------------------------------------------------
@@ -318,8 +330,7 @@ class Board(Table):
         self.cards.options = [(f"{rules.card_name(c)} ({rules.card_colour(c)})", c) for c in hand]
         dice = state.last_dice
         self.dice.value = "" if dice is None else (
-            f"<span style='font-size:20px'>🎲 {' '.join(map(str, dice.attacker))}</span> against "
-            f"<span style='font-size:20px'>{' '.join(map(str, dice.defender))}</span>"
+            f"<b>Dice</b> {dice_faces(dice.attacker, '#c0392b')} against {dice_faces(dice.defender, '#1f4e89')}"
         )
         playing = state.player is not None and state.player not in self.bots
         for button in (self.place_button, self.auto_button, self.reinforce_button, self.attack_button, self.roll_button,

@@ -40,7 +40,7 @@ def meetjesland(page, board) -> None:
     click_point(board, 5, index[target])
     board.locator(".widget-html", has_text="Chance to conquer").first.wait_for(timeout=30_000)
     button(board, "Attack").click()
-    board.locator(".widget-html", has_text="🎲").first.wait_for(timeout=30_000)
+    board.locator(".widget-html", has_text="Dice").first.wait_for(timeout=30_000)
 
 
 DRIVERS = {"meetjesland": meetjesland}
