@@ -29,12 +29,14 @@ def meetjesland_games() -> dict[str, object]:
     from rulebook.meetjesland import bots, rules
     from rulebook.core import pick
 
-    start = time.perf_counter()
-    games = 0
-    while time.perf_counter() - start < 5:
-        bots.play_game(players=4, seed=games)
-        games += 1
-    greedy_rate = games / (time.perf_counter() - start)
+    rates = {}
+    for name, players in (("random", [bots.random_player] * 4), ("greedy", None)):
+        start = time.perf_counter()
+        games = 0
+        while time.perf_counter() - start < 5:
+            bots.play_game(4, games, players)
+            games += 1
+        rates[name] = games / (time.perf_counter() - start)
 
     rng = random.Random(0)
     state, moves, start = rules.new_game(4, seed=0), 0, time.perf_counter()
@@ -59,7 +61,8 @@ def meetjesland_games() -> dict[str, object]:
         result = rules.outcome(final)
         wins += result is not None and result.winners == (0,)
     return {
-        "greedy 4-player games per second": round(greedy_rate, 1),
+        "random 4-player games per second": round(rates["random"], 1),
+        "greedy 4-player games per second": round(rates["greedy"], 1),
         "random moves per second (4 players)": round(random_rate),
         "legal_moves mean (ms)": round(legal_time / moves * 1000, 3),
         f"greedy vs 3 random: greedy wins (of {played})": f"{wins} ({wins / played:.0%})",

@@ -61,14 +61,31 @@ def game_module(state: Any):
     return sys.modules[module_name]
 
 
+_TICKETS: dict[int, tuple[Sequence, int, tuple[int, ...]]] = {}
+
+
+def _tickets(outcomes: Sequence[tuple[Any, Fraction]]) -> tuple[int, tuple[int, ...]]:
+    """The common denominator and each outcome's share of it, remembered for the outcome lists games reuse
+    (a cached tuple of dice outcomes has over a thousand Fractions; summing them on every roll was the cost)."""
+    cached = _TICKETS.get(id(outcomes))
+    if cached is not None and cached[0] is outcomes:
+        return cached[1], cached[2]
+    denominator = math.lcm(*(probability.denominator for _, probability in outcomes))
+    shares = tuple(p.numerator * (denominator // p.denominator) for _, p in outcomes)
+    if isinstance(outcomes, tuple):
+        if len(_TICKETS) >= 256:
+            _TICKETS.pop(next(iter(_TICKETS)))
+        _TICKETS[id(outcomes)] = (outcomes, denominator, shares)  # the reference keeps the id from being reused
+    return denominator, shares
+
+
 def pick(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random) -> Any:
     """Pick one outcome exactly in proportion to its Fraction (one integer draw from ``rng``)."""
     if not outcomes:
         raise ValueError("not a chance node: there is no outcome to pick")
-    denominator = math.lcm(*(probability.denominator for _, probability in outcomes))
+    denominator, shares = _tickets(outcomes)
     ticket = rng.randrange(denominator)
-    for outcome, probability in outcomes:
-        share = probability.numerator * (denominator // probability.denominator)
+    for (outcome, _), share in zip(outcomes, shares):
         if ticket < share:
             return outcome
         ticket -= share

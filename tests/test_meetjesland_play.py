@@ -98,3 +98,21 @@ def test_bot_games_finish_with_a_winner():
     assert result is not None and len(result.winners) == 1
     assert mj.legal_moves(state) == () and mj.chance_outcomes(state) == ()
     assert mj.mission_done(state, result.winners[0]) or sum(state.alive) == 1
+
+
+def test_legal_moves_equal_every_candidate_checked_on_its_own():
+    """legal_moves decides each kind of move with one check; over many positions that gives exactly the moves
+    that pass check one by one."""
+    rng = random.Random(1)
+    state, positions = mj.new_game(4, seed=3), 0
+    while positions < 800:
+        if mj.outcome(state) is not None:
+            state = mj.new_game(4, seed=positions)
+        outcomes = mj.chance_outcomes(state)
+        if outcomes:
+            state = mj.apply(state, pick(outcomes, rng))
+            continue
+        moves = mj.legal_moves(state)
+        assert moves == tuple(m for m in mj.rules._candidates(state) if mj.check(state, m) is None)
+        state = mj.apply(state, rng.choice(moves))
+        positions += 1

@@ -431,7 +431,18 @@ def legal_moves(state: State) -> tuple:
     """Every move the player to move may make, in a stable order; () at chance nodes and at the end."""
     if state.player is None:
         return ()
-    return tuple(move for move in _candidates(state) if check(state, move) is None)
+    # Candidates are built legal by construction except for conditions shared by every move of a kind (the stage
+    # of the turn, points still to place, the hand limit), so one check per kind decides the whole kind; the
+    # random-play tests check every listed move on its own.
+    verdict: dict[type, bool] = {}
+    legal = []
+    for move in _candidates(state):
+        kind = type(move)
+        if kind not in verdict:
+            verdict[kind] = check(state, move) is None
+        if verdict[kind]:
+            legal.append(move)
+    return tuple(legal)
 
 
 def _candidates(state: State):
@@ -451,9 +462,13 @@ def _candidates(state: State):
         yield TradeCards((BREWERY,))
     for combo in sorted(set(itertools.combinations(sorted(c for c in hand if c != BREWERY), 3))):
         yield TradeCards(combo)
-    for territory in own:
-        for points in range(1, state.to_place + 1):
-            yield Place(territory, points)
+    if len(hand) > state.config.hand_limit:
+        return  # MJ-4.8: only trades until the hand is small enough
+    if state.to_place:  # MJ-5.4: extra points are placed before anything else
+        for territory in own:
+            for points in range(1, state.to_place + 1):
+                yield Place(territory, points)
+        return
     yield Reinforce()
     for origin in own:
         available = state.points_on(origin) - 1

@@ -1,0 +1,540 @@
+"""Fuzzing every loader with hypothesis (issue 7, item 2).
+
+Loaders: each game's ``from_json`` (random text and bytes, random JSON values, mutated real save files), the
+diagram readers of Kingdom Builder and Claim (random text, mutated real diagrams), the board files (``boards.from_data``
+on mutated copies of every ``graphs/*.json`` and each game's own board loader: Meetjesland's map, Ab die Post's track,
+Kingdom Builder's sections, Claim's sections and layouts) and each game's ``Config`` options.  Only ``ValueError``
+(``IllegalMove`` is one) with a non-empty message may come out; whatever loads must satisfy the game's invariants
+(a loaded save is replayed from its set-up with the invariants checked at every step; a loaded board or config is
+played for a few random moves).  Bugs found in ``rulebook/boards.py`` (a shared file) are pinned by the strict
+``xfail`` tests at the end, and the general fuzzing of ``from_data`` draws node ids among hashable values.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import copy
+import dataclasses
+import functools
+import json
+import random
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rulebook import ab_die_post as adp
+from rulebook import boards, core
+from rulebook import claim as cl
+from rulebook import kingdom_builder as kb
+from rulebook import meetjesland as mj
+from rulebook.ab_die_post import rules as adp_rules
+from rulebook.claim import rules as cl_rules
+from rulebook.kingdom_builder import rules as kb_rules
+from rulebook.meetjesland import rules as mj_rules
+from tests.test_hardening_play import GAMES
+
+PACKAGE = Path(mj.__file__).resolve().parent.parent
+FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SHORT = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+scalars = st.none() | st.booleans() | st.integers(-3, 50) | st.integers() | st.floats(allow_nan=False) | st.text(
+    max_size=8
+)
+json_values = st.recursive(
+    scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=10,
+)
+
+
+def refused_or(load: Callable[[], Any]) -> Any:
+    """Run a loader: a ``ValueError`` with a message is a refusal (None); any other exception fails the test."""
+    try:
+        return load()
+    except ValueError as error:
+        assert str(error).strip(), f"{type(error).__name__} without a message"
+        return None
+
+
+def random_game(name: str, state: Any, moves: int, seed: int) -> Any:
+    """Play ``moves`` random moves from ``state`` checking the game's invariants at every step."""
+    game = GAMES[name]
+    engine = game.module
+    rng = random.Random(seed)
+    memory: dict = {}
+    for _ in range(moves):
+        game.invariants(state, memory)
+        outcomes = engine.chance_outcomes(state)
+        if outcomes:
+            core.check_distribution(outcomes)
+            move = core.pick(outcomes, rng)
+        elif engine.outcome(state) is None:
+            move = rng.choice(engine.legal_moves(state))
+        else:
+            break
+        after = engine.apply(state, move)
+        game.transition(state, move, after, memory)
+        state = after
+    game.invariants(state, memory)
+    return state
+
+
+def assert_sound_save(name: str, state: Any) -> None:
+    """A loaded save: replayed from its set-up, every step keeps the invariants and it ends equal to ``state``."""
+    game = GAMES[name]
+    engine = game.module
+    data = json.loads(engine.to_json(state))
+    data["history"] = []
+    current = engine.from_json(json.dumps(data))
+    memory: dict = {}
+    game.invariants(current, memory)
+    for move in state.history:
+        after = engine.apply(current, move)
+        game.transition(current, move, after, memory)
+        game.invariants(after, memory)
+        current = after
+    assert current == state
+
+
+# --- real save files and diagrams to mutate -------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def real_saves(name: str) -> tuple[str, ...]:
+    """Save files from the middle of seeded games (and, for the diagram games, of a game started from a diagram)."""
+    engine = GAMES[name].module
+    players = {"meetjesland": 3, "kingdom_builder": 2, "ab_die_post": 3, "claim": 2}[name]
+    starts = [engine.new_game(players, 3)]
+    if name in ("kingdom_builder", "claim"):
+        starts.append(engine.from_diagram(engine.to_diagram(random_game(name, engine.new_game(players, 4), 50, 4))))
+    return tuple(engine.to_json(random_game(name, start, 45, 7)) for start in starts)
+
+
+@functools.lru_cache(maxsize=None)
+def real_diagrams(name: str) -> tuple[str, ...]:
+    engine = GAMES[name].module
+    texts = []
+    for players, moves in ((2, 30), (3, 60), (4, 45)):
+        texts.append(engine.to_diagram(random_game(name, engine.new_game(players, players), moves, players)))
+    if name == "claim":
+        texts += [cl.figure(number).before for number in cl.FIGURE_NUMBERS]
+    return tuple(texts)
+
+
+def json_paths(value: Any, prefix: tuple = ()) -> Iterator[tuple]:
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from json_paths(item, prefix + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from json_paths(item, prefix + (index,))
+
+
+def mutate_json(data: Any, draw: Callable) -> Any:
+    """One random change to a JSON tree: a value removed, replaced (often by another type), nudged or shuffled."""
+    data = copy.deepcopy(data)
+    path = draw(st.sampled_from(list(json_paths(data))[1:]))
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    key = path[-1]
+    value = parent[key]
+    operation = draw(st.sampled_from(("remove", "replace", "nudge", "duplicate", "swap")))
+    if operation == "remove":
+        del parent[key]
+    elif operation == "replace":
+        parent[key] = draw(json_values)
+    elif operation == "nudge":
+        if isinstance(value, bool):
+            parent[key] = not value
+        elif isinstance(value, int):
+            parent[key] = value + draw(st.sampled_from((-100, -2, -1, 1, 2, 7)))
+        elif isinstance(value, str):
+            parent[key] = draw(st.sampled_from((value[:-1], value + "x", value.upper(), "", " " + value)))
+        elif isinstance(value, list) and value:
+            parent[key] = draw(st.sampled_from((value[:-1], value[::-1], value + value[-1:], [value])))
+        elif isinstance(value, dict):
+            parent[key] = list(value.values())
+        else:
+            parent[key] = draw(json_values)
+    elif isinstance(parent, list):
+        other = draw(st.integers(0, len(parent) - 1))
+        if operation == "duplicate":
+            parent.insert(other, copy.deepcopy(value))
+        else:
+            parent[key], parent[other] = parent[other], parent[key]
+    else:
+        parent[draw(st.text(max_size=6))] = copy.deepcopy(value)
+    return data
+
+
+def mutate_history(data: dict, draw: Callable, classes: dict) -> dict:
+    """A history with wrong moves: an entry dropped, repeated, moved, or re-labelled as another kind of move."""
+    data = copy.deepcopy(data)
+    history = data["history"]
+    index = draw(st.integers(0, max(len(history) - 1, 0)))
+    operation = draw(st.sampled_from(("drop", "repeat", "move", "relabel", "append")))
+    if not history:
+        history.append({"move": draw(st.sampled_from(sorted(classes)))})
+    elif operation == "drop":
+        del history[index]
+    elif operation == "repeat":
+        history.insert(index, copy.deepcopy(history[index]))
+    elif operation == "move":
+        history.insert(draw(st.integers(0, len(history))), history.pop(index))
+    elif operation == "relabel":
+        history[index]["move"] = draw(st.sampled_from(sorted(classes)))
+    else:
+        history.append(copy.deepcopy(draw(st.sampled_from(history))))
+    return data
+
+
+def mutate_text(text: str, draw: Callable) -> str:
+    """One random change to a diagram: a character replaced, a line removed, repeated or swapped, a header word changed."""
+    lines = text.split("\n")
+    operation = draw(st.sampled_from(("char", "char", "remove", "repeat", "swap", "word", "blank")))
+    index = draw(st.integers(0, len(lines) - 1))
+    if operation == "char" and lines[index]:
+        column = draw(st.integers(0, len(lines[index]) - 1))
+        char = draw(st.sampled_from(".#0123456789rbygRBYGabcdefghij*: ,()-=+\t") | st.characters())
+        lines[index] = lines[index][:column] + char + lines[index][column + 1:]
+    elif operation == "remove":
+        del lines[index]
+    elif operation == "repeat":
+        lines.insert(index, lines[index])
+    elif operation == "swap":
+        other = draw(st.integers(0, len(lines) - 1))
+        lines[index], lines[other] = lines[other], lines[index]
+    elif operation == "word":
+        words = lines[index].split(" ")
+        words[draw(st.integers(0, len(words) - 1))] = draw(st.text(max_size=8) | st.sampled_from(
+            ("none", "red", "blue", "green", "yellow", "battle", "removal", "placement", "9", "-1", "tavern*", "lords")
+        ))
+        lines[index] = " ".join(words)
+    else:
+        lines.insert(index, "")
+    return "\n".join(lines)
+
+
+# --- from_json ---------------------------------------------------------------------------------------------------
+
+NAMES = sorted(GAMES)
+CLASSES = {
+    "meetjesland": mj_rules.MOVE_CLASSES, "kingdom_builder": kb_rules.MOVE_CLASSES,
+    "ab_die_post": adp_rules.MOVE_CLASSES, "claim": cl_rules.MOVE_CLASSES,
+}
+
+
+@pytest.mark.parametrize("name", NAMES)
+@SHORT
+@given(text=st.text(max_size=60) | st.binary(max_size=40))
+def test_from_json_random_text(name: str, text: str | bytes) -> None:
+    assert refused_or(lambda: GAMES[name].module.from_json(text)) is None
+
+
+@pytest.mark.parametrize("name", NAMES)
+@SHORT
+@given(value=json_values, setup=json_values, history=json_values, envelope=st.booleans())
+def test_from_json_random_json_values(name: str, value: Any, setup: Any, history: Any, envelope: bool) -> None:
+    engine = GAMES[name].module
+    if envelope:  # past the envelope check, into the set-up and the log
+        value = {"game": name, "version": 1, "setup": setup, "history": history}
+    state = refused_or(lambda: engine.from_json(json.dumps(value)))
+    if state is not None:
+        assert_sound_save(name, state)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@FUZZ
+@given(data=st.data())
+def test_from_json_mutated_real_saves(name: str, data: st.DataObject) -> None:
+    engine = GAMES[name].module
+    save = json.loads(data.draw(st.sampled_from(real_saves(name)), label="save"))
+    if data.draw(st.booleans(), label="history only"):
+        mutated = mutate_history(save, data.draw, CLASSES[name])
+    else:
+        mutated = mutate_json(save, data.draw)
+    state = refused_or(lambda: engine.from_json(json.dumps(mutated)))
+    if state is not None:
+        assert_sound_save(name, state)
+
+
+# --- diagrams ----------------------------------------------------------------------------------------------------
+
+terrains = st.sampled_from(kb.TERRAINS) | st.text(max_size=6) | st.integers() | st.none()
+
+
+@SHORT
+@given(text=st.text(max_size=300))
+def test_from_diagram_random_text(text: str) -> None:
+    for engine in (kb, cl):
+        assert refused_or(lambda: engine.from_diagram(text)) is None  # noqa: B023
+
+
+@FUZZ
+@given(data=st.data())
+def test_kingdom_builder_from_diagram_mutated(data: st.DataObject) -> None:
+    text = data.draw(st.sampled_from(real_diagrams("kingdom_builder")), label="diagram")
+    if data.draw(st.booleans(), label="mutate"):
+        text = mutate_text(text, data.draw)
+    hands = data.draw(st.none() | st.lists(terrains, max_size=5) | json_values, label="hands")
+    player = data.draw(st.integers(-1, 4) | json_values, label="player")
+    state = refused_or(lambda: kb.from_diagram(text, hands=hands, player=player))
+    if state is not None:
+        GAMES["kingdom_builder"].invariants(state, {})
+        assert kb.from_diagram(kb.to_diagram(state), hands=hands, player=player).board == state.board
+        assert_sound_save("kingdom_builder", random_game("kingdom_builder", state, 20, 1))
+
+
+@FUZZ
+@given(data=st.data())
+def test_claim_from_diagram_mutated(data: st.DataObject) -> None:
+    text = data.draw(st.sampled_from(real_diagrams("claim")), label="diagram")
+    text = mutate_text(text, data.draw)
+    if data.draw(st.booleans(), label="twice"):
+        text = mutate_text(text, data.draw)
+    state = refused_or(lambda: cl.from_diagram(text))
+    if state is not None:
+        GAMES["claim"].invariants(state, {})
+        assert cl.from_diagram(cl.to_diagram(state)) == state
+        assert_sound_save("claim", random_game("claim", state, 20, 1))
+
+
+# --- board files -------------------------------------------------------------------------------------------------
+
+BOARD_FILES = {  # file -> the arguments its game's loader gives boards.from_data
+    "meetjesland": dict(
+        node_attributes=("name", "municipality", "region", "number", "x", "y"),
+        edge_attributes=("border", "passable", "line"), passable="passable",
+    ),
+    "ab_die_post": dict(
+        node_attributes=("kind", "lane", "section", "step", "steps", "passenger", "x", "y"), edge_attributes=("kind",)
+    ),
+    "kingdom_builder_sections": dict(node_attributes=("section", "row", "column", "terrain")),
+}
+hashable_ids = st.none() | st.booleans() | st.integers() | st.text(max_size=6) | st.lists(st.integers(), max_size=3)
+
+
+def test_every_board_file_is_fuzzed() -> None:
+    assert sorted(BOARD_FILES) == boards.available()
+
+
+def mutate_board(data: dict, draw: Callable) -> dict:
+    """A board with one change: a node or edge removed or repeated, an attribute removed or given another value,
+    an id changed (to hashable values: see the xfail tests for the others), or the graph flags changed."""
+    data = copy.deepcopy(data)
+    part = draw(st.sampled_from(("nodes", "edges", "nodes", "edges", "top")))
+    if part == "top":
+        data[draw(st.sampled_from(("directed", "multigraph", "nodes", "edges")))] = draw(json_values)
+        return data
+    items = data[part]
+    index = draw(st.integers(0, len(items) - 1))
+    item = items[index]
+    operation = draw(st.sampled_from(("remove", "repeat", "drop attribute", "change attribute", "change id")))
+    if operation == "remove":
+        del items[index]
+    elif operation == "repeat":
+        items.append(copy.deepcopy(item))
+    elif operation == "drop attribute":
+        del item[draw(st.sampled_from(sorted(item)))]
+    elif operation == "change attribute":
+        key = draw(st.sampled_from(sorted(set(item) - {"id", "source", "target"})))
+        item[key] = draw(json_values | st.sampled_from(list({str(v) for v in item.values()})))
+    elif part == "nodes":
+        item["id"] = draw(hashable_ids | st.sampled_from([node["id"] for node in data["nodes"]]))
+    else:
+        end = draw(st.sampled_from(("source", "target")))
+        item[end] = draw(hashable_ids | st.sampled_from([node["id"] for node in data["nodes"]]))
+    return data
+
+
+@contextlib.contextmanager
+def board_folder(name: str, data: dict) -> Iterator[None]:
+    """Serve ``data`` as ``graphs/<name>.json`` to the games' board loaders, and forget the loaded boards after."""
+    caches = (mj_rules.load_board, adp_rules.load_track, kb_rules.section_data, kb_rules.board_for)
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        (Path(folder) / f"{name}.json").write_text(json.dumps(data), encoding="utf-8")
+        patch.setattr(boards, "graphs_dir", lambda: Path(folder))
+        for cache in caches:
+            cache.cache_clear()
+        try:
+            yield
+        finally:
+            for cache in caches:
+                cache.cache_clear()
+
+
+def play_on_board(name: str) -> None:
+    """The board served by :func:`board_folder` as the game's own loader reads it, then a short game on it."""
+    if name == "meetjesland":
+        board = refused_or(lambda: mj_rules.load_board("meetjesland"))
+        if board is not None:
+            state = refused_or(lambda: mj.new_game(3, 1))
+            if state is not None:
+                random_game("meetjesland", state, 60, 1)
+    elif name == "ab_die_post":
+        track = refused_or(lambda: adp_rules.load_track("ab_die_post"))
+        if track is not None:
+            state = refused_or(lambda: adp.new_game(3, 1))
+            if state is not None:
+                random_game("ab_die_post", state, 120, 1)
+    else:
+        sections = refused_or(kb_rules.section_data)
+        if sections is not None:
+            state = refused_or(lambda: kb.new_game(2, 1, first_game=True))
+            if state is not None:
+                random_game("kingdom_builder", state, 60, 1)
+
+
+@pytest.mark.parametrize("name", sorted(BOARD_FILES))
+@FUZZ
+@given(data=st.data())
+def test_board_files_mutated(name: str, data: st.DataObject) -> None:
+    original = boards.read(boards.graphs_dir() / f"{name}.json")
+    mutated = mutate_board(original, data.draw)
+    graph = refused_or(lambda: boards.from_data(copy.deepcopy(mutated), name=name, **BOARD_FILES[name]))
+    if graph is not None:
+        assert graph.number_of_nodes() > 0
+        for attribute in BOARD_FILES[name].get("node_attributes", ()):
+            assert all(attribute in attributes for _, attributes in graph.nodes(data=True))
+    with board_folder(name, mutated):
+        play_on_board(name)
+
+
+@FUZZ
+@given(data=st.data())
+def test_claim_section_and_layout_files_mutated(data: st.DataObject) -> None:
+    folder = cl_rules.claim_dir()
+    which = data.draw(st.sampled_from(sorted(path.name for path in folder.glob("*.json"))), label="file")
+    original = json.loads((folder / which).read_text(encoding="utf-8"))
+    mutated = mutate_json(original, data.draw)
+    if which == "sections.json":
+        sections = refused_or(lambda: cl_rules.parse_sections(mutated, which))
+        if sections is not None:
+            assert sorted(len(cl.island(rows).letters) for rows in sections.values()) == [1, 2, 2, 2, 2]
+            for players in (2, 3, 4):
+                rows = refused_or(lambda: cl.assemble(cl.fixed_layout(players), sections))  # noqa: B023
+                if rows is not None:
+                    assert len(cl.island(rows).letters) == {2: 5, 3: 7, 4: 9}[players]
+    else:
+        placements = refused_or(lambda: cl_rules.parse_layout(mutated, which))
+        if placements is not None:
+            rows = cl.assemble(placements)
+            assert len(cl.island(rows).letters) == {3: 5, 4: 7, 5: 9}[len(placements)]
+
+
+# --- Config options ----------------------------------------------------------------------------------------------
+
+wrong_values = json_values | st.integers(-10, 10) | st.tuples(st.integers(-2, 9), st.integers(-2, 9), st.integers(-2, 9))
+CONFIG_FIELDS = {
+    "meetjesland": (mj.Config, mj.new_game, (3, 4)),
+    "kingdom_builder": (kb.Config, kb.new_game, (2, 3)),
+    "ab_die_post": (adp.Config, adp.new_game, (2, 4)),
+    "claim": (cl.Config, cl.new_game, (2, 4)),
+}
+
+
+def python_value(value: Any) -> Any:
+    """JSON lists as tuples, as the Config dataclasses hold them."""
+    return tuple(python_value(item) for item in value) if isinstance(value, list) else value
+
+
+@pytest.mark.parametrize("name", NAMES)
+@FUZZ
+@given(data=st.data())
+def test_config_options_of_wrong_type_or_range(name: str, data: st.DataObject) -> None:
+    config_class, new_game, player_counts = CONFIG_FIELDS[name]
+    field = data.draw(st.sampled_from([f.name for f in dataclasses.fields(config_class)]), label="field")
+    value = data.draw(wrong_values | st.sampled_from((True, False, 0, 1, -1, "", "draw", "end_of_turn")), label="value")
+    value = python_value(value)
+    config = refused_or(lambda: config_class(**{field: value}))
+    if config is None:
+        return
+    players = data.draw(st.sampled_from(player_counts), label="players")
+    state = refused_or(lambda: new_game(players, 1, config=config))
+    if state is not None:
+        random_game(name, state, 80, 2)
+
+
+@pytest.mark.parametrize("name", ["ab_die_post", "claim"])
+@FUZZ
+@given(data=st.data())
+def test_config_from_dict_of_wrong_type_or_range(name: str, data: st.DataObject) -> None:
+    """The JSON form of a Config (read from save files) refuses what it cannot play."""
+    config_class = CONFIG_FIELDS[name][0]
+    good = config_class().to_dict()
+    field = data.draw(st.sampled_from(sorted(good)), label="field")
+    options = {**good, field: data.draw(wrong_values, label="value")}
+    if data.draw(st.booleans(), label="drop"):
+        del options[field]
+    config = refused_or(lambda: config_class.from_dict(options))
+    if config is None:
+        return
+    state = refused_or(lambda: CONFIG_FIELDS[name][1](data.draw(st.sampled_from((2, 4))), 1, config=config))
+    if state is not None:
+        random_game(name, state, 80, 2)
+
+
+# --- no pickle, no eval ------------------------------------------------------------------------------------------
+
+UNSAFE_MODULES = {"pickle", "cPickle", "dill", "cloudpickle", "marshal", "shelve", "yaml", "jsonpickle"}
+UNSAFE_CALLS = {"eval", "exec", "compile", "__import__"}
+
+
+def test_no_loader_uses_pickle_or_eval() -> None:
+    """Every module of the package, read as syntax (so docstrings that say "never pickle" do not count)."""
+    files = sorted(PACKAGE.rglob("*.py"))
+    assert len(files) > 20
+    found = []
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name.split(".")[0] for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module.split(".")[0]]
+            if any(name in UNSAFE_MODULES for name in names):
+                found.append(f"{path.name}:{node.lineno} imports {names}")
+            if isinstance(node, ast.Call):
+                function = node.func
+                called = function.id if isinstance(function, ast.Name) else getattr(function, "attr", "")
+                if called in UNSAFE_CALLS:
+                    found.append(f"{path.name}:{node.lineno} calls {called}")
+    assert not found, found
+
+
+def test_the_pickle_check_can_fail() -> None:
+    """The syntax check above does see an import of pickle and a call of eval."""
+    tree = ast.parse("import pickle\nvalue = eval('1')\n")
+    kinds = {type(node).__name__ for node in ast.walk(tree)}
+    assert {"Import", "Call"} <= kinds
+    assert any(isinstance(n, ast.Call) and getattr(n.func, "id", "") in UNSAFE_CALLS for n in ast.walk(tree))
+
+
+# --- bugs found in rulebook/boards.py (a shared file this helper may not edit): pinned until fixed -------------
+
+
+@pytest.mark.xfail(strict=True, raises=TypeError, reason="boards.from_data: an unhashable node id escapes as TypeError")
+@pytest.mark.parametrize("node_id", [{"a": 1}, [[1, 2]]])
+def test_from_data_refuses_an_unhashable_node_id(node_id: Any) -> None:
+    with pytest.raises(ValueError, match="node"):
+        boards.from_data({"nodes": [{"id": node_id}], "edges": []})
+
+
+@pytest.mark.xfail(strict=True, raises=TypeError, reason="boards.from_data: an unhashable edge end escapes as TypeError")
+def test_from_data_refuses_an_unhashable_edge_end() -> None:
+    with pytest.raises(ValueError, match="edge"):
+        boards.from_data({"nodes": [{"id": 1}], "edges": [{"source": {}, "target": 1}]})
+
+
+@pytest.mark.xfail(strict=True, raises=AttributeError, reason="boards.from_data: a non-object 'graph' escapes")
+def test_from_data_refuses_graph_attributes_that_are_not_an_object() -> None:
+    with pytest.raises(ValueError, match="graph"):
+        boards.from_data({"nodes": [{"id": 1}], "edges": [], "graph": 5})
