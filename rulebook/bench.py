@@ -26,8 +26,8 @@ TARGETS = {
 
 def meetjesland_games() -> dict[str, object]:
     """Greedy 4-player games per second, random moves per second, and greedy against three random players."""
-    from rulebook.meetjesland import bots, rules
     from rulebook.core import pick
+    from rulebook.meetjesland import bots, rules
 
     rates = {}
     for name, players in (("random", [bots.random_player] * 4), ("greedy", None)):
@@ -101,8 +101,11 @@ def widget_clicks() -> dict[str, object]:
 
 
 def import_time() -> float:
-    command = [sys.executable, "-c", "import time; t = time.perf_counter(); import rulebook, rulebook.meetjesland; "
-               "print(time.perf_counter() - t)"]
+    command = [
+        sys.executable,
+        "-c",
+        "import time; t = time.perf_counter(); import rulebook, rulebook.meetjesland; print(time.perf_counter() - t)",
+    ]
     return min(float(subprocess.run(command, capture_output=True, text=True, check=True).stdout) for _ in range(3))
 
 
@@ -114,7 +117,9 @@ def notebook_times() -> dict[str, float]:
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         notebook = nbformat.read(path, as_version=4)
         start = time.perf_counter()
-        NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+        NotebookClient(
+            notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        ).execute()
         times[path.name] = round(time.perf_counter() - start, 2)
     return times
 

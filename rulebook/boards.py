@@ -89,7 +89,9 @@ def from_data(
         attributes = {k: v for k, v in edge.items() if k not in ("source", "target")}
         if pair in seen:
             if seen[pair] != attributes:
-                raise ValueError(f"{name}: edge {source!r}-{target!r} is listed twice with different data (not symmetric)")
+                raise ValueError(
+                    f"{name}: edge {source!r}-{target!r} is listed twice with different data (not symmetric)"
+                )
             raise ValueError(f"{name}: edge {source!r}-{target!r} is listed twice")
         seen[pair] = attributes
         missing = [attribute for attribute in edge_attributes if attribute not in edge]

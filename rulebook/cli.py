@@ -1,4 +1,5 @@
-"""The ``rulebook`` command: ``rulebook lab`` opens JupyterLab on the notebooks, ``rulebook app GAME`` one game as an app."""
+"""The ``rulebook`` command: ``rulebook lab`` opens JupyterLab on the notebooks; ``rulebook app GAME`` serves one
+game as an app."""
 
 from __future__ import annotations
 
@@ -35,8 +36,15 @@ def app(game: str, port: int | None, token: str | None = None) -> int:
     notebook = notebooks_dir() / f"{game}.ipynb"
     if not notebook.is_file():
         raise SystemExit(f"rulebook: no notebook for {game!r} (games: {', '.join(GAMES)})")
-    command = [sys.executable, "-m", "voila", str(notebook), "--no-browser", "--Voila.ip=127.0.0.1",
-               f"--Voila.root_dir={notebooks_dir()}"]
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(notebook),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--Voila.root_dir={notebooks_dir()}",
+    ]
     command.append(f"--token={token}" if token else "--token")
     if port:
         command.append(f"--port={port}")

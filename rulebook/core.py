@@ -188,9 +188,7 @@ def load_game(text: str | bytes, game: str, version: int) -> tuple[dict[str, Any
     if data.get("game") != game:
         raise ValueError(f"this is a saved game of {data.get('game')!r}, not {game!r}")
     if data.get("version") != version:
-        raise ValueError(
-            f"saved with rules version {data.get('version')!r}; this rulebook plays version {version}"
-        )
+        raise ValueError(f"saved with rules version {data.get('version')!r}; this rulebook plays version {version}")
     setup, history = data.get("setup"), data.get("history")
     if not isinstance(setup, dict):
         raise ValueError("saved game: 'setup' must be an object")

@@ -6,11 +6,11 @@ import itertools
 from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb, prod
 
 
-@lru_cache(maxsize=None)
+@cache
 def sorted_dice(count: int, sides: int = 6) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     """All results of ``count`` dice sorted high to low, each with its exact probability."""
     if count < 0 or sides < 1:

@@ -1,5 +1,6 @@
 """What every game's ipywidgets board shares: a state stack with undo, moves sent through ``check``
-and ``apply``, chance resolved with a seeded generator, computer players, a status line and a move log (``move_log``; ``log`` is taken by traitlets).
+and ``apply``, chance resolved with a seeded generator, computer players, a status line and a move log
+(``move_log``; the name ``log`` is taken by traitlets).
 
 A game's widget subclasses :class:`Table` and draws its own board in :meth:`Table.redraw`.  Refused
 moves are shown in the status line with the rule id; a widget never lets a traceback reach the page.
@@ -42,7 +43,9 @@ class Table(widgets.VBox):
         self.message = ""
         self.message_kind = "info"
         self.status = widgets.HTML(layout=widgets.Layout(min_height="2.6em"))
-        self.move_log = widgets.HTML(layout=widgets.Layout(max_height="14em", overflow="auto", border="1px solid #ccc", padding="2px 6px"))
+        self.move_log = widgets.HTML(
+            layout=widgets.Layout(max_height="14em", overflow="auto", border="1px solid #ccc", padding="2px 6px")
+        )
         self.undo_button = widgets.Button(description="Undo", icon="undo", tooltip="Take back the last move")
         self.undo_button.on_click(lambda _: self.undo())
         super().__init__(**kwargs)
@@ -104,7 +107,7 @@ class Table(widgets.VBox):
             self.message, self.message_kind = "Took back the last move.", "info"
         self.redraw()
 
-    def start(self) -> "Table":
+    def start(self) -> Table:
         """Let computer players move if one of them begins, then draw."""
         self._settle()
         self.redraw()

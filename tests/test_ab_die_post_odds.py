@@ -137,8 +137,13 @@ def test_odds_refuse_malformed_input():
 
 def test_marble_odds_per_player_count():
     # Sourced table: 3p 1/2/2/1/2, 4p 2/2/2/2/2, 5p 2/3/3/2/2, 6p 3/3/3/3/2; 2p proposed 1/1/1/1/2.
-    assert [odds.hurricane_probability(n) for n in range(2, 7)] == [Fraction(1, 3), Fraction(1, 4), Fraction(1, 5),
-                                                                  Fraction(1, 6), Fraction(1, 7)]
+    assert [odds.hurricane_probability(n) for n in range(2, 7)] == [
+        Fraction(1, 3),
+        Fraction(1, 4),
+        Fraction(1, 5),
+        Fraction(1, 6),
+        Fraction(1, 7),
+    ]
     assert odds.hurricane_per_round(4) == 1 - Fraction(4, 5) ** 4 == Fraction(369, 625)
     for players in range(2, 7):
         distances = odds.distance_distribution(players)
@@ -150,8 +155,10 @@ def test_marble_odds_per_player_count():
     assert two[0] == Fraction(1, 25) and two[10] == Fraction(1, 25) and two[7] == Fraction(4, 25)
     counts = odds.hurricane_count_distribution(3, 3)
     assert counts == {0: Fraction(27, 64), 1: Fraction(27, 64), 2: Fraction(9, 64), 3: Fraction(1, 64)}
-    assert odds.marble_distribution(2, Config(marbles=((2, (0, 0, 0, 1, 1)),))) == {"yellow": Fraction(1, 2),
-                                                                                    "black": Fraction(1, 2)}
+    assert odds.marble_distribution(2, Config(marbles=((2, (0, 0, 0, 1, 1)),))) == {
+        "yellow": Fraction(1, 2),
+        "black": Fraction(1, 2),
+    }
 
 
 def set_partitions(items):
@@ -187,8 +194,9 @@ def test_survival_probability_matches_enumeration():
     pile = (3, 2, 3)
     cards = [1] * 3 + [2] * 2 + [3] * 3
     for size in range(1, 6):
-        hands = [combo for combo in itertools.combinations(range(len(cards)), size)
-                 if sum(cards[i] == 3 for i in combo) <= 2]
+        hands = [
+            combo for combo in itertools.combinations(range(len(cards)), size) if sum(cards[i] == 3 for i in combo) <= 2
+        ]
         for lane, cost in (("inner", 8), ("central", 4), ("outer", 2)):
             for hurricanes in range(3):
                 good = sum(brute_affordable([cards[i] for i in combo], cost) >= hurricanes for combo in hands)

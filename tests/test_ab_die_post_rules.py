@@ -61,8 +61,16 @@ def flying(players=3, hands=None, positions=None, marble="blue", **changes):
     hands = hands or ((2, 1, 0),) + ((0, 0, 0),) * (players - 1)
     used = tuple(sum(hand[kind] for hand in hands) for kind in range(3))
     pile = tuple(full - taken for full, taken in zip((16, 23, 16), used))
-    return position(players, hands=hands, pile=pile, positions=positions or ("start",) * players, phase="move",
-                    player=0, marble=marble, **changes)
+    return position(
+        players,
+        hands=hands,
+        pile=pile,
+        positions=positions or ("start",) * players,
+        phase="move",
+        player=0,
+        marble=marble,
+        **changes,
+    )
 
 
 # --- ADP-2 set-up ------------------------------------------------------------------------------------
@@ -79,14 +87,19 @@ def test_ADP_2_2_the_pile_holds_55_cards_and_the_passenger_card_is_free():
     assert state.hands == ((0, 0, 0), (0, 0, 0)) and state.discard == (0, 0, 0)
 
 
-@pytest.mark.parametrize(("players", "row"), [(3, (1, 2, 2, 1, 2)), (4, (2, 2, 2, 2, 2)), (5, (2, 3, 3, 2, 2)),
-                                              (6, (3, 3, 3, 3, 2)), (2, (1, 1, 1, 1, 2))])
+@pytest.mark.parametrize(
+    ("players", "row"),
+    [(3, (1, 2, 2, 1, 2)), (4, (2, 2, 2, 2, 2)), (5, (2, 3, 3, 2, 2)), (6, (3, 3, 3, 3, 2)), (2, (1, 1, 1, 1, 2))],
+)
 def test_ADP_2_3_marbles_by_player_count(players, row):
-    state = position(players, hands=((2, 1, 0),) + ((0, 0, 0),) * (players - 1), pile=(14, 22, 16), phase="marble",
-                     player=None)
+    state = position(
+        players, hands=((2, 1, 0),) + ((0, 0, 0),) * (players - 1), pile=(14, 22, 16), phase="marble", player=None
+    )
     total = sum(row)
-    expected = tuple((MarbleShaken(colour), Fraction(count, total)) for colour, count in
-                     zip(("green", "blue", "red", "yellow", "black"), row))
+    expected = tuple(
+        (MarbleShaken(colour), Fraction(count, total))
+        for colour, count in zip(("green", "blue", "red", "yellow", "black"), row)
+    )
     assert chance_outcomes(state) == expected
 
 
@@ -124,8 +137,11 @@ def test_ADP_3_2_on_the_first_turn_everybody_can_only_draw():
 def test_ADP_4_1_cards_are_drawn_one_at_a_time_as_long_as_the_player_likes():
     state = apply(new_game(players=2, seed=0), DrawCard())
     assert state.player is None
-    assert chance_outcomes(state) == ((CardDrawn(1), Fraction(16, 55)), (CardDrawn(2), Fraction(23, 55)),
-                                      (CardDrawn(3), Fraction(16, 55)))
+    assert chance_outcomes(state) == (
+        (CardDrawn(1), Fraction(16, 55)),
+        (CardDrawn(2), Fraction(23, 55)),
+        (CardDrawn(3), Fraction(16, 55)),
+    )
     for value in (2, 3, 1, 3):
         state = apply(apply(state, CardDrawn(value)), DrawCard())
     state = apply(state, CardDrawn(2))
@@ -191,7 +207,10 @@ def test_ADP_6_1_a_coloured_marble_moves_by_the_wind_table():
     state = flying(marble="green")  # green = 2 fields, no lane change possible (first and last step straight)
     moves = legal_moves(state)
     assert {move.path for move in moves if isinstance(move, Move)} == {
-        ("start", "inner-1-1", "inner-1-2"), ("start", "central-1-1", "central-1-2"), ("start", "outer-1-1", "outer-1-2")}
+        ("start", "inner-1-1", "inner-1-2"),
+        ("start", "central-1-1", "central-1-2"),
+        ("start", "outer-1-1", "outer-1-2"),
+    }
     assert moves[-1] == Stay()
     after = apply(state, Move(("start", "inner-1-1", "inner-1-2")))
     assert after.positions[0] == "inner-1-2" and after.player == 1
@@ -211,7 +230,9 @@ def test_ADP_6_1_blue_from_the_start_reaches_five_fields():
 def test_ADP_6_2_planes_pass_others_but_cannot_land_on_them():
     positions = ("inner-1-1", "inner-1-2", "inner-1-4")
     state = flying(positions=positions, marble="blue")  # 3 fields
-    assert "occupied by player 3" in refused(state, Move(("inner-1-1", "inner-1-2", "inner-1-3", "inner-1-4")), "ADP-6.2")
+    assert "occupied by player 3" in refused(
+        state, Move(("inner-1-1", "inner-1-2", "inner-1-3", "inner-1-4")), "ADP-6.2"
+    )
     state = flying(positions=positions, marble="red")  # 4 fields: passing both others is fine
     after = apply(state, Move(("inner-1-1", "inner-1-2", "inner-1-3", "inner-1-4", "inner-2-1")))
     assert after.positions == ("inner-2-1", "inner-1-2", "inner-1-4")
@@ -334,7 +355,9 @@ def test_ADP_9_4_planes_in_the_air_keep_one_card():
     state = flying(players=3, hands=hands, positions=positions, marble="green")
     state = apply(state, Move(("inner-3-4", "airport")))
     # The arriving player and the plane on the start field keep nothing (ADP-C12); player 2 chooses.
-    assert state.phase == "keep" and state.pending == (1,) and state.hands[0] == (0, 0, 0) and state.hands[2] == (0, 0, 0)
+    assert (
+        state.phase == "keep" and state.pending == (1,) and state.hands[0] == (0, 0, 0) and state.hands[2] == (0, 0, 0)
+    )
     assert legal_moves(state) == (KeepCard(1), KeepCard(2), KeepCard(3), KeepCard(0))
     refused(state, Stop(), "ADP-9.4")
     state = apply(state, KeepCard(3))
@@ -343,22 +366,34 @@ def test_ADP_9_4_planes_in_the_air_keep_one_card():
 
 
 def test_ADP_9_5_the_next_flight_goes_back_from_the_airport():
-    state = flying(players=3, positions=("inner-3-4", "outer-1-4", "central-1-1"), marble="green",
-                   scores=(2, 4, 0), hands=((0, 2, 0), (0, 0, 0), (0, 0, 0)))
+    state = flying(
+        players=3,
+        positions=("inner-3-4", "outer-1-4", "central-1-1"),
+        marble="green",
+        scores=(2, 4, 0),
+        hands=((0, 2, 0), (0, 0, 0), (0, 0, 0)),
+    )
     state = apply(state, Move(("inner-3-4", "airport")))
     # Placings 7 / 5 (outer-1-4 is 7/32 along, ahead of central-1-1 at 2/32) / 4: scores 9, 9, 4.
     assert state.scores == (9, 9, 4) and state.phase == "turn"
     # Tie at 9: player 2 received fewer points in the last flight (5 against 7), so player 2 begins.
     assert state.player == 1 and state.flight == 2 and state.positions == ("airport",) * 3
     assert state.direction == -1 and state.passenger is None
-    moves = apply(apply(dataclasses.replace(state, hands=((0, 2, 0), (0, 0, 0), (0, 0, 0)), player=0, turn_player=0),
-                        Fly()), MarbleShaken("green"))
+    moves = apply(
+        apply(dataclasses.replace(state, hands=((0, 2, 0), (0, 0, 0), (0, 0, 0)), player=0, turn_player=0), Fly()),
+        MarbleShaken("green"),
+    )
     assert Move(("airport", "inner-3-4", "inner-3-3")) in legal_moves(moves)
 
 
 def test_ADP_C13_start_player_when_scores_and_last_points_tie():
-    state = flying(players=3, positions=("inner-3-4", "start", "start"), marble="green", scores=(0, 7, 7),
-                   hands=((0, 2, 0), (0, 0, 0), (0, 0, 0)))
+    state = flying(
+        players=3,
+        positions=("inner-3-4", "start", "start"),
+        marble="green",
+        scores=(0, 7, 7),
+        hands=((0, 2, 0), (0, 0, 0), (0, 0, 0)),
+    )
     state = apply(state, Move(("inner-3-4", "airport")))
     # All three have 7 points; players 2 and 3 received 0 last flight: the first clockwise from player 1 begins.
     assert state.scores == (7, 7, 7) and state.player == 1
@@ -371,15 +406,17 @@ def test_ADP_10_1_fifteen_points_end_the_game_with_tie_breaks():
     result = outcome(state)
     assert result.winners == (0,) and "last flight" in result.reason  # 7 against 5 in the last flight
     refused(state, DrawCard(), "ADP-10.1")
-    state = flying(players=3, positions=("inner-3-4", "inner-3-1", "start"), marble="green", scores=(8, 12, 3),
-                   passenger=1)
+    state = flying(
+        players=3, positions=("inner-3-4", "inner-3-1", "start"), marble="green", scores=(8, 12, 3), passenger=1
+    )
     state = apply(state, Move(("inner-3-4", "airport")))
     assert state.scores == (15, 19, 3) and outcome(state).winners == (1,)
 
 
 def test_ADP_C14_a_complete_tie_is_shared():
-    state = flying(players=3, positions=("inner-3-4", "inner-3-1", "start"), marble="green", scores=(8, 10, 3),
-                   passenger=1)
+    state = flying(
+        players=3, positions=("inner-3-4", "inner-3-1", "start"), marble="green", scores=(8, 10, 3), passenger=1
+    )
     state = apply(state, Move(("inner-3-4", "airport")))
     assert state.scores == (15, 17, 3)
     tied = dataclasses.replace(state, scores=(15, 15, 3), last_points=(7, 7, 0))
@@ -428,10 +465,13 @@ def test_save_files_round_trip_and_bad_text_is_refused():
     text = to_json(state)
     loaded = from_json(text)
     assert loaded == state and to_json(loaded) == text
-    for bad, message in [("{", "not a saved game"), ('{"game": "claim"}', "claim"),
-                         (text.replace('"target":21', '"target":"x"'), "target"),
-                         (text.replace('"players":3', '"players":9'), "2-6"),
-                         (text.replace('"move":"DrawCard"', '"move":"Jump"', 1), "unknown move")]:
+    for bad, message in [
+        ("{", "not a saved game"),
+        ('{"game": "claim"}', "claim"),
+        (text.replace('"target":21', '"target":"x"'), "target"),
+        (text.replace('"players":3', '"players":9'), "2-6"),
+        (text.replace('"move":"DrawCard"', '"move":"Jump"', 1), "unknown move"),
+    ]:
         with pytest.raises(ValueError, match=message):
             from_json(bad)
 
@@ -446,8 +486,17 @@ def test_config_from_dict_refuses_malformed_options():
         Config.from_dict({"marbles": [[3, [0, 0, 0, 0, 0]]]})
 
 
-CRAFTED = [DrawCard(), Stop(), Fly(), Stay(), Move(("start", "inner-1-1")), Repair(9, 0, 0), KeepCard(2),
-           CardDrawn(3), MarbleShaken("black")]
+CRAFTED = [
+    DrawCard(),
+    Stop(),
+    Fly(),
+    Stay(),
+    Move(("start", "inner-1-1")),
+    Repair(9, 0, 0),
+    KeepCard(2),
+    CardDrawn(3),
+    MarbleShaken("black"),
+]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -468,7 +517,8 @@ def test_random_play(seed):
         assert all(after >= before for after, before in zip(state.scores, previous_scores))
         previous_scores = state.scores
         assert len({p for p in state.positions if state.track.lane[p] is not None}) == sum(
-            state.track.lane[p] is not None for p in state.positions)  # no two planes share a field
+            state.track.lane[p] is not None for p in state.positions
+        )  # no two planes share a field
         if outcomes:
             assert sum(probability for _, probability in outcomes) == 1
             move = core.pick(outcomes, rng)

@@ -84,17 +84,33 @@ def test_flying_by_click_and_by_dropdown():
 
 def test_hurricane_payment_and_keep_through_the_dropdown():
     state = dataclasses.replace(
-        new_game(players=2, seed=0), hands=((0, 1, 1), (0, 0, 0)), pile=(16, 22, 15), positions=("central-1-2", "start"),
-        phase="marble", player=None)
+        new_game(players=2, seed=0),
+        hands=((0, 1, 1), (0, 0, 0)),
+        pile=(16, 22, 15),
+        positions=("central-1-2", "start"),
+        phase="marble",
+        player=None,
+    )
     state = apply(state, MarbleShaken("black"))
     board = board_at(state, computer=(1,))
     assert "hurricane" in board.status.value.lower()
     assert [move for _, move in board.choice.options] == [Repair(0, 1, 1)]  # a 2 or a red 3 alone is less than 4
     board.play_button.click()
     assert board.states[1].hands[0] == (0, 0, 0)
-    assert "P1: pay repairs with 1 x 2, 1 x red 3<br><i>Player 1 pays 1 x 2, 1 x red 3 for repairs." in board.move_log.value
-    keep = dataclasses.replace(new_game(players=2, seed=0), hands=((1, 1, 0), (0, 0, 0)), pile=(15, 22, 16), phase="keep",
-                               player=0, pending=(0,), positions=("outer-1-3", "airport"), turn_player=1)
+    assert (
+        "P1: pay repairs with 1 x 2, 1 x red 3<br><i>Player 1 pays 1 x 2, 1 x red 3 for repairs."
+        in board.move_log.value
+    )
+    keep = dataclasses.replace(
+        new_game(players=2, seed=0),
+        hands=((1, 1, 0), (0, 0, 0)),
+        pile=(15, 22, 16),
+        phase="keep",
+        player=0,
+        pending=(0,),
+        positions=("outer-1-3", "airport"),
+        turn_player=1,
+    )
     board = board_at(keep)
     assert [move for _, move in board.choice.options] == [KeepCard(1), KeepCard(2), KeepCard(0)]
     board.choice.value = KeepCard(2)
@@ -110,8 +126,11 @@ def test_a_person_plays_a_whole_game_against_the_computer():
             break
         points = hand_points(state.hands[0])
         if state.phase == "turn":
-            button = board.fly_button if (not state.drawn and points >= 8) else (
-                board.draw_button if points < 8 else board.stop_button)
+            button = (
+                board.fly_button
+                if (not state.drawn and points >= 8)
+                else (board.draw_button if points < 8 else board.stop_button)
+            )
             button.click()
         else:
             board.play_button.click()
@@ -126,9 +145,16 @@ def test_track_figure_and_charts_have_titles_axes_and_exact_hover():
     bust = charts.bust_chart(max_draws=5)
     assert bust.layout.xaxis.title.text and bust.layout.yaxis.title.text and bust.layout.width <= 900
     assert bust.data[2].hovertext[1].endswith(f"{Fraction(16, 55)} = {float(Fraction(16, 55)):.2%}")
-    for figure in (charts.reach_chart(10), charts.expected_points_chart(5), charts.stopping_chart(max_reds=4),
-                   charts.hurricane_chart(), charts.distance_chart(), charts.survival_chart(4), charts.track_graph_chart(),
-                   charts.threshold_chart({6: Fraction(1, 4)}, games=4)):
+    for figure in (
+        charts.reach_chart(10),
+        charts.expected_points_chart(5),
+        charts.stopping_chart(max_reds=4),
+        charts.hurricane_chart(),
+        charts.distance_chart(),
+        charts.survival_chart(4),
+        charts.track_graph_chart(),
+        charts.threshold_chart({6: Fraction(1, 4)}, games=4),
+    ):
         assert figure.layout.title.text and figure.layout.width <= 900 and len(figure.data) >= 1
     hurricane = charts.hurricane_chart()
     assert hurricane.data[0].y[2] == pytest.approx(float(odds.hurricane_probability(4)))

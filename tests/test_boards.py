@@ -18,7 +18,9 @@ def test_every_shipped_board_is_valid_node_link_data(name):
 
 def good():
     return {
-        "directed": False, "multigraph": False, "graph": {},
+        "directed": False,
+        "multigraph": False,
+        "graph": {},
         "nodes": [{"id": "a", "region": "red"}, {"id": "b", "region": "red"}, {"id": "c", "region": "blue"}],
         "edges": [{"source": "a", "target": "b", "passable": True}, {"source": "b", "target": "c", "passable": True}],
     }

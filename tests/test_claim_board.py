@@ -104,7 +104,10 @@ def test_points_graph(players):
     points = {(r, c) for r, row in enumerate(rows) for c, char in enumerate(row) if char != "#"}
     assert set(graph.nodes) == points
     expected_edges = {
-        frozenset(((r, c), (r + dr, c + dc))) for r, c in points for dr, dc in ((0, 1), (1, 0)) if (r + dr, c + dc) in points
+        frozenset(((r, c), (r + dr, c + dc)))
+        for r, c in points
+        for dr, dc in ((0, 1), (1, 0))
+        if (r + dr, c + dc) in points
     }
     assert {frozenset(edge) for edge in graph.edges} == expected_edges
     for (r, c), data in graph.nodes(data=True):

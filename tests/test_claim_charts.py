@@ -26,7 +26,9 @@ def test_first_player_advantage_counts_wins_by_turn_order(games):
         winners = game.result.winners
         expected["draw" if not winners else ("1st" if winners[0] == game.first else "2nd")] += 1
     assert list(figure.data[0].customdata) == [
-        f"{expected['1st']} of 6 games", f"{expected['2nd']} of 6 games", f"{expected['draw']} of 6 games"
+        f"{expected['1st']} of 6 games",
+        f"{expected['2nd']} of 6 games",
+        f"{expected['draw']} of 6 games",
     ]
     assert figure.layout.xaxis.title.text and figure.layout.yaxis.title.text
 

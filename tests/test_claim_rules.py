@@ -19,7 +19,9 @@ LAND = "\n".join(["aaaabbb"] * 5)
 
 def position(pieces: str, header: str = "players: red blue\nto-move: red\nphase: battle", land: str = LAND, **config):
     """A diagram from a header, a territory grid and a piece grid (dedented)."""
-    text = f"{textwrap.dedent(header).strip()}\n\n{textwrap.dedent(land).strip()}\n\n{textwrap.dedent(pieces).strip()}\n"
+    text = (
+        f"{textwrap.dedent(header).strip()}\n\n{textwrap.dedent(land).strip()}\n\n{textwrap.dedent(pieces).strip()}\n"
+    )
     return claim.from_diagram(text, claim.Config(**config)) if config else claim.from_diagram(text)
 
 
@@ -187,7 +189,9 @@ def test_CL_5_1_no_player_loses_more_than_four_with_three_players():
     # blue has lost 4 already (14 on the board); yellow removes: only red pieces may go
     land = "aaaaaaaaa\naaaaaaaaa\nbbbbbbbbb\nbbbbbbbbb\nccccccccc\nccccccccc"
     pieces = "rrrrrrrrr\nrrrrrrrrr\nbbbbbbbbb\nbbbbb....\nyyyyyyyyy\nyyyyyyyyy"
-    header = "players: red blue yellow\nto-move: yellow\nphase: removal\nfirst: red\nremovals-left: red 0 blue 4 yellow 4"
+    header = (
+        "players: red blue yellow\nto-move: yellow\nphase: removal\nfirst: red\nremovals-left: red 0 blue 4 yellow 4"
+    )
     state = position(pieces, header, land)
     error = refused(state, Remove((2, 0)), "CL-5.1")
     assert "blue" in error.message
@@ -351,7 +355,12 @@ def test_CL_8_2_driving_out_the_last_enemy_piece_replaces_the_tower():
     assert after.follow_up == (3, 5) and after.turn == 0
     assert "b" in claim.conquerable(after, 0)
     done = claim.apply(after, PlaceTower("b", (1, 6)))
-    assert done.at((1, 6)) == "R" and done.at((0, 6)) == "." and done.towers_in_reserve(1) == 3 and done.towers_in_reserve(0) == 2
+    assert (
+        done.at((1, 6)) == "R"
+        and done.at((0, 6)) == "."
+        and done.towers_in_reserve(1) == 3
+        and done.towers_in_reserve(0) == 2
+    )
 
 
 def test_CL_8_2_capturing_the_tower_conquers_the_territory():
@@ -380,7 +389,9 @@ def test_CL_9_1_towers_do_not_move_but_capture_and_can_be_captured():
     refused(state, Step((2, 1), (1, 1)), "CL-9.1")
     # red steps to (2,3): blue (2,2) is between red and the red tower
     assert claim.captures_of(state, Step((2, 4), (2, 3))) == ((2, 2),)
-    tower_taken = position(".......\n.......\n.bR.r..\n.......\n.......", "players: red blue\nto-move: blue\nphase: battle")
+    tower_taken = position(
+        ".......\n.......\n.bR.r..\n.......\n.......", "players: red blue\nto-move: blue\nphase: battle"
+    )
     after = claim.apply(tower_taken, Jump((2, 1), ((2, 3),)))
     assert after.at((2, 2)) == "R"  # jumping over a tower never captures it
     step_in = position(".......\n.......\n.bR.r..\n.......\n...b...", "players: red blue\nto-move: blue\nphase: battle")
@@ -395,7 +406,10 @@ def test_CL_9_1_towers_do_not_move_but_capture_and_can_be_captured():
 
 
 def test_CL_10_1_third_tower_wins():
-    state = position("R......\n.r.....\n.......\n....Rr.\n.......", land="aaaabbb\naaaabbb\ncccccdd\nccccc.d\nccccccd".replace(".", "d"))
+    state = position(
+        "R......\n.r.....\n.......\n....Rr.\n.......",
+        land="aaaabbb\naaaabbb\ncccccdd\nccccc.d\nccccccd".replace(".", "d"),
+    )
     assert claim.outcome(state) is None
     state = claim.apply(state, PlaceTower("d", (4, 6)))
     assert claim.outcome(state).winners == (0,)
@@ -434,13 +448,26 @@ def test_CL_C8_a_player_who_cannot_move_passes():
 
 
 def test_CL_C9_a_game_without_progress_stops():
-    state = position("R......\n.r.....\n.......\n.....b.\n....bB.", "players: red blue\nto-move: red\nphase: battle\nquiet: 3", quiet_turn_limit=4)
+    state = position(
+        "R......\n.r.....\n.......\n.....b.\n....bB.",
+        "players: red blue\nto-move: red\nphase: battle\nquiet: 3",
+        quiet_turn_limit=4,
+    )
     after = claim.apply(state, Step((1, 1), (1, 2)))
     assert claim.outcome(after) is not None and claim.outcome(after).winners == ()  # one tower each: a draw
-    state = position("R......\n.r.....\n.......\n.....b.\n.....b.", "players: red blue\nto-move: red\nphase: battle\nquiet: 3", quiet_turn_limit=4)
+    state = position(
+        "R......\n.r.....\n.......\n.....b.\n.....b.",
+        "players: red blue\nto-move: red\nphase: battle\nquiet: 3",
+        quiet_turn_limit=4,
+    )
     after = claim.apply(state, Step((1, 1), (1, 2)))
     assert claim.outcome(after).winners == (0,)
-    draw = position("R......\n.r.....\n.......\n.....b.\n.....b.", "players: red blue\nto-move: red\nphase: battle\nquiet: 3", quiet_turn_limit=4, stalled_result="draw")
+    draw = position(
+        "R......\n.r.....\n.......\n.....b.\n.....b.",
+        "players: red blue\nto-move: red\nphase: battle\nquiet: 3",
+        quiet_turn_limit=4,
+        stalled_result="draw",
+    )
     assert claim.outcome(claim.apply(draw, Step((1, 1), (1, 2)))).winners == ()
 
 
@@ -475,8 +502,10 @@ def test_CL_C7_a_three_player_removal_ends_when_nobody_may_lose_more():
     # blue has lost 4, red 3, yellow 1; yellow may take only one more red piece, then the battle begins
     land = "\n".join(["aaaabbbbb"] * 3 + ["cccccdddd"] * 3)
     cells = ["r"] * 15 + ["b"] * 14 + ["y"] * 17 + ["."] * 8
-    rows = ["".join(cells[row * 9:(row + 1) * 9]) for row in range(6)]
-    header = "players: red blue yellow\nto-move: yellow\nphase: removal\nfirst: red\nremovals-left: red 0 blue 0 yellow 4"
+    rows = ["".join(cells[row * 9 : (row + 1) * 9]) for row in range(6)]
+    header = (
+        "players: red blue yellow\nto-move: yellow\nphase: removal\nfirst: red\nremovals-left: red 0 blue 0 yellow 4"
+    )
     state = position("\n".join(rows), header, land)
     assert all(state.owner(m.point) == 0 for m in claim.legal_moves(state))
     state = claim.apply(state, Remove((0, 0)))

@@ -82,7 +82,9 @@ def test_move_list_and_buttons_play_everything():
 
 
 def test_a_whole_four_player_game_against_the_computer():
-    board = Board(claim.new_game(players=4, seed=2), seed=2, bots={1: bots.random_bot, 2: bots.greedy_bot, 3: bots.random_bot})
+    board = Board(
+        claim.new_game(players=4, seed=2), seed=2, bots={1: bots.random_bot, 2: bots.greedy_bot, 3: bots.random_bot}
+    )
     moves = 0
     while claim.outcome(board.state) is None:
         board.computer_button.click()

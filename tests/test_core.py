@@ -15,7 +15,11 @@ from rulebook.probability import draw_distribution, sorted_dice
 
 def test_illegal_move_is_a_value_error_with_the_rule():
     error = core.IllegalMove("MJ-5.2", "Eeklo does not border Aalter")
-    assert isinstance(error, ValueError) and error.rule == "MJ-5.2" and str(error) == "MJ-5.2: Eeklo does not border Aalter"
+    assert (
+        isinstance(error, ValueError)
+        and error.rule == "MJ-5.2"
+        and str(error) == "MJ-5.2: Eeklo does not border Aalter"
+    )
 
 
 def test_pick_is_exact_and_seeded():

@@ -13,7 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_wheel_contains_the_package_and_every_board_file(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path), str(ROOT)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     (wheel,) = tmp_path.glob("rulebook-*.whl")

@@ -25,6 +25,7 @@ def diagram(settlements: dict, header: str = FIRST, players: int = 2) -> str:
         rows[row][column] = str(player)
     return header.format(players=players) + "\n".join("".join(row) for row in rows) + "\n"
 
+
 CONFIGS = (kb.Config(), kb.Config(tile_loss="end_of_turn", move_in_place=True, lords_zero_scores=True))
 
 
@@ -143,6 +144,7 @@ def test_json_from_a_diagram_position_replays():
 
 def enumerate_draws(pile, discard, hands, order, player, terrain, draws):
     """Independent brute force: every ordering of the pile, reshuffles as every ordering of the discards."""
+
     def walk(pile, discard, hands, step, left):
         if left == 0 or step == len(order):
             return Fraction(0)
@@ -161,11 +163,12 @@ def enumerate_draws(pile, discard, hands, order, player, terrain, draws):
             if drawer == player and card == terrain:
                 total += Fraction(1, len(pile))
                 continue
-            rest = pile[:position] + pile[position + 1:]
+            rest = pile[:position] + pile[position + 1 :]
             new_hands = hands[:]
             new_hands[drawer] = card
             total += Fraction(1, len(pile)) * walk(rest, discard, new_hands, step + 1, left - (drawer == player))
         return total
+
     return walk(list(pile), list(discard), list(hands), 0, draws)
 
 
@@ -189,16 +192,21 @@ def test_terrain_within_small_deck_brute_force_over_all_orders():
     order = [(0, True), (1, True), (0, True), (1, True), (0, True), (1, True), (0, True)]
     for terrain in TERRAINS:
         for draws in range(1, 5):
-            expected = enumerate_draws(["desert", "flower"], ["grass", "forest"], ["grass", "canyon"], order + order,
-                                       0, terrain, draws)
+            expected = enumerate_draws(
+                ["desert", "flower"], ["grass", "forest"], ["grass", "canyon"], order + order, 0, terrain, draws
+            )
             assert odds.terrain_within(state, 0, terrain, draws) == expected, (terrain, draws)
 
 
 def test_next_card_odds_and_legal_hexes_by_terrain():
     state = kb.from_diagram(diagram({(9, 9): 0}), hands=("grass", "forest"))
-    assert odds.next_card_odds(state) == {"grass": Fraction(4, 23), "canyon": Fraction(5, 23),
-                                          "desert": Fraction(5, 23), "flower": Fraction(5, 23),
-                                          "forest": Fraction(4, 23)}
+    assert odds.next_card_odds(state) == {
+        "grass": Fraction(4, 23),
+        "canyon": Fraction(5, 23),
+        "desert": Fraction(5, 23),
+        "flower": Fraction(5, 23),
+        "forest": Fraction(4, 23),
+    }
     counts = odds.legal_hexes_by_terrain(state, 0)
     # (9,9) touches grass (9,8) (9,10) (8,9) (8,10) (10,9) and desert (10,10); no canyon, flower or forest.
     assert counts["grass"] == 5 and counts["desert"] == 1 and counts["forest"] == 58

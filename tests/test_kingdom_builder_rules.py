@@ -39,8 +39,17 @@ FIRST_BOARD = [
     "WWCFWWWDDWGMTTWWWWWW",
     "WWWWWWWWWWTTTWWWWWWW",
 ]
-LETTER = {"G": "grass", "C": "canyon", "D": "desert", "F": "flower", "T": "forest", "W": "water", "M": "mountain",
-          "K": "castle", "L": "location"}
+LETTER = {
+    "G": "grass",
+    "C": "canyon",
+    "D": "desert",
+    "F": "flower",
+    "T": "forest",
+    "W": "water",
+    "M": "mountain",
+    "K": "castle",
+    "L": "location",
+}
 
 
 def diagram(settlements: dict, header: str = FIRST, players: int = 2) -> str:
@@ -68,8 +77,9 @@ def builds(state) -> set:
 
 
 def tile_targets(state, tile, origin=None) -> set:
-    return {m.target for m in kb.legal_moves(state) if isinstance(m, kb.UseTile) and m.tile == tile
-            and m.origin == origin}
+    return {
+        m.target for m in kb.legal_moves(state) if isinstance(m, kb.UseTile) and m.tile == tile and m.origin == origin
+    }
 
 
 def hexes_of(letter: str) -> set:
@@ -82,8 +92,14 @@ def hexes_of(letter: str) -> set:
 def neighbours(row, column):
     """Independent odd-r neighbour rule (odd rows sit half a hex to the right)."""
     shift = row % 2
-    around = [(row, column - 1), (row, column + 1), (row - 1, column - 1 + shift), (row - 1, column + shift),
-              (row + 1, column - 1 + shift), (row + 1, column + shift)]
+    around = [
+        (row, column - 1),
+        (row, column + 1),
+        (row - 1, column - 1 + shift),
+        (row - 1, column + shift),
+        (row + 1, column - 1 + shift),
+        (row + 1, column + shift),
+    ]
     return {(r, c) for r, c in around if 0 <= r < 20 and 0 <= c < 20}
 
 
@@ -331,8 +347,12 @@ def test_KB_C7_1_oracle_builds_on_the_card_terrain_next_to_own():
     state = position({(12, 8): 0}, hands=("flower", "grass"), header=OTHER)  # (12,8) touches the oracle (13,7)
     assert state.tiles_of(0) == (("oracle", (13, 7), "ready"),)
     # (12,8) even row: (12,7) G (12,9) T (11,7) T (11,8) T (13,7) oracle (13,8) T -> no flower next to it.
-    assert tile_targets(state, "oracle") == {(r, c) for r in range(20) for c in range(20)
-                                            if kb.board_graph(state.sections).nodes[(r, c)]["terrain"] == "flower"}
+    assert tile_targets(state, "oracle") == {
+        (r, c)
+        for r in range(20)
+        for c in range(20)
+        if kb.board_graph(state.sections).nodes[(r, c)]["terrain"] == "flower"
+    }
     state = position({(13, 6): 0}, hands=("flower", "grass"), header=OTHER)
     # (13,6) odd row touches (13,5) W, (13,7) oracle, (12,6) W, (12,7) G, (14,6) F, (14,7) F.
     assert tile_targets(state, "oracle") == {(14, 6), (14, 7)}
@@ -441,8 +461,12 @@ def test_KB_8_1_end_of_turn_discards_draws_and_passes_clockwise():
     assert state.player is None and state.drawing == 0
     assert state.discard == (1, 0, 0, 0, 0) and state.hands == (None, "canyon", "desert")
     assert {o.terrain: p for o, p in kb.chance_outcomes(state)} == {
-        "grass": Fraction(4, 22), "canyon": Fraction(4, 22), "desert": Fraction(4, 22),
-        "flower": Fraction(5, 22), "forest": Fraction(5, 22)}
+        "grass": Fraction(4, 22),
+        "canyon": Fraction(4, 22),
+        "desert": Fraction(4, 22),
+        "flower": Fraction(5, 22),
+        "forest": Fraction(5, 22),
+    }
     state = kb.apply(state, kb.CardDrawn("forest"))
     assert state.player == 1 and state.hands == ("forest", "canyon", "desert") and state.turns == (1, 0, 0)
 
@@ -454,8 +478,12 @@ def test_KB_C3_discards_reshuffled_when_the_pile_runs_out():
         state = kb.apply(state, kb.Build(hex_))
     state = kb.apply(state, kb.EndTurn())
     assert {o.terrain: p for o, p in kb.chance_outcomes(state)} == {
-        "grass": Fraction(5, 24), "canyon": Fraction(4, 24), "desert": Fraction(5, 24),
-        "flower": Fraction(5, 24), "forest": Fraction(5, 24)}
+        "grass": Fraction(5, 24),
+        "canyon": Fraction(4, 24),
+        "desert": Fraction(5, 24),
+        "flower": Fraction(5, 24),
+        "forest": Fraction(5, 24),
+    }
     state = kb.apply(state, kb.CardDrawn("desert"))
     assert state.pile == (5, 4, 4, 5, 5) and state.discard == (0, 0, 0, 0, 0)
     refused(state, kb.CardDrawn("grass"), "KB-C3")
@@ -479,7 +507,7 @@ def test_KB_C4_a_card_without_free_hex_is_replaced():
 def test_KB_C14_fewer_than_three_settlements_left():
     buildable = [(r, c) for r in range(20) for c in range(20) if FIRST_BOARD[r][c] in "GCDFT"]
     mine = [h for h in buildable if h[0] >= 13][:38]
-    state = position({h: 0 for h in mine}, hands=("grass", "grass"))
+    state = position(dict.fromkeys(mine, 0), hands=("grass", "grass"))
     assert state.supply == (2, 40)
     state = kb.apply(state, builds_sorted(state)[0])
     spare = builds_sorted(state)[1]
@@ -501,7 +529,7 @@ def test_KB_9_1_the_round_is_completed_after_the_last_settlement():
     buildable = [(r, c) for r in range(20) for c in range(20) if FIRST_BOARD[r][c] in "GCDFT"]
     mine = [h for h in buildable if h[0] >= 13][:38]
     for trigger, expect_more in ((0, True), (1, False)):
-        state = position({h: trigger for h in mine}, hands=("grass", "grass"), player=trigger)
+        state = position(dict.fromkeys(mine, trigger), hands=("grass", "grass"), player=trigger)
         while not state.mandatory_done:
             state = kb.apply(state, builds_sorted(state)[0])
         state = kb.apply(state, kb.EndTurn())

@@ -106,7 +106,7 @@ def test_scores_agree_with_networkx_areas_on_random_games():
     for seed in range(3):
         rng = random.Random(seed)
         state = kb.new_game(players=3, seed=seed, cards=("hermits", "citizens", "merchants"))
-        state = bots.play_game(state, {p: bots.random_player for p in range(3)}, rng)
+        state = bots.play_game(state, dict.fromkeys(range(3), bots.random_player), rng)
         graph = kb.board_graph(state)
         table = kb.score(state)
         for player in range(3):

@@ -89,9 +89,12 @@ def test_scoring_highlight_and_charts():
     table.scoring_player.value = 0
     assert len(table.figure.data[3].x) == 2  # the two settlements of row 0
     state = table.state
-    for figure in (charts.draw_odds_figure(state, 0, 3), charts.legal_hexes_figure(state, 0),
-                   charts.score_figure(state),
-                   charts.bot_games_figure(bots.tournament(("greedy", "random"), games=2, seed=5))):
+    for figure in (
+        charts.draw_odds_figure(state, 0, 3),
+        charts.legal_hexes_figure(state, 0),
+        charts.score_figure(state),
+        charts.bot_games_figure(bots.tournament(("greedy", "random"), games=2, seed=5)),
+    ):
         assert isinstance(figure, go.Figure) and figure.layout.title.text
         assert figure.layout.xaxis.title.text and figure.layout.yaxis.title.text and figure.layout.width <= 900
     legal = charts.legal_hexes_figure(state, 0)

@@ -90,8 +90,13 @@ def test_card_chart_bars_are_set_odds():
     figure = charts.card_chart(odds_by_draws)
     assert_readable(figure)
     names = [trace.name for trace in figure.data]
-    assert names == ["no trade", "best trade 4 points", "best trade 5 points", "best trade 6 points",
-                     "best trade 8 points"]
+    assert names == [
+        "no trade",
+        "best trade 4 points",
+        "best trade 5 points",
+        "best trade 6 points",
+        "best trade 8 points",
+    ]
     for column in range(6):
         assert sum(trace.y[column] for trace in figure.data) == pytest.approx(1)
     assert figure.data[0].y[2] == pytest.approx(1 - 2 / 44)  # two cards: only the Brewery card trades

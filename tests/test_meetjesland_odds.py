@@ -43,8 +43,10 @@ def reference_ends(stake: int, defenders: int, stop_at: int = 0) -> dict[tuple[i
 
 
 def reference_win(stake: int, defenders: int, stop_at: int = 0) -> Fraction:
-    return sum((p for (left, held), p in reference_ends(stake, defenders, stop_at).items() if held == 0 and left > 0),
-               Fraction(0))
+    return sum(
+        (p for (left, held), p in reference_ends(stake, defenders, stop_at).items() if held == 0 and left > 0),
+        Fraction(0),
+    )
 
 
 def reference_chain(stake: int, path: tuple[int, ...]) -> Fraction:
@@ -77,9 +79,15 @@ def test_roll_outcomes_match_the_published_counts():
     assert odds.roll_outcomes(3, 1) == {(0, 1): Fraction(855, 1296), (1, 0): Fraction(441, 1296)}
     assert odds.roll_outcomes(1, 2) == {(0, 1): Fraction(55, 216), (1, 0): Fraction(161, 216)}
     assert odds.roll_outcomes(2, 2) == {
-        (0, 2): Fraction(295, 1296), (1, 1): Fraction(420, 1296), (2, 0): Fraction(581, 1296)}
+        (0, 2): Fraction(295, 1296),
+        (1, 1): Fraction(420, 1296),
+        (2, 0): Fraction(581, 1296),
+    }
     assert odds.roll_outcomes(3, 2) == {
-        (0, 2): Fraction(2890, 7776), (1, 1): Fraction(2611, 7776), (2, 0): Fraction(2275, 7776)}
+        (0, 2): Fraction(2890, 7776),
+        (1, 1): Fraction(2611, 7776),
+        (2, 0): Fraction(2275, 7776),
+    }
 
 
 def test_MJ_resolve_roll_follows_the_examples_of_the_text():
@@ -167,8 +175,7 @@ def test_win_table_is_monotone_and_bounded_for_large_armies():
     assert np.all(np.diff(table[1:, 1:], axis=1) <= 1e-15)  # more defenders never help the attacker
 
 
-@pytest.mark.parametrize("stake,defenders,stop_at", [(s, d, t) for s in range(8) for d in range(6)
-                                                       for t in (0, 1, 3)])
+@pytest.mark.parametrize("stake,defenders,stop_at", [(s, d, t) for s in range(8) for d in range(6) for t in (0, 1, 3)])
 def test_battle_outcomes_equal_independent_recursion(stake, defenders, stop_at):
     expected = reference_ends(stake, defenders, stop_at)
     exact = odds.battle_outcomes(stake, defenders, stop_at, exact=True)
@@ -229,8 +236,9 @@ def test_bad_arguments_raise_value_error(bad):
 # --- chains and smallest stakes ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("stake,path", [(1, (1,)), (3, (1, 1)), (5, (2, 1)), (6, (2, 2, 1)), (8, (3, 1, 2)),
-                                        (4, ()), (2, (1, 1, 1))])
+@pytest.mark.parametrize(
+    "stake,path", [(1, (1,)), (3, (1, 1)), (5, (2, 1)), (6, (2, 2, 1)), (8, (3, 1, 2)), (4, ()), (2, (1, 1, 1))]
+)
 def test_chain_win_probability_equals_independent_recursion(stake, path):
     expected = reference_chain(stake, path)
     assert odds.chain_win_probability(stake, path, exact=True) == expected
@@ -309,8 +317,9 @@ def test_set_odds_full_deck_equals_brute_force(k):
     assert odds.set_odds(k) == brute_force_set_odds(k, dict(odds.FULL_DECK), ())
 
 
-@pytest.mark.parametrize("k,hand", [(2, ("red",)), (1, ("red", "blue")), (3, ("yellow", "yellow")),
-                                    (4, ()), (5, ("brewery",))])
+@pytest.mark.parametrize(
+    "k,hand", [(2, ("red",)), (1, ("red", "blue")), (3, ("yellow", "yellow")), (4, ()), (5, ("brewery",))]
+)
 def test_set_odds_with_a_hand_equals_brute_force(k, hand):
     deck = {"red": 3, "yellow": 2, "blue": 4, "green": 2, "orange": 1, "mauve": 2, "brewery": 1}
     expected = brute_force_set_odds(k, deck, hand)

@@ -53,8 +53,14 @@ def test_random_play(seed):
             assert mj.legal_moves(state) == ()
             break
         moves = mj.legal_moves(state)
-        assert moves and EndTurn() in moves or state.phase == "setup" or state.battle or state.to_place \
+        assert (
+            moves
+            and EndTurn() in moves
+            or state.phase == "setup"
+            or state.battle
+            or state.to_place
             or len(state.hands[state.turn]) > 5
+        )
         for bad in crafted_illegal(state):
             before = state
             with pytest.raises(IllegalMove) as caught:

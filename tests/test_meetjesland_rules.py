@@ -46,7 +46,10 @@ def refused(state, move, rule: str) -> IllegalMove:
 def test_MJ_1_1_board_has_44_territories_in_six_regions_as_the_text_lists():
     board = mj.load_board()
     assert len(board.territories) == 44
-    municipalities = {region: sorted({board.graph.nodes[t]["municipality"] for t in members}) for region, members in board.regions.items()}
+    municipalities = {
+        region: sorted({board.graph.nodes[t]["municipality"] for t in members})
+        for region, members in board.regions.items()
+    }
     assert municipalities == {  # the French text, "Le jeu"
         "red": ["Assenede", "Kaprijke", "Zelzate"],
         "yellow": ["Eeklo", "Lovendegem", "Waarschoot"],
@@ -63,7 +66,9 @@ def test_MJ_1_3_there_are_44_cards_and_12_missions():
     assert len(mj.MISSIONS) == 12
 
 
-@pytest.mark.parametrize("players, sizes", [(3, [15, 15, 14]), (4, [11] * 4), (5, [9, 9, 9, 9, 8]), (6, [8, 8, 7, 7, 7, 7])])
+@pytest.mark.parametrize(
+    "players, sizes", [(3, [15, 15, 14]), (4, [11] * 4), (5, [9, 9, 9, 9, 8]), (6, [8, 8, 7, 7, 7, 7])]
+)
 def test_MJ_2_1_cards_dealt_clockwise_from_the_first_player(players, sizes):
     state = mj.new_game(players, seed=11)
     assert [len(state.territories_of(p)) for p in range(players)] == sizes
@@ -188,7 +193,7 @@ def test_MJ_4_8_more_than_five_cards_must_trade_three():
 
 
 def test_MJ_4_9_whole_colour_counts_the_numbers_of_all_territories_held():
-    yellow = {t: (0, 2) for t in ("eeklo", "waarschoot", "lovendegem", "vinderhoute")}
+    yellow = dict.fromkeys(("eeklo", "waarschoot", "lovendegem", "vinderhoute"), (0, 2))
     rest = {t: (1, 2) for t in mj.load_board().territories if t not in yellow}
     rest["aalter"] = (0, 2)  # a municipality seat outside yellow counts too
     position = playing(territories={**yellow, **rest}, turn=1)
@@ -207,8 +212,17 @@ def test_MJ_4_10_one_point_per_three_territories_at_least_three(held, points):
 
 
 def test_MJ_5_2_attack_from_more_than_one_point_across_an_open_border():
-    position = playing(territories={"eeklo": (0, 5), "kaprijke": (1, 2), "lembeke": (0, 1), "oosteeklo": (1, 3),
-                                    "nevele": (0, 4), "vosselare": (1, 1), "aalter": (1, 1)})
+    position = playing(
+        territories={
+            "eeklo": (0, 5),
+            "kaprijke": (1, 2),
+            "lembeke": (0, 1),
+            "oosteeklo": (1, 3),
+            "nevele": (0, 4),
+            "vosselare": (1, 1),
+            "aalter": (1, 1),
+        }
+    )
     refused(position, Attack("lembeke", "oosteeklo", 1), "MJ-5.2")  # only 1 point
     error = refused(position, Attack("nevele", "vosselare", 2), "MJ-5.2")  # Schipdonk canal: thick line
     assert "thick line" in error.message
@@ -298,7 +312,7 @@ def test_MJ_C7_break_off_brings_the_stake_home():
 def test_MJ_3_1_first_to_fulfil_the_mission_wins():
     red_blue = [t for t, r in mj.load_board().graph.nodes(data="region") if r in ("red", "blue")]
     position = playing(
-        territories={**{t: (0, 3) for t in red_blue}, "kaprijke": (1, 1), "eeklo": (0, 4)},
+        territories={**dict.fromkeys(red_blue, (0, 3)), "kaprijke": (1, 1), "eeklo": (0, 4)},
         missions=(0, 1, 2, 3),
     )
     assert position.mission(0).regions == ("red", "blue")
@@ -312,9 +326,10 @@ def test_MJ_3_1_first_to_fulfil_the_mission_wins():
 
 def test_MJ_C10_destroyed_players_leave_the_turn_order():
     board = mj.load_board()
-    everything = {t: (2, 2) for t in board.territories}
-    position = playing(territories={**everything, "kaprijke": (1, 1), "eeklo": (0, 3), "aalter": (3, 3)},
-                       missions=(6, 7, 4, 5))
+    everything = dict.fromkeys(board.territories, (2, 2))
+    position = playing(
+        territories={**everything, "kaprijke": (1, 1), "eeklo": (0, 3), "aalter": (3, 3)}, missions=(6, 7, 4, 5)
+    )
     state = mj.apply(position, Attack("eeklo", "kaprijke", 1))
     state = mj.apply(state, Dice((6,), (1,)))
     assert state.alive == (True, False, True, True) and state.eliminated_by[1] == 0
@@ -324,9 +339,10 @@ def test_MJ_C10_destroyed_players_leave_the_turn_order():
 
 def test_MJ_C10_destroy_mission_falls_back_when_someone_else_destroys():
     board = mj.load_board()
-    rest = {t: (0, 1) for t in board.territories}
-    position = playing(territories={**rest, "kaprijke": (1, 1), "eeklo": (0, 3), "aalter": (2, 2)},
-                       missions=(6, 7, 9, 4))  # player 2 must destroy black (player 1)
+    rest = dict.fromkeys(board.territories, (0, 1))
+    position = playing(
+        territories={**rest, "kaprijke": (1, 1), "eeklo": (0, 3), "aalter": (2, 2)}, missions=(6, 7, 9, 4)
+    )  # player 2 must destroy black (player 1)
     assert position.mission(2).destroy == 1
     state = mj.apply(position, Attack("eeklo", "kaprijke", 2))
     state = mj.apply(state, Dice((6, 6), (1,)))
@@ -385,9 +401,15 @@ def test_saved_game_round_trip_and_bad_files():
         ('{"game": "claim", "version": 1, "setup": {}, "history": []}', "not 'meetjesland'"),
         ('{"game": "meetjesland", "version": 99, "setup": {}, "history": []}', "rules version"),
         ('{"game": "meetjesland", "version": 1, "setup": {"players": 9, "seed": 1}, "history": []}', "3 to 6"),
-        ('{"game": "meetjesland", "version": 1, "setup": {"players": 4, "seed": 1}, "history": [{"move": "Fly"}]}', "unknown move"),
-        ('{"game": "meetjesland", "version": 1, "setup": {"players": 4, "seed": 1}, "history": [{"move": "EndTurn"}]}',
-         "not legal"),
+        (
+            '{"game": "meetjesland", "version": 1, "setup": {"players": 4, "seed": 1}, "history": [{"move": "Fly"}]}',
+            "unknown move",
+        ),
+        (
+            '{"game": "meetjesland", "version": 1, "setup": {"players": 4, "seed": 1}, '
+            '"history": [{"move": "EndTurn"}]}',
+            "not legal",
+        ),
     ]:
         with pytest.raises(ValueError, match=needle):
             mj.from_json(bad)

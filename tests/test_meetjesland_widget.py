@@ -39,7 +39,9 @@ def test_attack_with_clicks_and_roll_to_the_end():
     table = after_setup()
     state = table.state
     origin, target = next(
-        (o, t) for o in state.territories_of(0) for t in state.board.neighbours[o]
+        (o, t)
+        for o in state.territories_of(0)
+        for t in state.board.neighbours[o]
         if state.owner_of(t) != 0 and state.points_on(o) >= 2
     )
     table.select(origin)

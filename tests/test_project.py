@@ -6,10 +6,10 @@ import json
 import re
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -28,7 +28,7 @@ def test_environment_yml_lists_the_same_dependencies_as_pyproject():
         wanted |= {_name(r) for r in project["optional-dependencies"][extra] if not r.startswith("rulebook")}
     conda = set()
     text = (ROOT / "environment.yml").read_text()
-    for line in text[text.index("dependencies:"):].splitlines():
+    for line in text[text.index("dependencies:") :].splitlines():
         match = re.match(r"\s+- ([A-Za-z][\w.-]*)", line)
         if match and match.group(1) not in ("python", "pip"):
             conda.add(_name(match.group(1)))
@@ -56,7 +56,9 @@ def test_notebooks_define_no_functions(notebook):
 def test_every_rule_id_the_engine_can_raise_is_in_the_notebook(game):
     notebook = ROOT / "notebooks" / f"{game}.ipynb"
     assert notebook.is_file(), f"{game} has no notebook"
-    text = "".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"] if c["cell_type"] == "markdown")
+    text = "".join(
+        "".join(c["source"]) for c in json.loads(notebook.read_text())["cells"] if c["cell_type"] == "markdown"
+    )
     ids = set()
     for module in (ROOT / "rulebook" / game).glob("*.py"):
         ids |= set(RULE_ID.findall(module.read_text()))

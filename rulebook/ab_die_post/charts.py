@@ -20,9 +20,15 @@ GREYS = ("#000000", "#555555", "#999999")
 
 def _layout(title: str, x_title: str, y_title: str, width: int = 760, height: int = 430, **extra: Any) -> go.Layout:
     return go.Layout(
-        title={"text": title, "x": 0.5, "font": {"size": 15}}, width=width, height=height, template="simple_white",
-        xaxis={"title": x_title, "showgrid": True}, yaxis={"title": y_title, "showgrid": True},
-        legend={"font": {"size": 11}}, margin={"l": 70, "r": 20, "t": 60, "b": 60}, **extra,
+        title={"text": title, "x": 0.5, "font": {"size": 15}},
+        width=width,
+        height=height,
+        template="simple_white",
+        xaxis={"title": x_title, "showgrid": True},
+        yaxis={"title": y_title, "showgrid": True},
+        legend={"font": {"size": 11}},
+        margin={"l": 70, "r": 20, "t": 60, "b": 60},
+        **extra,
     )
 
 
@@ -32,7 +38,12 @@ def _percent_hover(values: Sequence[Fraction]) -> list[str]:
 
 def _line(name: str, xs: Sequence[Any], values: Sequence[Fraction], index: int, hover: Sequence[str]) -> go.Scatter:
     return go.Scatter(
-        x=list(xs), y=[float(v) for v in values], name=name, mode="lines+markers", hovertext=list(hover), hoverinfo="text+name",
+        x=list(xs),
+        y=[float(v) for v in values],
+        name=name,
+        mode="lines+markers",
+        hovertext=list(hover),
+        hoverinfo="text+name",
         line={"color": GREYS[index % 3], "dash": DASHES[index % len(DASHES)], "width": 2},
         marker={"symbol": SYMBOLS[index % len(SYMBOLS)], "size": 7},
     )
@@ -43,9 +54,13 @@ def _line(name: str, xs: Sequence[Any], values: Sequence[Fraction], index: int, 
 
 def bust_chart(max_draws: int = 20, pile: tuple[int, int, int] = FULL_DECK) -> go.Figure:
     """Chance of a bust within k more cards, one line per number of red 3s already held."""
-    figure = go.Figure(layout=_layout(
-        "Chance of losing the red 3s within k more cards (full pile)", "cards drawn this turn, k",
-        "chance of a bust (probability)"))
+    figure = go.Figure(
+        layout=_layout(
+            "Chance of losing the red 3s within k more cards (full pile)",
+            "cards drawn this turn, k",
+            "chance of a bust (probability)",
+        )
+    )
     draws = range(max_draws + 1)
     for reds in (0, 1, 2):
         values = [odds.bust_probability(k, reds, pile) for k in draws]
@@ -57,40 +72,62 @@ def bust_chart(max_draws: int = 20, pile: tuple[int, int, int] = FULL_DECK) -> g
 
 def reach_chart(max_target: int = 30, pile: tuple[int, int, int] = FULL_DECK) -> go.Figure:
     """Chance of drawing up to a target before a bust, from an empty hand and from hands holding red 3s."""
-    figure = go.Figure(layout=_layout(
-        "Chance of reaching a target by drawing on (full pile)", "target (points in hand)", "chance of reaching it"))
+    figure = go.Figure(
+        layout=_layout(
+            "Chance of reaching a target by drawing on (full pile)", "target (points in hand)", "chance of reaching it"
+        )
+    )
     targets = range(1, max_target + 1)
     for index, (points, reds) in enumerate(((0, 0), (3, 1), (6, 2))):
         values = [odds.reach_probability(t, max(points, 0), reds, pile) for t in targets]
-        hover = [f"target {t} from {points} points ({reds} red 3s): {text}" for t, text in zip(targets, _percent_hover(values))]
+        hover = [
+            f"target {t} from {points} points ({reds} red 3s): {text}"
+            for t, text in zip(targets, _percent_hover(values))
+        ]
         figure.add_trace(_line(f"from {points} points, {reds} red 3s", targets, values, index, hover))
     for cost, lane in zip((8, 4, 2), LANES):
-        figure.add_vline(x=cost, line={"color": "#888888", "dash": "dot", "width": 1},
-                         annotation_text=f"{lane} repair", annotation_position="bottom left")
+        figure.add_vline(
+            x=cost,
+            line={"color": "#888888", "dash": "dot", "width": 1},
+            annotation_text=f"{lane} repair",
+            annotation_position="bottom left",
+        )
     figure.update_yaxes(range=[0, 1.02], tickformat=".0%")
     return figure
 
 
 def expected_points_chart(max_draws: int = 15, pile: tuple[int, int, int] = FULL_DECK) -> go.Figure:
     """Expected points after drawing up to k more cards (a bust loses the red 3s) against stopping now."""
-    figure = go.Figure(layout=_layout(
-        "Expected points after k more cards, against stopping (full pile)", "cards drawn, k",
-        "expected points in hand (points)"))
+    figure = go.Figure(
+        layout=_layout(
+            "Expected points after k more cards, against stopping (full pile)",
+            "cards drawn, k",
+            "expected points in hand (points)",
+        )
+    )
     draws = range(max_draws + 1)
     for reds in (0, 1, 2):
         values = [odds.expected_points(k, 3 * reds, reds, pile) for k in draws]
-        hover = [f"{k} more cards from {3 * reds} points ({reds} red 3s): {value} = {float(value):.3f} points"
-                 for k, value in zip(draws, values)]
+        hover = [
+            f"{k} more cards from {3 * reds} points ({reds} red 3s): {value} = {float(value):.3f} points"
+            for k, value in zip(draws, values)
+        ]
         figure.add_trace(_line(f"{reds} red 3s held (stop = {3 * reds})", draws, values, reds, hover))
     return figure
 
 
-def stopping_chart(piles_without_reds: Sequence[tuple[int, int]] = ((16, 23), (8, 12), (4, 6)), max_reds: int = 16) -> go.Figure:
+def stopping_chart(
+    piles_without_reds: Sequence[tuple[int, int]] = ((16, 23), (8, 12), (4, 6)), max_reds: int = 16
+) -> go.Figure:
     """The best stopping rule for expected points with two red 3s held (with fewer, drawing never busts, so always
     draw): the gain of drawing on, then playing best, over stopping; above zero means draw."""
-    figure = go.Figure(layout=_layout(
-        "Best stopping rule with two red 3s held: draw while the gain is above 0", "red 3s left in the pile",
-        "expected gain of drawing on (points)"))
+    figure = go.Figure(
+        layout=_layout(
+            "Best stopping rule with two red 3s held: draw while the gain is above 0",
+            "red 3s left in the pile",
+            "expected gain of drawing on (points)",
+        )
+    )
     reds_left = range(max_reds + 1)
     for index, (ones, twos) in enumerate(piles_without_reds):
         gains, hover = [], []
@@ -98,8 +135,10 @@ def stopping_chart(piles_without_reds: Sequence[tuple[int, int]] = ((16, 23), (8
             advice = odds.best_stopping_rule("points", 6, 2, (ones, twos, reds))
             gain = advice.value_if_draw - advice.value_if_stop
             gains.append(gain)
-            hover.append(f"{ones} 1s, {twos} 2s, {reds} red 3s left: gain {gain} = {float(gain):.3f} -> "
-                         f"{'draw' if advice.draw else 'stop'}")
+            hover.append(
+                f"{ones} 1s, {twos} 2s, {reds} red 3s left: gain {gain} = {float(gain):.3f} -> "
+                f"{'draw' if advice.draw else 'stop'}"
+            )
         figure.add_trace(_line(f"{ones} 1s and {twos} 2s left", reds_left, gains, index, hover))
     figure.add_hline(y=0, line={"color": "#000000", "width": 1})
     figure.update_yaxes(range=[-6, 12])
@@ -111,47 +150,79 @@ def stopping_chart(piles_without_reds: Sequence[tuple[int, int]] = ((16, 23), (8
 
 def hurricane_chart(player_counts: Sequence[int] = (2, 3, 4, 5, 6)) -> go.Figure:
     """Chance of a hurricane per shake and per round (every player shakes once), by player count."""
-    figure = go.Figure(layout=_layout(
-        "Hurricane chance by number of players (2-player row proposed, ADP-C1)", "players",
-        "chance of at least one hurricane", barmode="group"))
-    for index, (name, function) in enumerate((("per shake", odds.hurricane_probability),
-                                              ("per round", odds.hurricane_per_round))):
+    figure = go.Figure(
+        layout=_layout(
+            "Hurricane chance by number of players (2-player row proposed, ADP-C1)",
+            "players",
+            "chance of at least one hurricane",
+            barmode="group",
+        )
+    )
+    for index, (name, function) in enumerate(
+        (("per shake", odds.hurricane_probability), ("per round", odds.hurricane_per_round))
+    ):
         values = [function(n) for n in player_counts]
-        figure.add_bar(x=[str(n) for n in player_counts], y=[float(v) for v in values], name=name,
-                       hovertext=[f"{n} players, {name}: {text}" for n, text in zip(player_counts, _percent_hover(values))],
-                       hoverinfo="text", marker={"color": GREYS[index * 2], "pattern": {"shape": ("", "/")[index]}},
-                       text=[f"{v}" for v in values], textposition="outside")
+        figure.add_bar(
+            x=[str(n) for n in player_counts],
+            y=[float(v) for v in values],
+            name=name,
+            hovertext=[f"{n} players, {name}: {text}" for n, text in zip(player_counts, _percent_hover(values))],
+            hoverinfo="text",
+            marker={"color": GREYS[index * 2], "pattern": {"shape": ("", "/")[index]}},
+            text=[f"{v}" for v in values],
+            textposition="outside",
+        )
     figure.update_yaxes(range=[0, 0.75], tickformat=".0%")
     return figure
 
 
 def distance_chart(players: int = 4, shakes: Sequence[int] = (1, 2, 3)) -> go.Figure:
     """Distribution of the fields flown in 1, 2, 3 shakes (a hurricane flies 0), blocking ignored."""
-    figure = go.Figure(layout=_layout(
-        f"Fields flown in k shakes with {players} players (wind table 2/3/4/5)", "fields flown", "probability",
-        barmode="group"))
+    figure = go.Figure(
+        layout=_layout(
+            f"Fields flown in k shakes with {players} players (wind table 2/3/4/5)",
+            "fields flown",
+            "probability",
+            barmode="group",
+        )
+    )
     for index, count in enumerate(shakes):
         distribution = odds.distance_distribution(players, count)
-        figure.add_bar(x=list(distribution), y=[float(v) for v in distribution.values()], name=f"{count} shakes",
-                       hovertext=[f"{count} shakes, {d} fields: {text}" for d, text in
-                                  zip(distribution, _percent_hover(list(distribution.values())))],
-                       hoverinfo="text", marker={"color": GREYS[index % 3],
-                                                     "pattern": {"shape": ("", "/", ".")[index % 3]}})
+        figure.add_bar(
+            x=list(distribution),
+            y=[float(v) for v in distribution.values()],
+            name=f"{count} shakes",
+            hovertext=[
+                f"{count} shakes, {d} fields: {text}"
+                for d, text in zip(distribution, _percent_hover(list(distribution.values())))
+            ],
+            hoverinfo="text",
+            marker={"color": GREYS[index % 3], "pattern": {"shape": ("", "/", ".")[index % 3]}},
+        )
     return figure
 
 
 def survival_chart(max_cards: int = 12, hurricanes: Sequence[int] = (1, 2)) -> go.Figure:
     """Repair affordability by lane: chance that a hand of n cards (at most two red 3s) pays j hurricanes."""
-    figure = go.Figure(layout=_layout(
-        "Can a hand of n cards pay j hurricanes? (no drawing in between)", "cards in hand, n",
-        "chance the hand pays them all"))
+    figure = go.Figure(
+        layout=_layout(
+            "Can a hand of n cards pay j hurricanes? (no drawing in between)",
+            "cards in hand, n",
+            "chance the hand pays them all",
+        )
+    )
     sizes = range(1, max_cards + 1)
     index = 0
     for lane in LANES:
         for count in hurricanes:
             values = [odds.survival_probability(count, lane, n) for n in sizes]
-            hover = [f"{lane} lane, {count} hurricane(s), {n} cards: {text}" for n, text in zip(sizes, _percent_hover(values))]
-            trace = _line(f"{lane} lane ({odds.repair_cost(lane)} points), {count} hurricane(s)", sizes, values, index, hover)
+            hover = [
+                f"{lane} lane, {count} hurricane(s), {n} cards: {text}"
+                for n, text in zip(sizes, _percent_hover(values))
+            ]
+            trace = _line(
+                f"{lane} lane ({odds.repair_cost(lane)} points), {count} hurricane(s)", sizes, values, index, hover
+            )
             trace.marker.symbol = LANE_SYMBOL[lane]
             trace.line.dash = ("solid", "dot")[count - 1] if count <= 2 else "dash"
             trace.line.color = GREYS[LANES.index(lane)]
@@ -164,11 +235,20 @@ def survival_chart(max_cards: int = 12, hurricanes: Sequence[int] = (1, 2)) -> g
 def threshold_chart(rates: Mapping[int, Fraction], games: int) -> go.Figure:
     """Win rate of a threshold player by its target, against threshold players with random targets."""
     targets = sorted(rates)
-    figure = go.Figure(layout=_layout(
-        f"Threshold player: win rate by target ({games} games each, 4 players)", "target (points before flying)",
-        "share of games won"))
-    figure.add_bar(x=targets, y=[float(rates[t]) for t in targets], marker={"color": "#777777"},
-                   hovertext=[f"target {t}: {rates[t]} = {float(rates[t]):.1%}" for t in targets], hoverinfo="text")
+    figure = go.Figure(
+        layout=_layout(
+            f"Threshold player: win rate by target ({games} games each, 4 players)",
+            "target (points before flying)",
+            "share of games won",
+        )
+    )
+    figure.add_bar(
+        x=targets,
+        y=[float(rates[t]) for t in targets],
+        marker={"color": "#777777"},
+        hovertext=[f"target {t}: {rates[t]} = {float(rates[t]):.1%}" for t in targets],
+        hoverinfo="text",
+    )
     figure.add_hline(y=0.25, line={"dash": "dash", "color": "#000000"}, annotation_text="1 in 4")
     return figure
 
@@ -187,24 +267,38 @@ def river_lines(track: Track) -> list[tuple[tuple[float, float], tuple[float, fl
             first = [n for n, d in graph.nodes(data=True) if d["lane"] == lane and d["section"] == section + 1]
             a = max(last, key=lambda n: graph.nodes[n]["step"])
             b = min(first, key=lambda n: graph.nodes[n]["step"])
-            points.append(((graph.nodes[a]["x"] + graph.nodes[b]["x"]) / 2, (graph.nodes[a]["y"] + graph.nodes[b]["y"]) / 2))
+            points.append(
+                ((graph.nodes[a]["x"] + graph.nodes[b]["x"]) / 2, (graph.nodes[a]["y"] + graph.nodes[b]["y"]) / 2)
+            )
         (x0, y0), (x1, y1) = points[0], points[-1]
         stretch = 0.12
-        lines.append(((x0 - stretch * (x1 - x0), y0 - stretch * (y1 - y0)), (x1 + stretch * (x1 - x0), y1 + stretch * (y1 - y0))))
+        lines.append(
+            ((x0 - stretch * (x1 - x0), y0 - stretch * (y1 - y0)), (x1 + stretch * (x1 - x0), y1 + stretch * (y1 - y0)))
+        )
     return lines
 
 
 def track_figure(track: Track, width: int = 640, height: int = 600, widget: bool = True) -> go.Figure:
-    """The track: lane links solid, cross-links dotted, fields shaped by lane, river lines, passenger, start, airport."""
+    """The track: lane links solid, cross-links dotted, fields shaped by lane, rivers, passenger, start, airport."""
     graph = track.graph
     layout = go.Layout(
-        width=width, height=height, margin={"l": 5, "r": 5, "t": 35, "b": 5}, showlegend=True, dragmode=False,
-        legend={"orientation": "h", "y": -0.02, "font": {"size": 10}}, plot_bgcolor="#eef3f7", clickmode="event",
-        xaxis={"visible": False, "scaleanchor": "y"}, yaxis={"visible": False},
+        width=width,
+        height=height,
+        margin={"l": 5, "r": 5, "t": 35, "b": 5},
+        showlegend=True,
+        dragmode=False,
+        legend={"orientation": "h", "y": -0.02, "font": {"size": 10}},
+        plot_bgcolor="#eef3f7",
+        clickmode="event",
+        xaxis={"visible": False, "scaleanchor": "y"},
+        yaxis={"visible": False},
         title={"text": "Ab die Post! - the track (proposed default, see ADP-C3)", "x": 0.5, "font": {"size": 14}},
     )
     figure = go.FigureWidget(layout=layout) if widget else go.Figure(layout=layout)
-    for kind, style in (("lane", {"color": "#777777", "width": 2}), ("cross", {"color": "#bbbbbb", "width": 1, "dash": "dot"})):
+    for kind, style in (
+        ("lane", {"color": "#777777", "width": 2}),
+        ("cross", {"color": "#bbbbbb", "width": 1, "dash": "dot"}),
+    ):
         xs: list[Any] = []
         ys: list[Any] = []
         for a, b, data in graph.edges(data=True):
@@ -213,32 +307,59 @@ def track_figure(track: Track, width: int = 640, height: int = 600, widget: bool
                 ys += [graph.nodes[a]["y"], graph.nodes[b]["y"], None]
         figure.add_scatter(x=xs, y=ys, mode="lines", line=style, hoverinfo="skip", name=f"{kind} links")
     for number, ((x0, y0), (x1, y1)) in enumerate(river_lines(track), start=1):
-        figure.add_scatter(x=[x0, x1], y=[y0, y1], mode="lines+text", line={"color": "#3b7dd8", "width": 5},
-                           text=["", f"river {number}"], textposition="top center", hoverinfo="skip",
-                           name="river" if number == 1 else None, showlegend=number == 1)
+        figure.add_scatter(
+            x=[x0, x1],
+            y=[y0, y1],
+            mode="lines+text",
+            line={"color": "#3b7dd8", "width": 5},
+            text=["", f"river {number}"],
+            textposition="top center",
+            hoverinfo="skip",
+            name="river" if number == 1 else None,
+            showlegend=number == 1,
+        )
     fields = [n for n, d in graph.nodes(data=True) if d["kind"] == "field"]
     figure.add_scatter(
-        x=[graph.nodes[n]["x"] for n in fields], y=[graph.nodes[n]["y"] for n in fields], mode="markers",
-        customdata=fields, hovertext=[graph.nodes[n]["label"] for n in fields], hoverinfo="text", name="fields",
-        marker={"size": 11, "color": "#ffffff", "line": {"color": "#444444", "width": 1.2},
-                    "symbol": [LANE_SYMBOL[graph.nodes[n]["lane"]] for n in fields]},
+        x=[graph.nodes[n]["x"] for n in fields],
+        y=[graph.nodes[n]["y"] for n in fields],
+        mode="markers",
+        customdata=fields,
+        hovertext=[graph.nodes[n]["label"] for n in fields],
+        hoverinfo="text",
+        name="fields",
+        marker={
+            "size": 11,
+            "color": "#ffffff",
+            "line": {"color": "#444444", "width": 1.2},
+            "symbol": [LANE_SYMBOL[graph.nodes[n]["lane"]] for n in fields],
+        },
     )
     passenger = list(track.passenger_fields)
     figure.add_scatter(
-        x=[graph.nodes[n]["x"] for n in passenger], y=[graph.nodes[n]["y"] for n in passenger], mode="markers+text",
-        text=["passenger", ""], textposition="middle left", hoverinfo="text", name="passenger fields",
+        x=[graph.nodes[n]["x"] for n in passenger],
+        y=[graph.nodes[n]["y"] for n in passenger],
+        mode="markers+text",
+        text=["passenger", ""],
+        textposition="middle left",
+        hoverinfo="text",
+        name="passenger fields",
         hovertext=["passenger field (ADP-8.1)"] * len(passenger),
         marker={"size": 19, "symbol": "star-open", "color": "#000000", "line": {"width": 2}},
     )
     ends = ["start", "airport"]
     figure.add_scatter(
-        x=[graph.nodes[n]["x"] for n in ends], y=[graph.nodes[n]["y"] for n in ends], mode="markers+text",
-        text=["START", "AIRPORT"], textposition="bottom center", hoverinfo="text", name="start / airport",
-        hovertext=["start field", "airport"], customdata=ends,
+        x=[graph.nodes[n]["x"] for n in ends],
+        y=[graph.nodes[n]["y"] for n in ends],
+        mode="markers+text",
+        text=["START", "AIRPORT"],
+        textposition="bottom center",
+        hoverinfo="text",
+        name="start / airport",
+        hovertext=["start field", "airport"],
+        customdata=ends,
         marker={"size": 30, "symbol": "square", "color": "#dddddd", "line": {"color": "#000000", "width": 2}},
     )
     return figure
-
 
 
 def track_graph_chart(track: Track | None = None) -> go.Figure:
@@ -251,8 +372,11 @@ def track_graph_chart(track: Track | None = None) -> go.Figure:
     for index, (lane, route) in enumerate(routes.items()):
         name = "with lane changes" if lane == "any" else f"{lane} lane only"
         figure.add_scatter(
-            x=[graph.nodes[n]["x"] for n in route], y=[graph.nodes[n]["y"] for n in route], mode="lines",
-            name=f"{name}: {len(route) - 1} steps", hoverinfo="name",
+            x=[graph.nodes[n]["x"] for n in route],
+            y=[graph.nodes[n]["y"] for n in route],
+            mode="lines",
+            name=f"{name}: {len(route) - 1} steps",
+            hoverinfo="name",
             line={"color": ("#d62728", "#1f77b4", "#2ca02c", "#000000")[index], "width": 3, "dash": DASHES[index]},
         )
     return figure

@@ -80,7 +80,9 @@ def _reach(target: int, points: int, reds_held: int, pile: tuple[int, int, int])
     return chance
 
 
-def expected_points(draws: int, points_held: int = 0, red_held: int = 0, pile: tuple[int, int, int] = FULL_DECK) -> Fraction:
+def expected_points(
+    draws: int, points_held: int = 0, red_held: int = 0, pile: tuple[int, int, int] = FULL_DECK
+) -> Fraction:
     """Expected points in hand after drawing up to ``draws`` more cards, stopping at a bust (which loses the red 3s)."""
     ones, twos, reds = _pile(pile)
     _red_held(red_held)
@@ -101,7 +103,9 @@ def _expected_gain(draws: int, reds_held: int, pile: tuple[int, int, int]) -> Fr
     if twos:
         gain += Fraction(twos, total) * (2 + _expected_gain(draws - 1, reds_held, (ones, twos - 1, reds)))
     if reds:
-        after = -3 * reds_held if reds_held == 2 else 3 + _expected_gain(draws - 1, reds_held + 1, (ones, twos, reds - 1))
+        after = (
+            -3 * reds_held if reds_held == 2 else 3 + _expected_gain(draws - 1, reds_held + 1, (ones, twos, reds - 1))
+        )
         gain += Fraction(reds, total) * after
     return gain
 

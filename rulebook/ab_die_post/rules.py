@@ -133,7 +133,9 @@ class Track:
     sections: int
     progress: Mapping[str, Fraction]
     lane: Mapping[str, str | None]
-    ahead: Mapping[tuple[str, int], tuple[tuple[str, bool], ...]]  # (field, direction) -> ((next field, lane edge?), ...)
+    ahead: Mapping[
+        tuple[str, int], tuple[tuple[str, bool], ...]
+    ]  # (field, direction) -> ((next field, lane edge?), ...)
     passenger_fields: tuple[str, ...]
 
     def departure(self, direction: int) -> str:
@@ -144,7 +146,7 @@ class Track:
         return "airport" if direction == 1 else "start"
 
     def distance_along(self, field: str, direction: int) -> Fraction:
-        """How far a field is along the flight in this direction (ADP-9.3: river section, then nearness to the river)."""
+        """How far a field is along the flight in this direction (ADP-9.3: river section, then nearness to it)."""
         value = self.progress[field]
         return value if direction == 1 else self.sections - value
 
@@ -153,7 +155,9 @@ class Track:
 def load_track(name: str = "ab_die_post") -> Track:
     """Load ``graphs/<name>.json`` and derive the track the rules use; a malformed board raises ``ValueError``."""
     graph = boards.load(
-        name, node_attributes=("kind", "lane", "section", "step", "steps", "passenger", "x", "y"), edge_attributes=("kind",)
+        name,
+        node_attributes=("kind", "lane", "section", "step", "steps", "passenger", "x", "y"),
+        edge_attributes=("kind",),
     )
     return track_from_graph(graph, name)
 
@@ -202,7 +206,9 @@ def shortest_routes(track: Track) -> dict[str, tuple[str, ...]]:
             if direction != 1:
                 continue
             for other, is_lane in following:
-                if lane == "any" or (is_lane and track.lane[field] in (lane, None) and track.lane[other] in (lane, None)):
+                if lane == "any" or (
+                    is_lane and track.lane[field] in (lane, None) and track.lane[other] in (lane, None)
+                ):
                     forward.add_edge(field, other)
         result[lane] = tuple(nx.shortest_path(forward, "start", "airport"))
     return result
@@ -297,7 +303,9 @@ class MarbleShaken:
         return f"the indicator shows a {self.colour} marble" + (" (hurricane!)" if self.colour == "black" else "")
 
 
-MOVE_CLASSES = {cls.__name__: cls for cls in (DrawCard, Stop, Fly, Move, Stay, Repair, KeepCard, CardDrawn, MarbleShaken)}
+MOVE_CLASSES = {
+    cls.__name__: cls for cls in (DrawCard, Stop, Fly, Move, Stay, Repair, KeepCard, CardDrawn, MarbleShaken)
+}
 
 
 # --- state --------------------------------------------------------------------------------------------
@@ -368,9 +376,24 @@ def new_game(players: int = 4, seed: int = 0, config: Config | None = None) -> S
     load_track(config.track)
     first = config.first_player
     return State(
-        players=players, seed=seed, config=config, phase="turn", player=first, turn_player=first, flight=1,
-        positions=("start",) * players, hands=((0, 0, 0),) * players, pile=FULL_DECK, discard=(0, 0, 0), drawn=0,
-        passenger=None, scores=(0,) * players, last_points=(0,) * players, pending=(), marble=None, events=(),
+        players=players,
+        seed=seed,
+        config=config,
+        phase="turn",
+        player=first,
+        turn_player=first,
+        flight=1,
+        positions=("start",) * players,
+        hands=((0, 0, 0),) * players,
+        pile=FULL_DECK,
+        discard=(0, 0, 0),
+        drawn=0,
+        passenger=None,
+        scores=(0,) * players,
+        last_points=(0,) * players,
+        pending=(),
+        marble=None,
+        events=(),
         history=(),
     )
 
@@ -386,7 +409,9 @@ def wind_distance(config: Config, colour: str) -> int:
 def occupied(state: State, player: int) -> dict[str, int]:
     """Track fields holding another player's plane (start field and airport hold any number)."""
     return {
-        field: other for other, field in enumerate(state.positions) if other != player and state.track.lane[field] is not None
+        field: other
+        for other, field in enumerate(state.positions)
+        if other != player and state.track.lane[field] is not None
     }
 
 
@@ -515,12 +540,17 @@ def _transition(state: State, move: Any) -> State:
             raise IllegalMove("ADP-3.1", f"waiting for chance ({expected.__name__}), not for {move}")
         if move not in {outcome for outcome, _ in chance_outcomes(state)}:
             what = "pile" if state.phase == "card" else "hurricane indicator"
-            raise IllegalMove("ADP-4.1" if state.phase == "card" else "ADP-5.2", f"{move}: not possible from the {what}")
+            raise IllegalMove(
+                "ADP-4.1" if state.phase == "card" else "ADP-5.2", f"{move}: not possible from the {what}"
+            )
         return _draw(state, move.value) if state.phase == "card" else _shake(state, move.colour)
     if isinstance(move, (CardDrawn, MarbleShaken)):
         raise IllegalMove("ADP-3.1", f"{move} is chance's outcome, but player {state.player + 1} is to move")
     handler = {
-        "turn": _turn_move, "move": _flight_move, "repair": _repair_move, "keep": _keep_move,
+        "turn": _turn_move,
+        "move": _flight_move,
+        "repair": _repair_move,
+        "keep": _keep_move,
     }[state.phase]
     return handler(state, move)
 
@@ -559,13 +589,21 @@ def _draw(state: State, value: int) -> State:
     if hand[RED] >= 3:  # ADP-4.2: the third red 3 loses all three and ends the turn
         lost = (0, 0, hand[RED])
         state = dataclasses.replace(
-            state, pile=pile, discard=_add(discard, lost), hands=_replace(state.hands, player, _add(hand, lost, -1)),
+            state,
+            pile=pile,
+            discard=_add(discard, lost),
+            hands=_replace(state.hands, player, _add(hand, lost, -1)),
             events=(f"Player {player + 1} drew a third red 3 and loses the three red 3s.",),
         )
         return _next_turn(state)
     return dataclasses.replace(
-        state, pile=pile, discard=discard, hands=_replace(state.hands, player, hand), drawn=state.drawn + 1,
-        phase="turn", player=player,
+        state,
+        pile=pile,
+        discard=discard,
+        hands=_replace(state.hands, player, hand),
+        drawn=state.drawn + 1,
+        phase="turn",
+        player=player,
     )
 
 
@@ -598,8 +636,13 @@ def _shake(state: State, colour: str) -> State:
                 passenger = None
                 events.append("The passenger card goes back to its place.")
     state = dataclasses.replace(
-        state, hands=tuple(hands), positions=tuple(positions), passenger=passenger, discard=discard,
-        marble="black", events=tuple(events),
+        state,
+        hands=tuple(hands),
+        positions=tuple(positions),
+        passenger=passenger,
+        discard=discard,
+        marble="black",
+        events=tuple(events),
     )
     if payers:
         return dataclasses.replace(state, phase="repair", player=payers[0], pending=tuple(payers))
@@ -610,13 +653,19 @@ def _flight_move(state: State, move: Any) -> State:
     player = state.player
     track = state.track
     if isinstance(move, Stay):
-        return _next_turn(dataclasses.replace(state, events=(f"Player {player + 1} stays on {state.positions[player]}.",)))
+        return _next_turn(
+            dataclasses.replace(state, events=(f"Player {player + 1} stays on {state.positions[player]}.",))
+        )
     if not isinstance(move, Move):
-        raise IllegalMove("ADP-6.1", f"after a {state.marble} marble player {player + 1} moves the plane or stays, not {move}")
+        raise IllegalMove(
+            "ADP-6.1", f"after a {state.marble} marble player {player + 1} moves the plane or stays, not {move}"
+        )
     path = tuple(move.path)
     distance = wind_distance(state.config, state.marble)
     if not path or path[0] != state.positions[player]:
-        raise IllegalMove("ADP-6.1", f"the route must start at player {player + 1}'s plane on {state.positions[player]}")
+        raise IllegalMove(
+            "ADP-6.1", f"the route must start at player {player + 1}'s plane on {state.positions[player]}"
+        )
     arrival = track.arrival(state.direction)
     for step, (here, there) in enumerate(itertools.pairwise(path), start=1):
         links = dict(track.ahead.get((here, state.direction), ()))
@@ -624,16 +673,22 @@ def _flight_move(state: State, move: Any) -> State:
             raise IllegalMove("ADP-6.1", f"{there} is not one field ahead of {here} in this flight's direction")
         last = step == len(path) - 1
         if (step == 1 or last) and not links[there]:
-            raise IllegalMove("ADP-6.3", f"step {step} from {here} to {there} changes lane; the first and the last step go straight")
+            raise IllegalMove(
+                "ADP-6.3", f"step {step} from {here} to {there} changes lane; the first and the last step go straight"
+            )
         if there == arrival and not last:
             raise IllegalMove("ADP-9.1", f"the route reaches the {arrival} at step {step} and must end there")
     steps = len(path) - 1
     if steps != distance and not (path[-1] == arrival and steps < distance):
-        raise IllegalMove("ADP-6.1", f"the {state.marble} marble moves the plane exactly {distance} fields, not {steps}")
+        raise IllegalMove(
+            "ADP-6.1", f"the {state.marble} marble moves the plane exactly {distance} fields, not {steps}"
+        )
     taken = occupied(state, player)
     if path[-1] in taken:
         raise IllegalMove(
-            "ADP-6.2", f"{path[-1]} is occupied by player {taken[path[-1]] + 1}'s plane; a plane landing there does not move (stay instead)"
+            "ADP-6.2",
+            f"{path[-1]} is occupied by player {taken[path[-1]] + 1}'s plane; "
+            "a plane landing there does not move (stay instead)",
         )
     events = [f"Player {player + 1} flies {steps} field{'s' if steps != 1 else ''} to {path[-1]}."]
     passenger = state.passenger
@@ -653,14 +708,22 @@ def _repair_move(state: State, move: Any) -> State:
     cards = (move.ones, move.twos, move.reds)
     hand = state.hands[player]
     if not all(isinstance(count, int) and 0 <= count <= held for count, held in zip(cards, hand)):
-        raise IllegalMove("ADP-7.1", f"player {player + 1} holds {describe_cards(hand)}, cannot pay {describe_cards(cards)}")
+        raise IllegalMove(
+            "ADP-7.1", f"player {player + 1} holds {describe_cards(hand)}, cannot pay {describe_cards(cards)}"
+        )
     cost = _repair_cost(state, player)
     if hand_points(cards) < cost:
         lane = state.track.lane[state.positions[player]]
-        raise IllegalMove("ADP-7.1", f"repairs on the {lane} lane cost {cost} points; {describe_cards(cards)} is only {hand_points(cards)}")
+        raise IllegalMove(
+            "ADP-7.1",
+            f"repairs on the {lane} lane cost {cost} points; {describe_cards(cards)} is only {hand_points(cards)}",
+        )
     state = dataclasses.replace(
-        state, hands=_replace(state.hands, player, _add(hand, cards, -1)), discard=_add(state.discard, cards),
-        pending=state.pending[1:], events=state.events + (f"Player {player + 1} pays {describe_cards(cards)} for repairs.",),
+        state,
+        hands=_replace(state.hands, player, _add(hand, cards, -1)),
+        discard=_add(state.discard, cards),
+        pending=state.pending[1:],
+        events=state.events + (f"Player {player + 1} pays {describe_cards(cards)} for repairs.",),
     )
     if state.pending:
         return dataclasses.replace(state, player=state.pending[0])
@@ -673,11 +736,16 @@ def _keep_move(state: State, move: Any) -> State:
         raise IllegalMove("ADP-9.4", f"player {player + 1} chooses the card to keep first, not {move}")
     hand = state.hands[player]
     if move.value not in (0,) + CARD_VALUES or (move.value and not hand[CARD_VALUES.index(move.value)]):
-        raise IllegalMove("ADP-9.4", f"player {player + 1} holds {describe_cards(hand)}, no {CARD_NAMES.get(move.value, move.value)}")
+        raise IllegalMove(
+            "ADP-9.4", f"player {player + 1} holds {describe_cards(hand)}, no {CARD_NAMES.get(move.value, move.value)}"
+        )
     kept = tuple(int(move.value == value) for value in CARD_VALUES)
     state = dataclasses.replace(
-        state, hands=_replace(state.hands, player, kept), discard=_add(state.discard, _add(hand, kept, -1)),
-        pending=state.pending[1:], events=state.events + (f"Player {player + 1} keeps {describe_cards(kept)}.",),
+        state,
+        hands=_replace(state.hands, player, kept),
+        discard=_add(state.discard, _add(hand, kept, -1)),
+        pending=state.pending[1:],
+        events=state.events + (f"Player {player + 1} keeps {describe_cards(kept)}.",),
     )
     if state.pending:
         return dataclasses.replace(state, player=state.pending[0])
@@ -737,8 +805,16 @@ def _next_flight(state: State) -> State:
     seats = [(ender + offset) % state.players for offset in range(state.players)]
     first = min(seats, key=lambda player: (-state.scores[player], state.last_points[player], seats.index(player)))
     return dataclasses.replace(
-        state, flight=flight, positions=(departure,) * state.players, passenger=None, phase="turn", player=first,
-        turn_player=first, drawn=0, pending=(), marble=None,
+        state,
+        flight=flight,
+        positions=(departure,) * state.players,
+        passenger=None,
+        phase="turn",
+        player=first,
+        turn_player=first,
+        drawn=0,
+        pending=(),
+        marble=None,
         events=state.events + (f"Flight {flight} starts from the {departure}; player {first + 1} begins.",),
     )
 
@@ -753,7 +829,9 @@ def outcome(state: State) -> Outcome | None:
     winners = tuple(player for player in leaders if state.last_points[player] == top_last)
     reason = f"{best} points (target {state.config.target})"
     if len(leaders) > 1:
-        reason += ", tie broken by the points of the last flight" + (" (still tied: shared)" if len(winners) > 1 else "")
+        reason += ", tie broken by the points of the last flight" + (
+            " (still tied: shared)" if len(winners) > 1 else ""
+        )
     return Outcome(winners=winners, reason=reason, scores=state.scores)
 
 

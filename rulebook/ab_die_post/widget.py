@@ -68,21 +68,42 @@ class Board(Table):
         # Built as a Figure and wrapped once complete: traces added to a live FigureWidget before its view exists
         # are lost in Voila, while a widget created with its traces renders everywhere.
         figure = track_figure(self.track, width=560, height=560, widget=False)
-        figure.add_scatter(x=[], y=[], mode="markers", name="legal targets", hoverinfo="text",
-                           marker={"size": 22, "symbol": "circle-open", "color": "#ff7f0e", "line": {"width": 4}})
-        figure.add_scatter(x=[], y=[], mode="markers+text", name="planes", hoverinfo="text", textposition="top center",
-                           textfont={"size": 11, "color": "#000000"},
-                           marker={"size": 18, "line": {"color": "#000000", "width": 1.5}})
+        figure.add_scatter(
+            x=[],
+            y=[],
+            mode="markers",
+            name="legal targets",
+            hoverinfo="text",
+            marker={"size": 22, "symbol": "circle-open", "color": "#ff7f0e", "line": {"width": 4}},
+        )
+        figure.add_scatter(
+            x=[],
+            y=[],
+            mode="markers+text",
+            name="planes",
+            hoverinfo="text",
+            textposition="top center",
+            textfont={"size": 11, "color": "#000000"},
+            marker={"size": 18, "line": {"color": "#000000", "width": 1.5}},
+        )
         self.figure = go.FigureWidget(figure)
         self.field_trace = next(trace for trace in self.figure.data if trace.name == "fields")
         self.target_trace = self.figure.data[-2]
         self.plane_trace = self.figure.data[-1]
         self.field_trace.on_click(self._clicked)
         self.target_trace.on_click(self._clicked)
-        self.draw_button = widgets.Button(description="Draw a card", icon="clone", tooltip="Obtain spare parts (ADP-4.1)")
-        self.stop_button = widgets.Button(description="Stop drawing", icon="hand-paper-o", tooltip="End the turn (ADP-4.1)")
-        self.fly_button = widgets.Button(description="Fly", icon="plane", tooltip="Shake the hurricane indicator (ADP-5.2)")
-        self.stay_button = widgets.Button(description="Stay put", tooltip="Do not move after a coloured marble (ADP-C8)")
+        self.draw_button = widgets.Button(
+            description="Draw a card", icon="clone", tooltip="Obtain spare parts (ADP-4.1)"
+        )
+        self.stop_button = widgets.Button(
+            description="Stop drawing", icon="hand-paper-o", tooltip="End the turn (ADP-4.1)"
+        )
+        self.fly_button = widgets.Button(
+            description="Fly", icon="plane", tooltip="Shake the hurricane indicator (ADP-5.2)"
+        )
+        self.stay_button = widgets.Button(
+            description="Stay put", tooltip="Do not move after a coloured marble (ADP-C8)"
+        )
         self.choice = widgets.Dropdown(description="Choice:", options=[], layout=widgets.Layout(width="520px"))
         self.play_button = widgets.Button(description="Play choice", icon="check", tooltip="Play the move chosen above")
         self.draw_button.on_click(lambda _: self.play(DrawCard()))
@@ -94,11 +115,13 @@ class Board(Table):
         self.move_log = widgets.HTML(layout=widgets.Layout(max_height="14em", overflow="auto", border="1px solid #ccc"))
         self.info = widgets.HTML(layout=widgets.Layout(width="390px"))
         self.odds_panel = widgets.HTML()
-        controls = widgets.VBox([
-            widgets.HBox([self.draw_button, self.stop_button, self.fly_button, self.stay_button]),
-            widgets.HBox([self.choice, self.play_button]),
-            widgets.HBox([self.undo_button]),
-        ])
+        controls = widgets.VBox(
+            [
+                widgets.HBox([self.draw_button, self.stop_button, self.fly_button, self.stay_button]),
+                widgets.HBox([self.choice, self.play_button]),
+                widgets.HBox([self.undo_button]),
+            ]
+        )
         self.children = [
             self.status,
             widgets.HBox([self.figure, widgets.VBox([self.info, self.odds_panel])]),
@@ -127,8 +150,11 @@ class Board(Table):
         """A click on a field: fly there if a route ends there (the passenger route first), else explain."""
         routes = [move for move in self.choices() if isinstance(move, Move) and move.path[-1] == field]
         if not routes:
-            self.message = f"No route of this marble ends on {field}." if self.state.phase == "move" else (
-                f"{field}: planes move only after a coloured marble.")
+            self.message = (
+                f"No route of this marble ends on {field}."
+                if self.state.phase == "move"
+                else (f"{field}: planes move only after a coloured marble.")
+            )
             self.message_kind = "info"
             self.redraw()
             return False
@@ -169,8 +195,12 @@ class Board(Table):
         graph = self.track.graph
         human = state.player is not None and state.player not in self.bots
         legal = set(legal_moves(state)) if human else set()
-        for button, move in ((self.draw_button, DrawCard()), (self.stop_button, Stop()), (self.fly_button, Fly()),
-                             (self.stay_button, Stay())):
+        for button, move in (
+            (self.draw_button, DrawCard()),
+            (self.stop_button, Stop()),
+            (self.fly_button, Fly()),
+            (self.stay_button, Stay()),
+        ):
             button.button_style = "primary" if move in legal else ""
         choices = self.choices()
         self.choice.options = [(str(move), move) for move in choices]
@@ -193,10 +223,19 @@ class Board(Table):
             fills.append(PLAYER_FILL[player])
         # One update per trace: a batch spanning several traces with different keys resets, in the browser, the
         # keys a trace lacks (plotly's FigureWidget), which filled the orange rings with the default colour.
-        self.target_trace.update(x=[graph.nodes[f]["x"] for f in targets], y=[graph.nodes[f]["y"] for f in targets],
-                                 customdata=targets, hovertext=[f"fly to {f}" for f in targets])
-        self.plane_trace.update(x=xs, y=ys, text=texts, marker={"symbol": symbols, "color": fills},
-                                hovertext=[f"{player_label(p)} on {f}" for p, f in enumerate(state.positions)])
+        self.target_trace.update(
+            x=[graph.nodes[f]["x"] for f in targets],
+            y=[graph.nodes[f]["y"] for f in targets],
+            customdata=targets,
+            hovertext=[f"fly to {f}" for f in targets],
+        )
+        self.plane_trace.update(
+            x=xs,
+            y=ys,
+            text=texts,
+            marker={"symbol": symbols, "color": fills},
+            hovertext=[f"{player_label(p)} on {f}" for p, f in enumerate(state.positions)],
+        )
         self.info.value = self.info_html()
         self.odds_panel.value = self.odds_html()
         self.move_log.value = self.turn_log_html()
@@ -211,11 +250,14 @@ class Board(Table):
             mark = " &#9992;" if player == state.player else ""
             passenger = " + passenger" if state.passenger == player else ""
             share = min(100, round(100 * state.scores[player] / max(1, state.config.target)))
-            bar = (f"<div style='width:50px;height:7px;border:1px solid #333;display:inline-block'>"
-                   f"<div style='width:{share}%;height:100%;background:#555'></div></div>")
+            bar = (
+                f"<div style='width:50px;height:7px;border:1px solid #333;display:inline-block'>"
+                f"<div style='width:{share}%;height:100%;background:#555'></div></div>"
+            )
             kind = "computer" if player in self.bots else "person"
             rows.append(
-                f"<tr><td><span style='color:{PLAYER_FILL[player]};-webkit-text-stroke:1px #000'>{PLAYER_GLYPH[player]}</span> "
+                f"<tr><td><span style='color:{PLAYER_FILL[player]};-webkit-text-stroke:1px #000'>"
+                f"{PLAYER_GLYPH[player]}</span> "
                 f"<b>{html.escape(player_label(player))}</b>{mark}<br><small>{kind}</small></td>"
                 f"<td>{html.escape(lane)}</td><td>{hand[0]}&times;1, {hand[1]}&times;2, {hand[2]}&times;<b>red 3</b>"
                 f"<br><small>{hand_points(hand)} points{passenger}</small></td>"
@@ -225,25 +267,34 @@ class Board(Table):
         latest = []
         last_marble = next((m for m in reversed(state.history) if isinstance(m, MarbleShaken)), None)
         if last_marble is not None:
-            latest.append(f"last marble: <span style='color:{MARBLE_FILL[last_marble.colour]}'>&#11044;</span> "
-                          f"<b>{last_marble.colour}</b>")
+            latest.append(
+                f"last marble: <span style='color:{MARBLE_FILL[last_marble.colour]}'>&#11044;</span> "
+                f"<b>{last_marble.colour}</b>"
+            )
         last_card = next((m for m in reversed(state.history) if isinstance(m, CardDrawn)), None)
         if last_card is not None:
             latest.append(f"last card: <b>{'red 3' if last_card.value == 3 else last_card.value}</b>")
         events = "".join(f"<li>{html.escape(event)}</li>" for event in state.events)
         return (
-            f"<div style='font-size:12px'><b>Flight {state.flight}</b> ({direction}), target {state.config.target} points"
+            f"<div style='font-size:12px'><b>Flight {state.flight}</b> ({direction}), "
+            f"target {state.config.target} points"
             f"<table style='border-collapse:collapse;font-size:12px' cellpadding='2'><tr><th>player</th><th>where</th>"
             f"<th>cards</th><th>score</th></tr>{''.join(rows)}</table>"
-            f"Pile: {describe_cards(state.pile)} &middot; discard: {describe_cards(state.discard)}<br>{' &middot; '.join(latest)}"
+            f"Pile: {describe_cards(state.pile)} &middot; discard: {describe_cards(state.discard)}<br>"
+            f"{' &middot; '.join(latest)}"
             f"<ul style='margin:2px 0;padding-left:1.4em'>{events}</ul></div>"
         )
 
     def turn_log_html(self, limit: int = 40) -> str:
         """The last decisions, newest first, each with its player and the cards or marbles it brought."""
         first = max(1, len(self.states) - limit)
-        rows = [_log_entry(self.states[index - 1], self.states[index]) for index in range(len(self.states) - 1, first - 1, -1)]
-        items = "".join(f"<li value='{index}'>{row}</li>" for index, row in zip(range(len(self.states) - 1, 0, -1), rows) if row)
+        rows = [
+            _log_entry(self.states[index - 1], self.states[index])
+            for index in range(len(self.states) - 1, first - 1, -1)
+        ]
+        items = "".join(
+            f"<li value='{index}'>{row}</li>" for index, row in zip(range(len(self.states) - 1, 0, -1), rows) if row
+        )
         return f"<ol reversed style='margin:0;padding-left:2.5em;font-size:12px'>{items}</ol>"
 
     def odds_html(self) -> str:
@@ -264,15 +315,20 @@ class Board(Table):
             lines.append(f"Reach {cost} points (a {lane}-lane repair): <b>{float(chance):.1%}</b>")
         advice = odds.best_stopping_rule("points", points, reds, pile)
         verdict = "draw" if advice.draw else "stop"
-        lines.append(f"For most expected points: <b>{verdict}</b> (draw on: {float(advice.value_if_draw):.2f}, "
-                     f"stop: {advice.value_if_stop})")
-        return ("<div style='font-size:12px;border:1px solid #ccc;padding:4px'><b>Exact odds</b> (this pile)<br>"
-                + "<br>".join(lines) + "</div>")
+        lines.append(
+            f"For most expected points: <b>{verdict}</b> (draw on: {float(advice.value_if_draw):.2f}, "
+            f"stop: {advice.value_if_stop})"
+        )
+        return (
+            "<div style='font-size:12px;border:1px solid #ccc;padding:4px'><b>Exact odds</b> (this pile)<br>"
+            + "<br>".join(lines)
+            + "</div>"
+        )
 
 
 def _log_entry(before: State, after: State) -> str:
     """One line per decision: who made it, what it was, and the chance outcomes it caused."""
-    moves = after.history[len(before.history):]
+    moves = after.history[len(before.history) :]
     if not moves:
         return ""
     who = "Chance" if before.player is None else f"P{before.player + 1}"
@@ -281,7 +337,7 @@ def _log_entry(before: State, after: State) -> str:
         line += " &rarr; " + ", ".join(html.escape(str(move)) for move in moves[1:])
     events = after.events
     if events[: len(before.events)] == before.events:
-        events = events[len(before.events):]
+        events = events[len(before.events) :]
     if events:  # hurricane damage, payments, placings: what the move caused
         line += "<br><i>" + " ".join(html.escape(event) for event in events) + "</i>"
     return line

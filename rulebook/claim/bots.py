@@ -75,9 +75,7 @@ def score(state: State, move: Any) -> float:
     player = state.turn
     if isinstance(move, PlaceTower):
         grid = state.grid
-        guards = sum(
-            1 for near in state.island.neighbours[move.point] if state.owner(near) in state.team(player)
-        )
+        guards = sum(1 for near in state.island.neighbours[move.point] if state.owner(near) in state.team(player))
         return 1000 - 60 * exposure(state, move.point, player) + 5 * guards - 3 * state.island.on_edge[move.point]
     if isinstance(move, Place):
         point = move.point
@@ -100,10 +98,10 @@ def score(state: State, move: Any) -> float:
         for point in captured:
             value += 300 if state.is_tower(point) else 100
         changes = {move.origin: EMPTY, move.destination: state.letter(player)}
-        changes.update({point: EMPTY for point in captured})
+        changes.update(dict.fromkeys(captured, EMPTY))
         grid = list(state.grid)
         for (row, column), char in changes.items():
-            grid[row] = grid[row][:column] + char + grid[row][column + 1:]
+            grid[row] = grid[row][:column] + char + grid[row][column + 1 :]
         value -= 40 * exposure(state, move.destination, player, grid)
         before = exposure(state, move.origin, player)
         value += 10 * before
@@ -208,14 +206,16 @@ def game_record(final: State) -> list[dict[str, Any]]:
         if battle and (state.turn != mover or state.result is not None):
             towers = tuple(sum(len(state.towers(p)) for p in side) for side in sides)
             holders = {t: state.tower_owner(t) for t in state.island.letters}
-            rows.append({"turn": len(rows) + 1, "mover": mover, "captured": captured, "towers": towers, "holders": holders})
+            rows.append(
+                {"turn": len(rows) + 1, "mover": mover, "captured": captured, "towers": towers, "holders": holders}
+            )
             captured = 0
     return rows
 
 
 def conquests(final: State) -> dict[str, int]:
     """How many times each territory changed hands (towers placed in it) in a finished game."""
-    counts = {letter: 0 for letter in final.island.letters}
+    counts = dict.fromkeys(final.island.letters, 0)
     for move in final.history:
         if isinstance(move, PlaceTower):
             counts[move.territory] += 1

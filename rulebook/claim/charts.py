@@ -25,8 +25,13 @@ PATTERNS = ("", "/", ".", "x", "-")
 
 def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
     figure.update_layout(
-        title=title, width=WIDTH, height=420, template="simple_white",
-        xaxis_title=x_title, yaxis_title=y_title, margin={"l": 70, "r": 20, "t": 60, "b": 60},
+        title=title,
+        width=WIDTH,
+        height=420,
+        template="simple_white",
+        xaxis_title=x_title,
+        yaxis_title=y_title,
+        margin={"l": 70, "r": 20, "t": 60, "b": 60},
     )
     return figure
 
@@ -35,11 +40,16 @@ def territory_sizes(summary: dict[str, Any]) -> go.Figure:
     """Points per territory (the rules say 11-16)."""
     letters = sorted(summary["sizes"])
     values = [summary["sizes"][letter] for letter in letters]
-    figure = go.Figure(go.Bar(
-        x=letters, y=values, marker={"color": "#757575", "line": {"color": "black", "width": 1}},
-        text=values, textposition="outside",
-        hovertemplate="territory %{x}: %{y} points<extra></extra>",
-    ))
+    figure = go.Figure(
+        go.Bar(
+            x=letters,
+            y=values,
+            marker={"color": "#757575", "line": {"color": "black", "width": 1}},
+            text=values,
+            textposition="outside",
+            hovertemplate="territory %{x}: %{y} points<extra></extra>",
+        )
+    )
     return _layout(figure, "Territory sizes on this island", "territory", "points (count)")
 
 
@@ -50,11 +60,18 @@ def border_lengths(summary: dict[str, Any]) -> go.Figure:
     for (first, second), length in summary["borders"].items():
         i, j = letters.index(first), letters.index(second)
         matrix[i][j] = matrix[j][i] = length
-    figure = go.Figure(go.Heatmap(
-        z=matrix, x=letters, y=letters, colorscale="Greys", colorbar={"title": "pairs"},
-        text=matrix, texttemplate="%{text}",
-        hovertemplate="%{y} and %{x}: %{z} neighbouring point pairs<extra></extra>",
-    ))
+    figure = go.Figure(
+        go.Heatmap(
+            z=matrix,
+            x=letters,
+            y=letters,
+            colorscale="Greys",
+            colorbar={"title": "pairs"},
+            text=matrix,
+            texttemplate="%{text}",
+            hovertemplate="%{y} and %{x}: %{z} neighbouring point pairs<extra></extra>",
+        )
+    )
     figure = _layout(figure, "Borders between territories (neighbouring point pairs)", "territory", "territory")
     figure.update_yaxes(autorange="reversed")
     return figure
@@ -64,11 +81,19 @@ def territory_distances(summary: dict[str, Any], colours: Sequence[str]) -> go.F
     """Heat map: orthogonal steps from each player's nearest piece to each territory (0 = already there)."""
     letters = sorted(summary["sizes"])
     rows = [[summary["distances"][player][letter] for letter in letters] for player in range(len(colours))]
-    figure = go.Figure(go.Heatmap(
-        z=rows, x=letters, y=list(colours), colorscale="Greys", reversescale=True, colorbar={"title": "steps"},
-        text=rows, texttemplate="%{text}",
-        hovertemplate="%{y} to territory %{x}: %{z} steps<extra></extra>",
-    ))
+    figure = go.Figure(
+        go.Heatmap(
+            z=rows,
+            x=letters,
+            y=list(colours),
+            colorscale="Greys",
+            reversescale=True,
+            colorbar={"title": "steps"},
+            text=rows,
+            texttemplate="%{text}",
+            hovertemplate="%{y} to territory %{x}: %{z} steps<extra></extra>",
+        )
+    )
     return _layout(figure, "How far each territory is from each player's pieces", "territory", "player")
 
 
@@ -87,12 +112,19 @@ def first_player_advantage(games: Sequence[State]) -> go.Figure:
     counts = [wins[position] for position in range(players)] + [draws]
     total = len(games)
     shares = [Fraction(count, total) for count in counts]
-    figure = go.Figure(go.Bar(
-        x=labels, y=[float(share) * 100 for share in shares],
-        marker={"color": "#9e9e9e", "line": {"color": "black", "width": 1}, "pattern": {"shape": list(PATTERNS[: len(labels)])}},
-        customdata=[f"{count} of {total} games" for count in counts],
-        hovertemplate="%{x}: %{customdata} (%{y:.1f}%)<extra></extra>",
-    ))
+    figure = go.Figure(
+        go.Bar(
+            x=labels,
+            y=[float(share) * 100 for share in shares],
+            marker={
+                "color": "#9e9e9e",
+                "line": {"color": "black", "width": 1},
+                "pattern": {"shape": list(PATTERNS[: len(labels)])},
+            },
+            customdata=[f"{count} of {total} games" for count in counts],
+            hovertemplate="%{x}: %{customdata} (%{y:.1f}%)<extra></extra>",
+        )
+    )
     note = " (4 players: both partners of the winning side count)" if players == 4 else ""
     return _layout(figure, f"Wins by turn order, {total} bot games{note}", "turn order", "games won (%)")
 
@@ -104,14 +136,21 @@ def territory_control(final: State) -> go.Figure:
     figure = go.Figure()
     for index, side in enumerate(sides):
         name = "+".join(final.colours[p] for p in side)
-        figure.add_trace(go.Scatter(
-            x=[row["turn"] for row in record], y=[row["towers"][index] for row in record], name=name,
-            mode="lines+markers", line={"dash": DASHES[index % 4], "color": "black", "width": 2, "shape": "hv"},
-            marker={"symbol": MARKERS[index % 4], "size": 5, "color": "black"},
-            hovertemplate=name + ": %{y} towers after turn %{x}<extra></extra>",
-        ))
+        figure.add_trace(
+            go.Scatter(
+                x=[row["turn"] for row in record],
+                y=[row["towers"][index] for row in record],
+                name=name,
+                mode="lines+markers",
+                line={"dash": DASHES[index % 4], "color": "black", "width": 2, "shape": "hv"},
+                marker={"symbol": MARKERS[index % 4], "size": 5, "color": "black"},
+                hovertemplate=name + ": %{y} towers after turn %{x}<extra></extra>",
+            )
+        )
     reason = final.result.reason if final.result else "unfinished"
-    return _layout(figure, f"Territory control over one game ({reason})", "battle turn (count)", "towers on the board (count)")
+    return _layout(
+        figure, f"Territory control over one game ({reason})", "battle turn (count)", "towers on the board (count)"
+    )
 
 
 def territory_changes(games: Sequence[State]) -> go.Figure:
@@ -121,13 +160,24 @@ def territory_changes(games: Sequence[State]) -> go.Figure:
         totals.update(conquests(game))
     letters = sorted(totals)
     count = len(games)
-    figure = go.Figure(go.Bar(
-        x=letters, y=[totals[letter] / count for letter in letters],
-        marker={"color": "#8d8d8d", "line": {"color": "black", "width": 1}},
-        customdata=[f"{totals[letter]} towers in {count} games = {Fraction(totals[letter], count)} per game" for letter in letters],
-        hovertemplate="territory %{x}: %{customdata}<extra></extra>",
-    ))
-    return _layout(figure, f"How often each territory changes hands ({count} bot games)", "territory", "towers placed per game (count)")
+    figure = go.Figure(
+        go.Bar(
+            x=letters,
+            y=[totals[letter] / count for letter in letters],
+            marker={"color": "#8d8d8d", "line": {"color": "black", "width": 1}},
+            customdata=[
+                f"{totals[letter]} towers in {count} games = {Fraction(totals[letter], count)} per game"
+                for letter in letters
+            ],
+            hovertemplate="territory %{x}: %{customdata}<extra></extra>",
+        )
+    )
+    return _layout(
+        figure,
+        f"How often each territory changes hands ({count} bot games)",
+        "territory",
+        "towers placed per game (count)",
+    )
 
 
 def captures_per_turn(games: Sequence[State]) -> go.Figure:
@@ -137,13 +187,20 @@ def captures_per_turn(games: Sequence[State]) -> go.Figure:
         histogram.update(row["captured"] for row in game_record(game))
     turns = sum(histogram.values())
     values = list(range(max(histogram) + 1))
-    figure = go.Figure(go.Bar(
-        x=values, y=[100 * histogram[v] / turns for v in values],
-        marker={"color": "#616161", "line": {"color": "black", "width": 1}},
-        customdata=[f"{histogram[v]} of {turns} turns" for v in values],
-        hovertemplate="%{x} captured: %{customdata} (%{y:.2f}%)<extra></extra>",
-    ))
-    figure = _layout(figure, f"Captures per turn ({len(games)} bot games, {turns} battle turns)",
-                     "pieces and towers captured in the turn (count)", "turns (%)")
+    figure = go.Figure(
+        go.Bar(
+            x=values,
+            y=[100 * histogram[v] / turns for v in values],
+            marker={"color": "#616161", "line": {"color": "black", "width": 1}},
+            customdata=[f"{histogram[v]} of {turns} turns" for v in values],
+            hovertemplate="%{x} captured: %{customdata} (%{y:.2f}%)<extra></extra>",
+        )
+    )
+    figure = _layout(
+        figure,
+        f"Captures per turn ({len(games)} bot games, {turns} battle turns)",
+        "pieces and towers captured in the turn (count)",
+        "turns (%)",
+    )
     figure.update_xaxes(dtick=1)
     return figure

@@ -105,12 +105,16 @@ def from_diagram(text: str, config: Config | None = None) -> State:
     headers = _headers(blocks[0])
     colours = tuple(headers["players"].split())
     if not 2 <= len(colours) <= 4 or len(set(colours)) != len(colours) or not set(colours) <= set(COLOURS):
-        raise ValueError(f"diagram players: expected 2-4 different colours out of {COLOURS}, got {headers['players']!r}")
+        raise ValueError(
+            f"diagram players: expected 2-4 different colours out of {COLOURS}, got {headers['players']!r}"
+        )
     players = len(colours)
     if players == 4:
         if "teams" not in headers:
             raise ValueError("diagram: 4 players need a 'teams:' header, like 'teams: red+green blue+yellow'")
-        teams = {frozenset(_colour(name, colours, "teams") for name in team.split("+")) for team in headers["teams"].split()}
+        teams = {
+            frozenset(_colour(name, colours, "teams") for name in team.split("+")) for team in headers["teams"].split()
+        }
         if teams != {frozenset(side) for side in teams_of(4)}:
             expected = " ".join("+".join(colours[p] for p in side) for side in teams_of(4))
             raise ValueError(f"diagram teams: partners sit opposite each other, so the teams are {expected!r}")
@@ -139,8 +143,10 @@ def from_diagram(text: str, config: Config | None = None) -> State:
                 raise ValueError(
                     f"diagram piece grid row {row} column {column}: {char!r} is not '.', a player's letter or tower"
                 )
-    removals = _per_player(headers["removals-left"], colours, "removals-left") if "removals-left" in headers else (
-        (REMOVALS_EACH,) * players
+    removals = (
+        _per_player(headers["removals-left"], colours, "removals-left")
+        if "removals-left" in headers
+        else ((REMOVALS_EACH,) * players)
     )
     if any(value > REMOVALS_EACH for value in removals):
         raise ValueError(f"diagram removals-left: at most {REMOVALS_EACH} each")
@@ -198,7 +204,9 @@ def _validate(state: State) -> None:
         if sum(state.is_tower(point) for point in points) > 1:
             raise ValueError(f"diagram: territory {letter} has more than one tower")
     if state.phase == "removal" and (state.removals_left[state.turn] == 0 or not _removable(state, state.turn)):
-        raise ValueError(f"diagram: {state.colours[state.turn]} is to move in the removal phase but has nothing to remove")
+        raise ValueError(
+            f"diagram: {state.colours[state.turn]} is to move in the removal phase but has nothing to remove"
+        )
     follow_up = state.follow_up
     if follow_up is not None and (
         state.phase != "battle" or state.owner(follow_up) != state.turn or state.is_tower(follow_up)
@@ -229,9 +237,7 @@ def to_diagram(state: State) -> str:
     if state.first != shown_turn:
         lines.append(f"first: {state.colours[state.first]}")
     if state.phase == "removal" and state.removals_left != (REMOVALS_EACH,) * state.players:
-        lines.append(
-            "removals-left: " + " ".join(f"{c} {n}" for c, n in zip(state.colours, state.removals_left))
-        )
+        lines.append("removals-left: " + " ".join(f"{c} {n}" for c, n in zip(state.colours, state.removals_left)))
     if state.follow_up is not None:
         lines.append(f"follow-up: {state.follow_up}")
     if state.claims:
@@ -278,39 +284,51 @@ _LAND_7 = "\n".join(["aaaabbb"] * 5)
 _FIGURE_TEXT = {
     "jump": (
         "A jump chain: the red piece jumps over a red piece, turns, jumps over a blue piece and then a blue tower.",
-        "players: red blue\nto-move: red\nphase: battle\n\n" + _LAND_7
+        "players: red blue\nto-move: red\nphase: battle\n\n"
+        + _LAND_7
         + "\n\n.......\n.......\n...B...\n..b....\nrr.....\n",
     ),
     "1": (
         "Figure (1): a piece caught between two enemy pieces of one colour is captured.",
-        "players: red blue\nto-move: red\nphase: battle\n\n" + _LAND_7 + "\n\n.......\n.......\n.r.br..\n.......\n.......\n",
+        "players: red blue\nto-move: red\nphase: battle\n\n"
+        + _LAND_7
+        + "\n\n.......\n.......\n.r.br..\n.......\n.......\n",
     ),
     "2": (
         "Figure (2): between two enemy pieces of different colours (three players: red and yellow both fight blue).",
-        "players: red blue yellow\nto-move: red\nphase: battle\n\n" + _LAND_7
+        "players: red blue yellow\nto-move: red\nphase: battle\n\n"
+        + _LAND_7
         + "\n\n.......\n.......\n.r.by..\n.......\n.......\n",
     ),
     "3": (
         "Figure (3): between an enemy piece and the edge of the board.",
-        "players: red blue\nto-move: red\nphase: battle\n\n" + _LAND_7 + "\n\n.......\n.......\nb.r....\n.......\n.......\n",
+        "players: red blue\nto-move: red\nphase: battle\n\n"
+        + _LAND_7
+        + "\n\n.......\n.......\nb.r....\n.......\n.......\n",
     ),
     "4": (
         "Figure (4): the red piece captures 4 blue pieces in one turn: 2 with its move, 2 more with the follow-up.",
-        "players: red blue\nto-move: red\nphase: battle\n\n" + "\n".join(["aaaabbb"] * 7)
+        "players: red blue\nto-move: red\nphase: battle\n\n"
+        + "\n".join(["aaaabbb"] * 7)
         + "\n\n.......\n...rr..\n...bb..\n.rb....\n...rb..\n....r..\n.......\n",
     ),
     "5": (
         "Figure (5): the blue piece jumps over 3 pieces, then captures the 3 yellow pieces around it at once.",
-        "players: blue yellow\nto-move: blue\nphase: battle\n\n" + "\n".join(["aaaaabbbb"] * 7)
+        "players: blue yellow\nto-move: blue\nphase: battle\n\n"
+        + "\n".join(["aaaaabbbb"] * 7)
         + "\n\n.........\n......b..\n......y..\nbb.y.y.yb\n......y..\n......b..\n.........\n",
     ),
     "6": (
         "Figure (6): the red piece moves in between two blue pieces and is not captured.",
-        "players: red blue\nto-move: red\nphase: battle\n\n" + _LAND_7 + "\n\n.......\n..r....\n.b.b...\n.......\n.......\n",
+        "players: red blue\nto-move: red\nphase: battle\n\n"
+        + _LAND_7
+        + "\n\n.......\n..r....\n.b.b...\n.......\n.......\n",
     ),
     "tower": (
         "Capturing a tower: red captures blue's tower against the edge and puts its own tower in territory b.",
-        "players: red blue\nto-move: red\nphase: battle\n\n" + _LAND_7 + "\n\n.....B.\n......r\n....bb.\n.......\n.......\n",
+        "players: red blue\nto-move: red\nphase: battle\n\n"
+        + _LAND_7
+        + "\n\n.....B.\n......r\n....bb.\n.......\n.......\n",
     ),
 }
 

@@ -77,9 +77,7 @@ class Island:
         self.neighbours: dict[Point, tuple[Point, ...]] = {}
         self.on_edge: dict[Point, bool] = {}
         for row, column in self.points:
-            near = tuple(
-                (row + dr, column + dc) for dr, dc in DIRECTIONS if (row + dr, column + dc) in self.territory
-            )
+            near = tuple((row + dr, column + dc) for dr, dc in DIRECTIONS if (row + dr, column + dc) in self.territory)
             self.neighbours[(row, column)] = near
             self.on_edge[(row, column)] = len(near) < 4
         graph = self.graph()
@@ -148,9 +146,7 @@ def parse_sections(data: Any, name: str = "sections.json") -> dict[str, tuple[st
             raise ValueError(f"{where} ({section['name']}): {error}") from None
         for letter, points in shape.territories.items():
             if not 11 <= len(points) <= 16:
-                raise ValueError(
-                    f"{where} ({section['name']}): territory {letter} has {len(points)} points, not 11-16"
-                )
+                raise ValueError(f"{where} ({section['name']}): territory {letter} has {len(points)} points, not 11-16")
         if shape.letters not in (("a",), ("a", "b")):
             raise ValueError(f"{where} ({section['name']}): territories must be lettered a (and b)")
         sections[section["name"]] = tuple(rows)
@@ -224,7 +220,9 @@ def assemble(placements: Sequence[Placement], sections: dict[str, tuple[str, ...
             next_letter += 1
         for point, char in local.items():
             if point in owner:
-                raise ValueError(f"section {placement.section} overlaps section {placements[owner[point]].section} at {point}")
+                raise ValueError(
+                    f"section {placement.section} overlaps section {placements[owner[point]].section} at {point}"
+                )
             owner[point] = index
             letter[point] = mapping[char]
     joins = nx.Graph()
@@ -386,7 +384,7 @@ def territory_summary(state: State) -> dict[str, Any]:
     for player in range(state.players):
         pieces = state.pieces(player)
         if not pieces:
-            distances[player] = {letter: None for letter in board.letters}
+            distances[player] = dict.fromkeys(board.letters)
             continue
         reach = nx.multi_source_dijkstra_path_length(graph, set(pieces))
         distances[player] = {
@@ -441,7 +439,7 @@ class Step:
 
 @dataclass(frozen=True)
 class Jump:
-    """Battle: jump over neighbouring pieces or towers; ``path`` lists every landing point, the last is the destination."""
+    """Battle: jump over neighbouring pieces or towers; ``path`` lists every landing point, the last is the end."""
 
     origin: Point
     path: tuple[Point, ...]
@@ -497,7 +495,11 @@ class Config:
     partners_share_territories: bool = True  # CL-C10: with 4 players a partner's pieces do not stop a conquest
 
     def __post_init__(self) -> None:
-        if not isinstance(self.quiet_turn_limit, int) or isinstance(self.quiet_turn_limit, bool) or self.quiet_turn_limit < 1:
+        if (
+            not isinstance(self.quiet_turn_limit, int)
+            or isinstance(self.quiet_turn_limit, bool)
+            or self.quiet_turn_limit < 1
+        ):
             raise ValueError(f"Config.quiet_turn_limit must be a positive int, got {self.quiet_turn_limit!r}")
         if self.stalled_result not in ("most towers", "draw"):
             raise ValueError(f"Config.stalled_result must be 'most towers' or 'draw', got {self.stalled_result!r}")
@@ -648,7 +650,13 @@ def new_game(
     first = rng.randrange(players)
     placements = fixed_layout(players) if assembly == "fixed" else random_layout(players, rng)
     rows = assemble(placements)
-    setup = {"players": players, "seed": seed, "assembly": assembly, "config": config.to_dict(), "colours": list(colours)}
+    setup = {
+        "players": players,
+        "seed": seed,
+        "assembly": assembly,
+        "config": config.to_dict(),
+        "colours": list(colours),
+    }
     return State(
         territories=rows,
         grid=tuple("".join(EMPTY if char != NO_POINT else NO_POINT for char in row) for row in rows),
@@ -922,7 +930,9 @@ def _remove(state: State, move: Remove) -> State:
     victim = state.owner(point)
     assert victim is not None
     if not state.enemies(state.turn, victim):
-        raise IllegalMove("CL-5.1", f"Claim: {colour} may only remove enemy pieces; {point} holds {_describe(state, point)}")
+        raise IllegalMove(
+            "CL-5.1", f"Claim: {colour} may only remove enemy pieces; {point} holds {_describe(state, point)}"
+        )
     if state.players > 2 and _lost(state, victim) >= REMOVALS_EACH:
         raise IllegalMove(
             "CL-5.1", f"Claim: {state.colours[victim]} has already lost {REMOVALS_EACH} pieces and may lose no more"
@@ -950,9 +960,10 @@ def _place_tower(state: State, move: PlaceTower) -> State:
         raise IllegalMove("CL-8.1", f"Claim: territory {territory} already has a {state.colours[holder]} tower")
     if territory not in conquerable(state, player):
         raise IllegalMove(
-            "CL-8.1", f"Claim: {colour} has not conquered territory {territory}: other pieces stand in it"
+            "CL-8.1",
+            f"Claim: {colour} has not conquered territory {territory}: other pieces stand in it"
             if any(state.owner(p) is not None and not state.is_tower(p) for p in state.island.territories[territory])
-            else f"Claim: {colour} has no piece in territory {territory}"
+            else f"Claim: {colour} has no piece in territory {territory}",
         )
     changes: dict[Point, str] = {}
     if holder is not None:
@@ -1018,7 +1029,9 @@ def _move(state: State, move: Step | Jump) -> State:
             if landing in seen:
                 raise IllegalMove("CL-C2", f"Claim: a jump chain may not come back to {landing}")
             if state.at(landing) != EMPTY:
-                raise IllegalMove("CL-6.2", f"Claim: the landing point {landing} is taken ({_describe(state, landing)})")
+                raise IllegalMove(
+                    "CL-6.2", f"Claim: the landing point {landing} is taken ({_describe(state, landing)})"
+                )
             seen.add(landing)
             here = landing
         destination = here
@@ -1028,7 +1041,7 @@ def _move(state: State, move: Step | Jump) -> State:
             "CL-7.4", f"Claim: the piece on {origin} may move again only to capture, and {move} captures nothing"
         )
     changes = {origin: EMPTY, destination: state.letter(player)}
-    changes.update({point: EMPTY for point in captured})
+    changes.update(dict.fromkeys(captured, EMPTY))
     claims = set(state.claims)
     for point in captured:
         if state.is_tower(point):
@@ -1129,4 +1142,3 @@ def start_from_setup(setup: dict[str, Any]) -> State:
 def moves_from(state: State, origin: Point) -> tuple[Step | Jump, ...]:
     """The legal steps and jumps of the piece on ``origin`` right now (empty if it may not move)."""
     return tuple(m for m in legal_moves(state) if isinstance(m, (Step, Jump)) and m.origin == origin)
-

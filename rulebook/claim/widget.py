@@ -87,33 +87,72 @@ def _draw(figure: go.Figure, state: State, title: str, width: int) -> None:
     unit = min((width - 20) / (board.width + 0.6), (height - top - 10) / (board.height + 0.6))
     xs = [_xy(p)[0] for p in points]
     ys = [_xy(p)[1] for p in points]
-    figure.add_trace(go.Scatter(  # 0: territory cells
-        x=xs, y=ys, mode="markers", name="territories", showlegend=False,
-        marker={"symbol": "square", "size": max(6, int(unit * 0.96)), "line": {"width": 0}},
-        hovertemplate="%{text}<extra></extra>",
-    ))
-    figure.add_trace(go.Scatter(  # 1: lattice lines
-        x=lines_x, y=lines_y, mode="lines", line={"color": "#9e9e9e", "width": 1}, hoverinfo="skip", showlegend=False
-    ))
-    figure.add_trace(go.Scatter(  # 2: territory borders and the island's edge
-        x=borders_x, y=borders_y, mode="lines", line={"color": "#212121", "width": 3}, hoverinfo="skip", showlegend=False
-    ))
-    figure.add_trace(go.Scatter(  # 3: highlighted targets
-        x=[], y=[], mode="markers", name="targets", showlegend=False,
-        marker={"symbol": "circle-open", "size": 26, "line": {"width": 4, "color": "#6a1b9a"}},
-        hovertemplate="%{text}<extra></extra>",
-    ))
-    figure.add_trace(go.Scatter(  # 4: pieces and towers
-        x=[], y=[], mode="markers+text", name="pieces", showlegend=False,
-        textfont={"color": "white", "size": 12, "family": "Arial Black"},
-        hovertemplate="%{hovertext}<extra></extra>",
-    ))
-    figure.add_trace(go.Scatter(  # 5: territory letters
-        x=[], y=[], mode="text", textfont={"color": "#424242", "size": 11}, hoverinfo="skip", showlegend=False
-    ))
+    figure.add_trace(
+        go.Scatter(  # 0: territory cells
+            x=xs,
+            y=ys,
+            mode="markers",
+            name="territories",
+            showlegend=False,
+            marker={"symbol": "square", "size": max(6, int(unit * 0.96)), "line": {"width": 0}},
+            hovertemplate="%{text}<extra></extra>",
+        )
+    )
+    figure.add_trace(
+        go.Scatter(  # 1: lattice lines
+            x=lines_x,
+            y=lines_y,
+            mode="lines",
+            line={"color": "#9e9e9e", "width": 1},
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
+    figure.add_trace(
+        go.Scatter(  # 2: territory borders and the island's edge
+            x=borders_x,
+            y=borders_y,
+            mode="lines",
+            line={"color": "#212121", "width": 3},
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
+    figure.add_trace(
+        go.Scatter(  # 3: highlighted targets
+            x=[],
+            y=[],
+            mode="markers",
+            name="targets",
+            showlegend=False,
+            marker={"symbol": "circle-open", "size": 26, "line": {"width": 4, "color": "#6a1b9a"}},
+            hovertemplate="%{text}<extra></extra>",
+        )
+    )
+    figure.add_trace(
+        go.Scatter(  # 4: pieces and towers
+            x=[],
+            y=[],
+            mode="markers+text",
+            name="pieces",
+            showlegend=False,
+            textfont={"color": "white", "size": 12, "family": "Arial Black"},
+            hovertemplate="%{hovertext}<extra></extra>",
+        )
+    )
+    figure.add_trace(
+        go.Scatter(  # 5: territory letters
+            x=[], y=[], mode="text", textfont={"color": "#424242", "size": 11}, hoverinfo="skip", showlegend=False
+        )
+    )
     figure.update_layout(
-        title=title or None, width=width, height=height, plot_bgcolor="white",
-        margin={"l": 10, "r": 10, "t": top, "b": 10}, clickmode="event", dragmode=False,
+        title=title or None,
+        width=width,
+        height=height,
+        plot_bgcolor="white",
+        margin={"l": 10, "r": 10, "t": top, "b": 10},
+        clickmode="event",
+        dragmode=False,
         xaxis={"visible": False, "range": [-0.8, board.width - 0.2], "fixedrange": True},
         yaxis={"visible": False, "range": [-board.height + 0.2, 0.8], "fixedrange": True, "scaleanchor": "x"},
     )
@@ -159,11 +198,16 @@ def _update(figure: go.Figure, state: State, targets: list[tuple[Point, str]], s
     figure.data[0].update(marker={"color": cell_colours}, text=cell_text)
     # a move that captures is ringed with a diamond, so it stands out without colour
     figure.data[3].update(
-        x=[_xy(p)[0] for p, _ in targets], y=[_xy(p)[1] for p, _ in targets], text=[text for _, text in targets],
+        x=[_xy(p)[0] for p, _ in targets],
+        y=[_xy(p)[1] for p, _ in targets],
+        text=[text for _, text in targets],
         marker={"symbol": ["diamond-open" if "captures" in text else "circle-open" for _, text in targets]},
     )
     figure.data[4].update(
-        x=piece_x, y=piece_y, text=texts, hovertext=hovers,
+        x=piece_x,
+        y=piece_y,
+        text=texts,
+        hovertext=hovers,
         marker={"symbol": symbols, "color": colours, "size": sizes, "line": {"color": outlines, "width": widths}},
     )
     figure.data[5].update(x=label_x, y=label_y, text=label_text)
@@ -196,11 +240,13 @@ class Board(Table):
         self.pass_button.on_click(lambda _: self.play(Pass()))
         self.computer_button = widgets.Button(description="Computer move", tooltip="Let the greedy player move once")
         self.computer_button.on_click(lambda _: self.computer_move())
-        controls = widgets.VBox([
-            widgets.HBox([self.point_picker, self.pick_button]),
-            widgets.HBox([self.move_list, self.play_button]),
-            widgets.HBox([self.stop_button, self.pass_button, self.undo_button, self.computer_button]),
-        ])
+        controls = widgets.VBox(
+            [
+                widgets.HBox([self.point_picker, self.pick_button]),
+                widgets.HBox([self.move_list, self.play_button]),
+                widgets.HBox([self.stop_button, self.pass_button, self.undo_button, self.computer_button]),
+            ]
+        )
         # ui.Table's ``self.log`` collides with the traitlets logger of ipywidgets, so the move log has its own name
         self.log_view = widgets.HTML(
             layout=widgets.Layout(max_height="14em", overflow="auto", border="1px solid #ccc", padding="2px 6px")
@@ -320,7 +366,9 @@ class Board(Table):
             for move in self._moves_of(self.selected):
                 captured = captures_of(state, move)
                 kind = "jump" if isinstance(move, Jump) else "step"
-                text = f"{kind} to {move.destination}" + (f": captures {len(captured)} {list(captured)}" if captured else "")
+                text = f"{kind} to {move.destination}" + (
+                    f": captures {len(captured)} {list(captured)}" if captured else ""
+                )
                 targets.append((move.destination, text))
             return targets
         for territory in conquerable(state, state.turn):
@@ -370,8 +418,12 @@ def figure_pair(number: str | int, width: int = 860) -> go.Figure:
     pair.update_yaxes(scaleanchor="x2", row=1, col=2)
     board = before.island
     pair.update_layout(
-        title=shown.caption, width=width, height=max(300, int(width / 2 * (board.height + 1) / (board.width + 1)) + 90),
-        plot_bgcolor="white", showlegend=False, margin={"l": 10, "r": 10, "t": 90, "b": 10},
+        title=shown.caption,
+        width=width,
+        height=max(300, int(width / 2 * (board.height + 1) / (board.width + 1)) + 90),
+        plot_bgcolor="white",
+        showlegend=False,
+        margin={"l": 10, "r": 10, "t": 90, "b": 10},
     )
     pair.update_annotations(font_size=12)
     return pair

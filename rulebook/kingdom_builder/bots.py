@@ -73,16 +73,23 @@ def tournament(seats: tuple[str, ...], games: int, seed: int = 0) -> list[dict[s
     records: list[dict[str, object]] = []
     for game in range(games):
         # Rotate the seats so no bot always starts.
-        order = seats[game % len(seats):] + seats[:game % len(seats)]
+        order = seats[game % len(seats) :] + seats[: game % len(seats)]
         state = new_game(players=len(order), seed=seed * 10_000 + game)
         final = play_game(state, {p: BOTS[name] for p, name in enumerate(order)}, rng)
         result = outcome(final)
         assert result is not None
         totals = score(final)
         for p, name in enumerate(order):
-            records.append({
-                "game": game, "seat": p, "bot": name, "total": totals[p]["total"], "won": p in result.winners,
-                "turns": final.turns[p], "settlements": 40 - final.supply[p],
-                **{card: totals[p][card] for card in (*final.cards, "castles")},
-            })
+            records.append(
+                {
+                    "game": game,
+                    "seat": p,
+                    "bot": name,
+                    "total": totals[p]["total"],
+                    "won": p in result.winners,
+                    "turns": final.turns[p],
+                    "settlements": 40 - final.supply[p],
+                    **{card: totals[p][card] for card in (*final.cards, "castles")},
+                }
+            )
     return records

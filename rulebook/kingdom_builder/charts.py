@@ -26,8 +26,13 @@ CARD_SHADE = ("#fde725", "#5ec962", "#21918c", "#3b528b", "#440154")
 
 def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
     figure.update_layout(
-        title={"text": title, "x": 0.5}, width=WIDTH, height=HEIGHT, template="plotly_white",
-        xaxis_title=x_title, yaxis_title=y_title, legend={"orientation": "h", "y": -0.22},
+        title={"text": title, "x": 0.5},
+        width=WIDTH,
+        height=HEIGHT,
+        template="plotly_white",
+        xaxis_title=x_title,
+        yaxis_title=y_title,
+        legend={"orientation": "h", "y": -0.22},
     )
     return figure
 
@@ -39,31 +44,56 @@ def draw_odds_figure(state: State, player: int, max_draws: int = 6) -> go.Figure
     for number, terrain in enumerate(TERRAINS):
         chances = [terrain_within(state, player, terrain, k) for k in draws]
         figure.add_scatter(
-            x=draws, y=[100 * float(c) for c in chances], mode="lines+markers", name=terrain,
+            x=draws,
+            y=[100 * float(c) for c in chances],
+            mode="lines+markers",
+            name=terrain,
             line={"dash": DASHES[number], "color": TERRAIN_SHADE[terrain], "width": 3},
-            marker={"symbol": SYMBOLS[number], "size": 9, "color": TERRAIN_SHADE[terrain],
-                    "line": {"width": 1, "color": "#000"}},
-            hovertext=[f"{terrain} within {k} draw{'s' if k > 1 else ''}: {c} = {float(c):.4%}"
-                       for k, c in zip(draws, chances)],
+            marker={
+                "symbol": SYMBOLS[number],
+                "size": 9,
+                "color": TERRAIN_SHADE[terrain],
+                "line": {"width": 1, "color": "#000"},
+            },
+            hovertext=[
+                f"{terrain} within {k} draw{'s' if k > 1 else ''}: {c} = {float(c):.4%}" for k, c in zip(draws, chances)
+            ],
             hoverinfo="text",
         )
     figure.update_yaxes(range=[0, 100])
     figure.update_xaxes(dtick=1)
-    return _layout(figure, f"Chance that {COLOURS[player]} draws a terrain within k cards (pile and reshuffles)",
-                   "own cards drawn from now, k (cards)", "chance (%)")
+    return _layout(
+        figure,
+        f"Chance that {COLOURS[player]} draws a terrain within k cards (pile and reshuffles)",
+        "own cards drawn from now, k (cards)",
+        "chance (%)",
+    )
 
 
 def legal_hexes_figure(state: State, player: int) -> go.Figure:
     """How many hexes ``player`` could start building on now with a card of each terrain (KB-6.3 applied)."""
     counts = legal_hexes_by_terrain(state, player)
-    figure = go.Figure(go.Bar(
-        x=list(TERRAINS), y=[counts[t] for t in TERRAINS], text=[counts[t] for t in TERRAINS], textposition="outside",
-        marker={"color": [TERRAIN_SHADE[t] for t in TERRAINS], "line": {"color": "#000", "width": 1},
-                    "pattern": {"shape": list(PATTERNS[:5])}},
-        hovertext=[f"{t}: {counts[t]} legal hexes" for t in TERRAINS], hoverinfo="text",
-    ))
-    return _layout(figure, f"Legal hexes for {COLOURS[player]}'s first settlement, per terrain card",
-                   "terrain card", "legal hexes (count)")
+    figure = go.Figure(
+        go.Bar(
+            x=list(TERRAINS),
+            y=[counts[t] for t in TERRAINS],
+            text=[counts[t] for t in TERRAINS],
+            textposition="outside",
+            marker={
+                "color": [TERRAIN_SHADE[t] for t in TERRAINS],
+                "line": {"color": "#000", "width": 1},
+                "pattern": {"shape": list(PATTERNS[:5])},
+            },
+            hovertext=[f"{t}: {counts[t]} legal hexes" for t in TERRAINS],
+            hoverinfo="text",
+        )
+    )
+    return _layout(
+        figure,
+        f"Legal hexes for {COLOURS[player]}'s first settlement, per terrain card",
+        "terrain card",
+        "legal hexes (count)",
+    )
 
 
 def score_figure(state: State) -> go.Figure:
@@ -75,14 +105,29 @@ def score_figure(state: State) -> go.Figure:
     for number, part in enumerate(parts):
         values = [table[p][part] for p in range(state.players)]
         figure.add_bar(
-            x=players, y=values, name=part, text=values, textposition="inside",
-            marker={"color": CARD_SHADE[number], "line": {"color": "#000", "width": 1},
-                    "pattern": {"shape": PATTERNS[number]}},
-            hovertext=[f"{name}: {v} gold from {part}" for name, v in zip(players, values)], hoverinfo="text",
+            x=players,
+            y=values,
+            name=part,
+            text=values,
+            textposition="inside",
+            marker={
+                "color": CARD_SHADE[number],
+                "line": {"color": "#000", "width": 1},
+                "pattern": {"shape": PATTERNS[number]},
+            },
+            hovertext=[f"{name}: {v} gold from {part}" for name, v in zip(players, values)],
+            hoverinfo="text",
         )
     totals = [table[p]["total"] for p in range(state.players)]
-    figure.add_scatter(x=players, y=totals, mode="text", text=[f"{t} gold" for t in totals], textposition="top center",
-                       showlegend=False, hoverinfo="skip")
+    figure.add_scatter(
+        x=players,
+        y=totals,
+        mode="text",
+        text=[f"{t} gold" for t in totals],
+        textposition="top center",
+        showlegend=False,
+        hoverinfo="skip",
+    )
     figure.update_layout(barmode="stack")
     return _layout(figure, "Score breakdown per card and player", "player", "gold (points)")
 
@@ -96,11 +141,17 @@ def bot_games_figure(records: Sequence[Mapping[str, object]]) -> go.Figure:
         totals = [int(r["total"]) for r in mine]  # type: ignore[call-overload]
         wins = sum(bool(r["won"]) for r in mine)
         figure.add_box(
-            y=totals, name=f"{name} ({wins} of {len(mine)} won)", boxpoints="all", jitter=0.4, pointpos=0,
+            y=totals,
+            name=f"{name} ({wins} of {len(mine)} won)",
+            boxpoints="all",
+            jitter=0.4,
+            pointpos=0,
             marker={"color": CARD_SHADE[1 + 2 * number], "symbol": SYMBOLS[number], "size": 7},
-            line={"color": "#000"}, fillcolor=CARD_SHADE[1 + 2 * number],
-            hovertext=[f"game {r['game']}, seat {r['seat']}: {r['total']} gold{' (won)' if r['won'] else ''}"
-                       for r in mine],
+            line={"color": "#000"},
+            fillcolor=CARD_SHADE[1 + 2 * number],
+            hovertext=[
+                f"game {r['game']}, seat {r['seat']}: {r['total']} gold{' (won)' if r['won'] else ''}" for r in mine
+            ],
             hoverinfo="text",
         )
     return _layout(figure, "End-of-game scores of computer players", "computer player", "final score (gold)")

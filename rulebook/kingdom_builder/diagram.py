@@ -45,12 +45,25 @@ def terrain_diagram(state_or_sections: Any) -> str:
     """Terrain as 20 rows of letters: G C D F T (grass..forest), W water, M mountain, K castle, L location."""
     sections = state_or_sections.sections if isinstance(state_or_sections, State) else state_or_sections
     geometry = board_for(_check_sections(sections, "sections"))
-    letters = {"grass": "G", "canyon": "C", "desert": "D", "flower": "F", "forest": "T", "water": "W",
-               "mountain": "M", "castle": "K", "location": "L"}
-    return "\n".join(
-        ("" if row % 2 == 0 else " ") + " ".join(letters[geometry.terrain[row * COLUMNS + c]] for c in range(COLUMNS))
-        for row in range(ROWS)
-    ) + "\n"
+    letters = {
+        "grass": "G",
+        "canyon": "C",
+        "desert": "D",
+        "flower": "F",
+        "forest": "T",
+        "water": "W",
+        "mountain": "M",
+        "castle": "K",
+        "location": "L",
+    }
+    return (
+        "\n".join(
+            ("" if row % 2 == 0 else " ")
+            + " ".join(letters[geometry.terrain[row * COLUMNS + c]] for c in range(COLUMNS))
+            for row in range(ROWS)
+        )
+        + "\n"
+    )
 
 
 def from_diagram(
@@ -71,7 +84,7 @@ def from_diagram(
         line = lines[number].strip()
         if not line.startswith(f"{key}:"):
             raise ValueError(f"diagram line {number + 1}: expected '{key}: ...', got {line!r}")
-        headers[key] = line[len(key) + 1:].split()
+        headers[key] = line[len(key) + 1 :].split()
     sections = []
     for word in headers["sections"]:
         turned = word.endswith("*")
@@ -113,9 +126,13 @@ def from_diagram(
     if not isinstance(player, int) or not 0 <= player < players:
         raise ValueError(f"player must be 0..{players - 1}, not {player!r}")
     setup = {
-        "players": players, "sections": [list(s) for s in sections_t], "cards": list(cards),
-        "config": dataclasses.asdict(config), "diagram": _diagram_text(sections_t, cards, players, board),
-        "hands": list(hands_t) if hands is not None else None, "player": player,
+        "players": players,
+        "sections": [list(s) for s in sections_t],
+        "cards": list(cards),
+        "config": dataclasses.asdict(config),
+        "diagram": _diagram_text(sections_t, cards, players, board),
+        "hands": list(hands_t) if hands is not None else None,
+        "player": player,
     }
     return _initial(players, sections_t, cards, config, tuple(board), setup, hands_t, player)
 
@@ -124,7 +141,7 @@ def _diagram_text(sections: tuple, cards: tuple, players: int, board: Iterable[i
     cells = list(board)
     lines = [f"sections: {_section_words(sections)}", f"cards: {' '.join(cards)}", f"players: {players}"]
     for row in range(ROWS):
-        lines.append("".join("." if o < 0 else str(o) for o in cells[row * COLUMNS:(row + 1) * COLUMNS]))
+        lines.append("".join("." if o < 0 else str(o) for o in cells[row * COLUMNS : (row + 1) * COLUMNS]))
     return "\n".join(lines) + "\n"
 
 

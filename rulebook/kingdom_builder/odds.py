@@ -55,8 +55,13 @@ def terrain_within(state: State, player: int, terrain: str, draws: int) -> Fract
         return len(order) + 1
 
     @cache
-    def chance(event: int, left: int, pile: tuple[int, ...], discard: tuple[int, ...], held: tuple[int, ...],
-               ) -> Fraction:
+    def chance(
+        event: int,
+        left: int,
+        pile: tuple[int, ...],
+        discard: tuple[int, ...],
+        held: tuple[int, ...],
+    ) -> Fraction:
         if left == 0 or event == len(order):
             return Fraction(0)
         if needed(event, left) <= sum(pile):

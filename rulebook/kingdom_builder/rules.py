@@ -31,15 +31,30 @@ SECTIONS = ("tavern", "paddock", "oasis", "farm", "tower", "harbor", "oracle", "
 LOCATIONS = ("oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock")
 MOVE_TILES = ("barn", "harbor", "paddock")
 KINGDOM_BUILDER_CARDS = (
-    "fishermen", "merchants", "discoverers", "hermits", "citizens", "miners", "workers", "knights", "lords", "farmers",
+    "fishermen",
+    "merchants",
+    "discoverers",
+    "hermits",
+    "citizens",
+    "miners",
+    "workers",
+    "knights",
+    "lords",
+    "farmers",
 )
 FIRST_GAME_SECTIONS = (("tavern", False), ("paddock", False), ("oasis", False), ("farm", False))
 FIRST_GAME_CARDS = ("fishermen", "knights", "merchants")
 COLOURS = ("orange", "blue", "white", "black")
 SLOT_NAMES = ("top-left", "top-right", "bottom-left", "bottom-right")
 TILE_RULE = {
-    "oracle": "KB-C7.1", "farm": "KB-C7.2", "oasis": "KB-C7.3", "tower": "KB-C7.4",
-    "tavern": "KB-C7.5", "barn": "KB-C7.6", "harbor": "KB-C7.7", "paddock": "KB-C7.8",
+    "oracle": "KB-C7.1",
+    "farm": "KB-C7.2",
+    "oasis": "KB-C7.3",
+    "tower": "KB-C7.4",
+    "tavern": "KB-C7.5",
+    "barn": "KB-C7.6",
+    "harbor": "KB-C7.7",
+    "paddock": "KB-C7.8",
 }
 Hex = tuple[int, int]
 
@@ -51,7 +66,8 @@ def label(hex_: Hex) -> str:
 
 def _index(hex_: Any, where: str) -> int:
     if (
-        not isinstance(hex_, tuple) or len(hex_) != 2
+        not isinstance(hex_, tuple)
+        or len(hex_) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in hex_)
         or not (0 <= hex_[0] < ROWS and 0 <= hex_[1] < COLUMNS)
     ):
@@ -103,11 +119,23 @@ def section_data() -> dict[str, tuple[str, ...]]:
 def _neighbours(row: int, column: int) -> list[Hex]:
     """The six neighbours of a hex in the odd-r layout (odd rows half a hex to the right), inside the board."""
     if row % 2 == 0:
-        around = [(row, column - 1), (row, column + 1), (row - 1, column - 1), (row - 1, column),
-                  (row + 1, column - 1), (row + 1, column)]
+        around = [
+            (row, column - 1),
+            (row, column + 1),
+            (row - 1, column - 1),
+            (row - 1, column),
+            (row + 1, column - 1),
+            (row + 1, column),
+        ]
     else:
-        around = [(row, column - 1), (row, column + 1), (row - 1, column), (row - 1, column + 1),
-                  (row + 1, column), (row + 1, column + 1)]
+        around = [
+            (row, column - 1),
+            (row, column + 1),
+            (row - 1, column),
+            (row - 1, column + 1),
+            (row + 1, column),
+            (row + 1, column + 1),
+        ]
     return [(r, c) for r, c in around if 0 <= r < ROWS and 0 <= c < COLUMNS]
 
 
@@ -143,9 +171,7 @@ class Board:
         self.location = tuple(section_of[i] if terrain[i] == "location" else None for i in range(HEXES))
         self.terrain = tuple(terrain)
         self.sector = tuple(2 * (i // COLUMNS >= 10) + (i % COLUMNS >= 10) for i in range(HEXES))
-        self.neighbours = tuple(
-            tuple(r * COLUMNS + c for r, c in _neighbours(*_hex(i))) for i in range(HEXES)
-        )
+        self.neighbours = tuple(tuple(r * COLUMNS + c for r, c in _neighbours(*_hex(i))) for i in range(HEXES))
         self.steps = tuple(tuple(_step(i, d) for d in DIRECTIONS) for i in range(HEXES))
         self.on_edge = tuple(i // COLUMNS in (0, ROWS - 1) or i % COLUMNS in (0, COLUMNS - 1) for i in range(HEXES))
         self.by_terrain = {t: tuple(i for i in range(HEXES) if terrain[i] == t) for t in set(terrain)}
@@ -162,8 +188,13 @@ class Board:
         graph = nx.Graph(sections=[f"{name}{'*' if turned else ''}" for name, turned in self.sections])
         for i in range(HEXES):
             graph.add_node(
-                _hex(i), terrain=self.terrain[i], section=self.section_of[i], sector=self.sector[i],
-                on_edge=self.on_edge[i], location=self.location[i], castle=self.terrain[i] == "castle",
+                _hex(i),
+                terrain=self.terrain[i],
+                section=self.section_of[i],
+                sector=self.sector[i],
+                on_edge=self.on_edge[i],
+                location=self.location[i],
+                castle=self.terrain[i] == "castle",
                 tiles=2 if self.location[i] else 0,
             )
         graph.add_edges_from((_hex(i), _hex(j)) for i in range(HEXES) for j in self.neighbours[i] if i < j)
@@ -305,8 +336,14 @@ class State:
 
 
 def _initial(
-    players: int, sections: tuple[tuple[str, bool], ...], cards: tuple[str, ...], config: Config,
-    board: tuple[int, ...], setup: dict[str, Any], hands: tuple[str | None, ...] = (), player: int = 0,
+    players: int,
+    sections: tuple[tuple[str, bool], ...],
+    cards: tuple[str, ...],
+    config: Config,
+    board: tuple[int, ...],
+    setup: dict[str, Any],
+    hands: tuple[str | None, ...] = (),
+    player: int = 0,
 ) -> State:
     geometry = board_for(sections)
     supply = tuple(SETTLEMENTS - board.count(p) for p in range(players))
@@ -327,11 +364,27 @@ def _initial(
         if card is not None:
             pile[TERRAINS.index(card)] -= 1
     state = State(
-        players=players, sections=sections, cards=cards, config=config, board=board, supply=supply,
-        hands=tuple(hands) if hands else (None,) * players, pile=tuple(pile), discard=(0,) * len(TERRAINS),
-        removed=(0,) * len(TERRAINS), tiles=tuple(tuple(t) for t in tiles), tiles_left=tuple(sorted(left.items())),
-        taken=frozenset(taken), player=None, drawing=0, after_draw="deal", built=0, mandatory_done=False,
-        turns=(0,) * players, finished=False, setup=json.dumps(setup, sort_keys=True),
+        players=players,
+        sections=sections,
+        cards=cards,
+        config=config,
+        board=board,
+        supply=supply,
+        hands=tuple(hands) if hands else (None,) * players,
+        pile=tuple(pile),
+        discard=(0,) * len(TERRAINS),
+        removed=(0,) * len(TERRAINS),
+        tiles=tuple(tuple(t) for t in tiles),
+        tiles_left=tuple(sorted(left.items())),
+        taken=frozenset(taken),
+        player=None,
+        drawing=0,
+        after_draw="deal",
+        built=0,
+        mandatory_done=False,
+        turns=(0,) * players,
+        finished=False,
+        setup=json.dumps(setup, sort_keys=True),
     )
     if hands:
         state = _start_turn(dataclasses.replace(state, drawing=None), player)
@@ -339,7 +392,12 @@ def _initial(
 
 
 def new_game(
-    players: int = 2, seed: int = 0, *, first_game: bool = False, sections: Any = None, cards: Any = None,
+    players: int = 2,
+    seed: int = 0,
+    *,
+    first_game: bool = False,
+    sections: Any = None,
+    cards: Any = None,
     config: Config | None = None,
 ) -> State:
     """A new game at its first chance node (dealing one terrain card to each player).
@@ -363,7 +421,9 @@ def new_game(
     if cards is not None:
         chosen_cards = _check_cards(cards, "cards")
     setup = {
-        "players": players, "sections": [list(s) for s in chosen_sections], "cards": list(chosen_cards),
+        "players": players,
+        "sections": [list(s) for s in chosen_sections],
+        "cards": list(chosen_cards),
         "config": dataclasses.asdict(config),
     }
     return _initial(players, chosen_sections, chosen_cards, config, (-1,) * HEXES, setup)
@@ -523,8 +583,9 @@ def _validate(state: State, move: Any) -> None:
         if not state.mandatory_done and _build_targets(state, player):
             left = 3 - state.built
             raise IllegalMove(
-                "KB-4.1", f"player {player} must still build {left} settlement{'s' if left > 1 else ''} "
-                f"on {state.hands[player]} before ending the turn"
+                "KB-4.1",
+                f"player {player} must still build {left} settlement{'s' if left > 1 else ''} "
+                f"on {state.hands[player]} before ending the turn",
             )
         return
     if isinstance(move, Build):
@@ -556,15 +617,19 @@ def _validate(state: State, move: Any) -> None:
     if "ready" not in statuses:
         if "pending" in statuses and "used" not in statuses:
             raise IllegalMove("KB-5.2", f"the {kind} tile taken this turn can be used from player {player}'s next turn")
-        raise IllegalMove("KB-7.1", f"player {player}'s {kind} tile{'s have' if len(statuses) > 1 else ' has'} "
-                          "already been used this turn")
+        raise IllegalMove(
+            "KB-7.1",
+            f"player {player}'s {kind} tile{'s have' if len(statuses) > 1 else ' has'} already been used this turn",
+        )
     rule = TILE_RULE[kind]
     origin = -1
     if move.origin is not None:
         origin = _index(move.origin, "UseTile.origin")
         if state.board[origin] != player:
-            raise IllegalMove(rule, f"the {kind} moves one of player {player}'s settlements, and there is none "
-                              f"at {label(move.origin)}")
+            raise IllegalMove(
+                rule,
+                f"the {kind} moves one of player {player}'s settlements, and there is none at {label(move.origin)}",
+            )
     if state.supply[player] == 0 and kind not in MOVE_TILES:
         raise IllegalMove("KB-C14", f"player {player} has no settlement left to build with the {kind}")
     if kind in ("oracle", "barn") and state.hands[player] is None:
@@ -572,13 +637,19 @@ def _validate(state: State, move: Any) -> None:
     targets = _tile_targets(state, player, kind, origin)
     if kind == "paddock":
         if target not in targets:
-            raise IllegalMove(rule, f"the paddock moves a settlement exactly 2 hexes in a straight line onto an empty "
-                              f"buildable hex; {label(move.origin)} to {label(move.target)} is not such a move")
+            raise IllegalMove(
+                rule,
+                f"the paddock moves a settlement exactly 2 hexes in a straight line onto an empty "
+                f"buildable hex; {label(move.origin)} to {label(move.target)} is not such a move",
+            )
         return
     if kind == "tavern":
         if target not in targets:
-            raise IllegalMove(rule, f"the tavern builds at the end of a line of at least 3 of player {player}'s "
-                              f"settlements, on an empty buildable hex; {label(move.target)} is not one")
+            raise IllegalMove(
+                rule,
+                f"the tavern builds at the end of a line of at least 3 of player {player}'s "
+                f"settlements, on an empty buildable hex; {label(move.target)} is not one",
+            )
         return
     if kind in ("oracle", "barn"):
         terrain = state.hands[player]
@@ -588,7 +659,13 @@ def _validate(state: State, move: Any) -> None:
 
 
 def _check_target(
-    state: State, player: int, target: int, targets: tuple[int, ...], terrain: str, rule: str, what: str,
+    state: State,
+    player: int,
+    target: int,
+    targets: tuple[int, ...],
+    terrain: str,
+    rule: str,
+    what: str,
     lifted: int = -1,
 ) -> None:
     """Explain why ``target`` is not among ``targets`` (computed by the same functions as ``legal_moves``)."""
@@ -612,8 +689,9 @@ def _check_target(
             raise IllegalMove("KB-6.2", f"cannot {what} at {where}: only the harbor moves a settlement onto water")
         raise IllegalMove(rule, f"cannot {what} at {where}: it is {actual}, and this needs {terrain}")
     raise IllegalMove(
-        "KB-6.3", f"cannot {what} at {where}: player {player} has free {terrain} hexes next to own settlements, "
-        "so the settlement must go next to one of them"
+        "KB-6.3",
+        f"cannot {what} at {where}: player {player} has free {terrain} hexes next to own settlements, "
+        "so the settlement must go next to one of them",
     )
 
 
@@ -667,8 +745,12 @@ def _place(state: State, player: int, target: int, moved: bool = False) -> State
     all_tiles = list(state.tiles)
     all_tiles[player] = tuple(sorted(tiles, key=lambda t: (t.kind, t.location)))
     return dataclasses.replace(
-        state, board=tuple(board), supply=supply, tiles=tuple(all_tiles),
-        tiles_left=tuple(sorted(left.items())), taken=frozenset(taken),
+        state,
+        board=tuple(board),
+        supply=supply,
+        tiles=tuple(all_tiles),
+        tiles_left=tuple(sorted(left.items())),
+        taken=frozenset(taken),
     )
 
 
@@ -720,8 +802,14 @@ def _end_turn(state: State, player: int, history: tuple) -> State:
     hands[player] = None
     turns = tuple(t + (p == player) for p, t in enumerate(state.turns))
     state = dataclasses.replace(
-        state, tiles=tuple(all_tiles), discard=tuple(discard), hands=tuple(hands), turns=turns, history=history,
-        built=0, mandatory_done=False,
+        state,
+        tiles=tuple(all_tiles),
+        discard=tuple(discard),
+        hands=tuple(hands),
+        turns=turns,
+        history=history,
+        built=0,
+        mandatory_done=False,
     )
     # KB-9.1: once a supply is empty the round is completed, so that everyone has had the same number of turns.
     if 0 in state.supply and player == state.players - 1:
@@ -787,8 +875,9 @@ def outcome(state: State) -> Outcome | None:
     totals = tuple(score(state)[p]["total"] for p in range(state.players))
     best = max(totals)
     winners = tuple(p for p, t in enumerate(totals) if t == best)
-    return Outcome(winners=winners, reason=f"a supply ran out and the round was completed; best score {best} gold",
-                   scores=totals)
+    return Outcome(
+        winners=winners, reason=f"a supply ran out and the round was completed; best score {best} gold", scores=totals
+    )
 
 
 def view(state: State, player: int) -> State:

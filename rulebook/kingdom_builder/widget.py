@@ -6,7 +6,6 @@ everything can be done with the dropdowns and buttons as well as by clicking hex
 
 from __future__ import annotations
 
-import html
 import math
 from typing import Any
 
@@ -20,11 +19,27 @@ from .rules import COLOURS, MOVE_TILES, Build, EndTurn, State, UseTile
 
 # Terrain fills differ in lightness as well as hue, so the board stays readable in grey-scale.
 TERRAIN_FILL = {
-    "grass": "#9ed36a", "canyon": "#b5651d", "desert": "#f3e19b", "flower": "#c7a4e0", "forest": "#1f6b35",
-    "water": "#5dade2", "mountain": "#7f7f7f", "castle": "#ffffff", "location": "#ffd54f",
+    "grass": "#9ed36a",
+    "canyon": "#b5651d",
+    "desert": "#f3e19b",
+    "flower": "#c7a4e0",
+    "forest": "#1f6b35",
+    "water": "#5dade2",
+    "mountain": "#7f7f7f",
+    "castle": "#ffffff",
+    "location": "#ffd54f",
 }
-TERRAIN_LETTER = {"grass": "G", "canyon": "C", "desert": "D", "flower": "F", "forest": "T", "water": "W",
-                  "mountain": "M", "castle": "K", "location": "L"}
+TERRAIN_LETTER = {
+    "grass": "G",
+    "canyon": "C",
+    "desert": "D",
+    "flower": "F",
+    "forest": "T",
+    "water": "W",
+    "mountain": "M",
+    "castle": "K",
+    "location": "L",
+}
 # Players: distinct shapes and lightness, not only hue (colour-blind safe).
 PLAYER_FILL = ("#ff7f0e", "#1f4e9e", "#ffffff", "#111111")
 PLAYER_TEXT = ("#000000", "#ffffff", "#000000", "#ffffff")
@@ -43,13 +58,20 @@ def board_figure(state: State, width: int = 600, height: int = 530) -> go.Figure
     centres = [hex_centre(*divmod(i, 20)) for i in range(400)]
     xs = [x for x, _ in centres]
     ys = [y for _, y in centres]
-    figure = go.Figure(layout=go.Layout(
-        width=width, height=height, margin={"l": 5, "r": 5, "t": 30, "b": 5}, showlegend=False, dragmode=False,
-        plot_bgcolor="#ffffff", clickmode="event",
-        xaxis={"visible": False, "range": [-1.2, 35.2], "fixedrange": True},
-        yaxis={"visible": False, "range": [-29.8, 1.3], "fixedrange": True, "scaleanchor": "x"},
-        title={"text": "Kingdom Builder", "x": 0.5, "font": {"size": 14}},
-    ))
+    figure = go.Figure(
+        layout=go.Layout(
+            width=width,
+            height=height,
+            margin={"l": 5, "r": 5, "t": 30, "b": 5},
+            showlegend=False,
+            dragmode=False,
+            plot_bgcolor="#ffffff",
+            clickmode="event",
+            xaxis={"visible": False, "range": [-1.2, 35.2], "fixedrange": True},
+            yaxis={"visible": False, "range": [-29.8, 1.3], "fixedrange": True, "scaleanchor": "x"},
+            title={"text": "Kingdom Builder", "x": 0.5, "font": {"size": 14}},
+        )
+    )
     hover = [
         f"({i // 20},{i % 20}) {geometry.terrain[i]}"
         + (f": {geometry.location[i]}" if geometry.location[i] else "")
@@ -57,22 +79,54 @@ def board_figure(state: State, width: int = 600, height: int = 530) -> go.Figure
         for i in range(400)
     ]
     figure.add_scatter(
-        x=xs, y=ys, mode="markers", name="hexes", hovertext=hover, hoverinfo="text",
-        marker={"symbol": "hexagon", "size": 31, "color": [TERRAIN_FILL[t] for t in geometry.terrain],
-                    "line": {"width": 0.6, "color": "#444444"}},
+        x=xs,
+        y=ys,
+        mode="markers",
+        name="hexes",
+        hovertext=hover,
+        hoverinfo="text",
+        marker={
+            "symbol": "hexagon",
+            "size": 31,
+            "color": [TERRAIN_FILL[t] for t in geometry.terrain],
+            "line": {"width": 0.6, "color": "#444444"},
+        },
     )
     specials = sorted(geometry.specials)
     figure.add_scatter(
-        x=[xs[i] for i in specials], y=[ys[i] for i in specials], mode="text", name="specials", hoverinfo="skip",
+        x=[xs[i] for i in specials],
+        y=[ys[i] for i in specials],
+        mode="text",
+        name="specials",
+        hoverinfo="skip",
         text=["♜" if geometry.terrain[i] == "castle" else geometry.location[i][:2].title() for i in specials],
         textfont={"size": 11, "color": "#000000"},
     )
-    figure.add_scatter(x=[], y=[], mode="markers", name="legal", hoverinfo="skip",
-                       marker={"symbol": "hexagon-open", "size": 27, "color": "#d50000", "line": {"width": 3}})
-    figure.add_scatter(x=[], y=[], mode="markers", name="scoring", hoverinfo="skip",
-                       marker={"symbol": "circle-open", "size": 24, "color": "#000000", "line": {"width": 3}})
-    figure.add_scatter(x=[], y=[], mode="markers+text", name="settlements", hoverinfo="text",
-                       marker={"size": 16, "line": {"width": 1.2, "color": "#000000"}}, textfont={"size": 9})
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="markers",
+        name="legal",
+        hoverinfo="skip",
+        marker={"symbol": "hexagon-open", "size": 27, "color": "#d50000", "line": {"width": 3}},
+    )
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="markers",
+        name="scoring",
+        hoverinfo="skip",
+        marker={"symbol": "circle-open", "size": 24, "color": "#000000", "line": {"width": 3}},
+    )
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="markers+text",
+        name="settlements",
+        hoverinfo="text",
+        marker={"size": 16, "line": {"width": 1.2, "color": "#000000"}},
+        textfont={"size": 9},
+    )
     # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
     # lost in Voila, while a widget created with its traces renders everywhere.
     return go.FigureWidget(figure)
@@ -82,19 +136,24 @@ def legend_html() -> str:
     """A key to the terrain colours and the marks on the board."""
     chips = " ".join(
         f"<span style='background:{TERRAIN_FILL[t]};color:{'#fff' if t in ('forest', 'canyon') else '#000'};"
-        f"padding:0 4px;border:1px solid #444'>{t}</span>" for t in TERRAIN_FILL if t not in ("castle", "location")
+        f"padding:0 4px;border:1px solid #444'>{t}</span>"
+        for t in TERRAIN_FILL
+        if t not in ("castle", "location")
     )
-    return (f"<div style='font-size:11px;line-height:1.8'>{chips}<br>♜ castle, Ta/Pa/Oa/Fa/To/Ha/Or/Ba location; "
-            "red rings: legal hexes; black rings: scoring hexes</div>")
+    return (
+        f"<div style='font-size:11px;line-height:1.8'>{chips}<br>♜ castle, Ta/Pa/Oa/Fa/To/Ha/Or/Ba location; "
+        "red rings: legal hexes; black rings: scoring hexes</div>"
+    )
 
 
 class Board(Table):
     """A Kingdom Builder game on a live board; ``computer`` lists the seats the computer plays (``bot`` names how)."""
 
-    def __init__(self, state: State, *, seed: int = 0, computer: tuple[int, ...] = (), bot: str = "greedy",
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, state: State, *, seed: int = 0, computer: tuple[int, ...] = (), bot: str = "greedy", **kwargs: Any
+    ) -> None:
         player_bot = greedy_player if bot == "greedy" else random_player
-        super().__init__(state, seed=seed, bots={p: player_bot for p in computer}, **kwargs)
+        super().__init__(state, seed=seed, bots=dict.fromkeys(computer, player_bot), **kwargs)
         self.origin: tuple[int, int] | None = None
         self.syncing = False  # True while redraw refills the menus, so their observers stay quiet
         self.figure = board_figure(state)
@@ -102,23 +161,29 @@ class Board(Table):
         self.shown: dict[int, list[tuple[int, int]]] = {0: [divmod(i, 20) for i in range(400)], 2: [], 3: [], 4: []}
         for number in self.shown:
             self.figure.data[number].on_click(
-                lambda trace, points, selector, number=number: self._clicked(number, points))
+                lambda trace, points, selector, number=number: self._clicked(number, points)
+            )
         self.action_menu = widgets.Dropdown(description="Action", layout=widgets.Layout(width="330px"))
         self.origin_menu = widgets.Dropdown(description="Move from", layout=widgets.Layout(width="330px"))
         self.target_menu = widgets.Dropdown(description="Hex", layout=widgets.Layout(width="330px"))
-        self.play_button = widgets.Button(description="Play", button_style="success", icon="check",
-                                          tooltip="Build or use the tile on the chosen hex")
-        self.end_button = widgets.Button(description="End turn", button_style="primary",
-                                         tooltip="KB-8.1: discard the card and draw the next one")
+        self.play_button = widgets.Button(
+            description="Play", button_style="success", icon="check", tooltip="Build or use the tile on the chosen hex"
+        )
+        self.end_button = widgets.Button(
+            description="End turn", button_style="primary", tooltip="KB-8.1: discard the card and draw the next one"
+        )
         self.card = widgets.HTML()
         self.tiles = widgets.HTML()
         self.scores = widgets.HTML()
         cards = [(name.title(), name) for name in (*state.cards, "castles")]
-        self.scoring_card = widgets.Dropdown(options=[("-", None)] + cards, description="Show scoring",
-                                             layout=widgets.Layout(width="330px"))
+        self.scoring_card = widgets.Dropdown(
+            options=[("-", None)] + cards, description="Show scoring", layout=widgets.Layout(width="330px")
+        )
         self.scoring_player = widgets.Dropdown(
-            options=[(COLOURS[p], p) for p in range(state.players)], description="of player",
-            layout=widgets.Layout(width="330px"))
+            options=[(COLOURS[p], p) for p in range(state.players)],
+            description="of player",
+            layout=widgets.Layout(width="330px"),
+        )
         self.play_button.on_click(lambda _: self._play_chosen())
         self.end_button.on_click(lambda _: self.play(EndTurn()))
         self.action_menu.observe(self._action_changed, names="value")
@@ -126,9 +191,16 @@ class Board(Table):
         self.scoring_card.observe(lambda _: self.redraw(), names="value")
         self.scoring_player.observe(lambda _: self.redraw(), names="value")
         controls = widgets.VBox(
-            [self.card, self.action_menu, self.origin_menu, self.target_menu,
-             widgets.HBox([self.play_button, self.end_button]), widgets.HBox([self.undo_button]), self.tiles,
-             widgets.HTML(legend_html())],
+            [
+                self.card,
+                self.action_menu,
+                self.origin_menu,
+                self.target_menu,
+                widgets.HBox([self.play_button, self.end_button]),
+                widgets.HBox([self.undo_button]),
+                self.tiles,
+                widgets.HTML(legend_html()),
+            ],
             layout=widgets.Layout(width="340px"),
         )
         # Table.log is shadowed by traitlets' logger on widgets, so the move log lives in its own attribute.
@@ -233,8 +305,13 @@ class Board(Table):
             with self.hold_trait_notifications():
                 self.origin_menu.options = [("-", None)] + [(rules.label(o), o) for o in origins]
                 self.origin_menu.value = self.origin
-            targets = sorted({m.target for m in moves if isinstance(m, UseTile) and m.tile == action
-                              and m.origin == self.origin}) if self.origin else []
+            targets = (
+                sorted(
+                    {m.target for m in moves if isinstance(m, UseTile) and m.tile == action and m.origin == self.origin}
+                )
+                if self.origin
+                else []
+            )
         else:
             with self.hold_trait_notifications():
                 self.origin_menu.options = [("-", None)]
@@ -246,7 +323,8 @@ class Board(Table):
         geometry = state.geometry
         with self.hold_trait_notifications():
             self.target_menu.options = [("-", None)] + [
-                (f"{rules.label(t)} {geometry.terrain[t[0] * 20 + t[1]]}", t) for t in targets]
+                (f"{rules.label(t)} {geometry.terrain[t[0] * 20 + t[1]]}", t) for t in targets
+            ]
             self.target_menu.value = None
         self.origin_menu.disabled = action not in MOVE_TILES
         return targets, origins
@@ -273,7 +351,9 @@ class Board(Table):
         self.figure.data[2].update(x=[x for x, _ in centres], y=[y for _, y in centres])
         self.figure.data[3].update(x=[x for x, _ in score_centres], y=[y for _, y in score_centres])
         self.figure.data[4].update(
-            x=[x for x, _ in places], y=[y for _, y in places], text=[str(o) for o in owners],
+            x=[x for x, _ in places],
+            y=[y for _, y in places],
+            text=[str(o) for o in owners],
             marker={"color": [PLAYER_FILL[o] for o in owners], "symbol": [PLAYER_SYMBOL[o] for o in owners]},
             textfont={"color": [PLAYER_TEXT[o] for o in owners]},
             hovertext=[f"{rules.label(divmod(i, 20))}: {COLOURS[o]}" for i, o in zip(occupied, owners)],
@@ -291,19 +371,29 @@ class Board(Table):
         if state.player is None:
             return ""
         card = state.hands[state.player]
-        shown = f"<b style='background:{TERRAIN_FILL[card]};padding:0 6px;border:1px solid #333'>{card}</b>" \
-            if card else "<i>none</i>"
+        shown = (
+            f"<b style='background:{TERRAIN_FILL[card]};padding:0 6px;border:1px solid #333'>{card}</b>"
+            if card
+            else "<i>none</i>"
+        )
         settlements = ", ".join(f"{COLOURS[p]} {state.supply[p]}" for p in range(state.players))
         cards = ", ".join(state.cards)
-        return (f"<div style='font-size:13px'>Card of {COLOURS[state.player]}: {shown}<br>"
-                f"Settlements left: {settlements}<br>Kingdom Builder cards: {cards}</div>")
+        return (
+            f"<div style='font-size:13px'>Card of {COLOURS[state.player]}: {shown}<br>"
+            f"Settlements left: {settlements}<br>Kingdom Builder cards: {cards}</div>"
+        )
 
     def _tiles_html(self) -> str:
         state = self.state
         rows = []
         for p in range(state.players):
-            tiles = ", ".join(f"{kind} {rules.label(hex_)} <i>({STATUS_WORD[status]})</i>"
-                              for kind, hex_, status in state.tiles_of(p)) or "none"
+            tiles = (
+                ", ".join(
+                    f"{kind} {rules.label(hex_)} <i>({STATUS_WORD[status]})</i>"
+                    for kind, hex_, status in state.tiles_of(p)
+                )
+                or "none"
+            )
             rows.append(f"<b>{COLOURS[p]}</b>: {tiles}")
         return "<div style='font-size:12px'><b>Location tiles</b><br>" + "<br>".join(rows) + "</div>"
 
@@ -313,9 +403,10 @@ class Board(Table):
         columns = [*state.cards, "castles", "total"]
         head = "".join(f"<th style='padding:0 4px'>{c}</th>" for c in ["", *columns])
         body = "".join(
-            "<tr>" + f"<td><b>{COLOURS[p]}</b></td>" + "".join(f"<td style='text-align:right'>{table[p][c]}</td>"
-                                                               for c in columns) + "</tr>"
+            "<tr>"
+            + f"<td><b>{COLOURS[p]}</b></td>"
+            + "".join(f"<td style='text-align:right'>{table[p][c]}</td>" for c in columns)
+            + "</tr>"
             for p in range(state.players)
         )
         return f"<div style='font-size:12px'><b>Running score (gold)</b><table>{head}{body}</table></div>"
-

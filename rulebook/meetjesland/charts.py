@@ -136,8 +136,12 @@ def chain_chart(
         )
     )
     figure.update_yaxes(range=[0, 1.1])
-    return _layout(figure, f"Attacking along a path with a stake of {stake}", "territory on the path (in order)",
-                   "probability of having conquered it")
+    return _layout(
+        figure,
+        f"Attacking along a path with a stake of {stake}",
+        "territory on the path (in order)",
+        "probability of having conquered it",
+    )
 
 
 def card_chart(odds_by_draws: Mapping[int, Mapping[int, float | Fraction]]) -> go.Figure:
@@ -174,8 +178,12 @@ def reinforcements_chart(reinforcements_for: Callable[[int], int], max_territori
             hovertemplate="%{x} territories: %{y} points<extra></extra>",
         )
     )
-    return _layout(figure, "Reinforcements for a turn without conquest", "territories held (territories)",
-                   "reinforcements (Augustijn points)")
+    return _layout(
+        figure,
+        "Reinforcements for a turn without conquest",
+        "territories held (territories)",
+        "reinforcements (Augustijn points)",
+    )
 
 
 def graph_figure(graph, chokepoints: Sequence[str] = (), borders: Sequence[str] = ()) -> go.Figure:
@@ -191,24 +199,36 @@ def graph_figure(graph, chokepoints: Sequence[str] = (), borders: Sequence[str] 
                 xs += [graph.nodes[a]["x"], graph.nodes[b]["x"], None]
                 ys += [graph.nodes[a]["y"], graph.nodes[b]["y"], None]
         label = {"open": "open border", "bridge": "canal with a bridge (passable)", "canal": "canal (no access)"}[kind]
-        figure.add_scatter(x=xs, y=ys, mode="lines", name=label, line={"color": colour, "width": width, "dash": dash},
-                           hoverinfo="skip")
+        figure.add_scatter(
+            x=xs, y=ys, mode="lines", name=label, line={"color": colour, "width": width, "dash": dash}, hoverinfo="skip"
+        )
     colours = graph.graph.get("region_colours", {})
     for region in sorted({r for _, r in graph.nodes(data="region")}):
         members = [t for t, r in graph.nodes(data="region") if r == region]
         figure.add_scatter(
-            x=[graph.nodes[t]["x"] for t in members], y=[graph.nodes[t]["y"] for t in members],
-            mode="markers+text", name=f"{region} region", text=[graph.nodes[t]["name"] for t in members],
-            textposition="top center", textfont={"size": 9},
-            marker={"size": [20 if t in chokepoints else 13 for t in members], "color": colours.get(region, "#999999"),
-                    "symbol": ["star" if t in chokepoints else "circle" for t in members],
-                    "line": {"width": [3 if t in borders else 0.5 for t in members], "color": "#111111"}},
+            x=[graph.nodes[t]["x"] for t in members],
+            y=[graph.nodes[t]["y"] for t in members],
+            mode="markers+text",
+            name=f"{region} region",
+            text=[graph.nodes[t]["name"] for t in members],
+            textposition="top center",
+            textfont={"size": 9},
+            marker={
+                "size": [20 if t in chokepoints else 13 for t in members],
+                "color": colours.get(region, "#999999"),
+                "symbol": ["star" if t in chokepoints else "circle" for t in members],
+                "line": {"width": [3 if t in borders else 0.5 for t in members], "color": "#111111"},
+            },
             customdata=[graph.degree(t) for t in members],
             hovertemplate="%{text}<br>" + region + " region<br>%{customdata} borders<extra></extra>",
         )
     figure.update_layout(
         title={"text": "The board as a graph: stars are chokepoints, thick outlines border another region", "x": 0.5},
-        width=WIDTH, height=620, template="plotly_white", legend={"orientation": "h", "y": -0.05},
-        xaxis={"title": "west - east (km)", "scaleanchor": "y"}, yaxis={"title": "south - north (km)"},
+        width=WIDTH,
+        height=620,
+        template="plotly_white",
+        legend={"orientation": "h", "y": -0.05},
+        xaxis={"title": "west - east (km)", "scaleanchor": "y"},
+        yaxis={"title": "south - north (km)"},
     )
     return figure

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 
 import networkx as nx
 
@@ -111,8 +111,16 @@ MISSIONS = (
     Mission("Conquer the whole of green and orange", regions=("green", "orange")),
     Mission("Conquer the whole of blue and orange", regions=("blue", "orange")),
     Mission("Conquer the whole of green, yellow and mauve", regions=("green", "yellow", "mauve")),
-    Mission("Conquer the whole of blue and mauve and one more colour of your choice", regions=("blue", "mauve"), extra_region=True),
-    Mission("Conquer the whole of red and yellow and one more colour of your choice", regions=("red", "yellow"), extra_region=True),
+    Mission(
+        "Conquer the whole of blue and mauve and one more colour of your choice",
+        regions=("blue", "mauve"),
+        extra_region=True,
+    ),
+    Mission(
+        "Conquer the whole of red and yellow and one more colour of your choice",
+        regions=("red", "yellow"),
+        extra_region=True,
+    ),
     Mission("Hold 24 territories", territories=24),
     Mission("Hold 18 territories with at least 2 points on each", territories=18, min_points=2),
     Mission("Destroy the white player", destroy=0),
@@ -232,7 +240,10 @@ class CardDrawn:
         return f"receive the card {card_name(self.card)}"
 
 
-MOVE_CLASSES = {cls.__name__: cls for cls in (Place, Reinforce, TradeCards, Attack, Roll, Retreat, Fortify, EndTurn, Dice, CardDrawn)}
+MOVE_CLASSES = {
+    cls.__name__: cls
+    for cls in (Place, Reinforce, TradeCards, Attack, Roll, Retreat, Fortify, EndTurn, Dice, CardDrawn)
+}
 Move = Place | Reinforce | TradeCards | Attack | Roll | Retreat | Fortify | EndTurn | Dice | CardDrawn
 
 
@@ -404,7 +415,9 @@ def effective_mission(state: State, player: int) -> Mission:
     """The mission that counts: a destroy mission that cannot be done becomes the fallback (MJ-C10)."""
     mission = state.mission(player)
     target = mission.destroy
-    if target is None or (target < state.players and target != player and state.eliminated_by[target] in (None, player)):
+    if target is None or (
+        target < state.players and target != player and state.eliminated_by[target] in (None, player)
+    ):
         return mission
     return FALLBACK_MISSION
 
@@ -505,11 +518,9 @@ def dice_counts(state: State) -> tuple[int, int]:
     return min(battle.stake, 3), (2 if state.points_on(battle.target) >= 2 else 1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _dice_outcomes(attacker: int, defender: int) -> tuple[tuple[Dice, Fraction], ...]:
-    return tuple(
-        (Dice(a, d), pa * pd) for a, pa in sorted_dice(attacker) for d, pd in sorted_dice(defender)
-    )
+    return tuple((Dice(a, d), pa * pd) for a, pa in sorted_dice(attacker) for d, pd in sorted_dice(defender))
 
 
 def resolve_roll(attacker_dice: Iterable[int], defender_dice: Iterable[int]) -> tuple[int, int]:
@@ -589,7 +600,9 @@ def _apply(state: State, move) -> State:
     if isinstance(move, TradeCards):
         return _trade(state, move)
     if len(state.hands[state.turn]) > state.config.hand_limit:
-        raise IllegalMove("MJ-4.8", f"{PLAYER_COLOURS[state.turn]} holds {len(state.hands[state.turn])} cards: trade 3 first")
+        raise IllegalMove(
+            "MJ-4.8", f"{PLAYER_COLOURS[state.turn]} holds {len(state.hands[state.turn])} cards: trade 3 first"
+        )
     if isinstance(move, Place):
         return _check_win(_place(state, move, rule="MJ-5.4"))
     if state.to_place:
@@ -614,11 +627,16 @@ def _place(state: State, move: Place, rule: str) -> State:
     territory = _territory(state, move.territory, rule)
     points = _count(move.points, rule, "the points placed")
     if state.owner_of(territory) != state.turn:
-        raise IllegalMove(rule, f"{_name(territory)} belongs to {PLAYER_COLOURS[state.owner_of(territory)]}: place on your own territories")
+        raise IllegalMove(
+            rule,
+            f"{_name(territory)} belongs to {PLAYER_COLOURS[state.owner_of(territory)]}: place on your own territories",
+        )
     if points > state.to_place:
         raise IllegalMove(rule, f"only {state.to_place} point(s) are left to place, not {points}")
     index = state.board.index[territory]
-    state = dataclasses.replace(state, points=_replace(state.points, index, state.points[index] + points), to_place=state.to_place - points)
+    state = dataclasses.replace(
+        state, points=_replace(state.points, index, state.points[index] + points), to_place=state.to_place - points
+    )
     if state.phase == "setup" and state.to_place == 0:
         if state.turn + 1 < state.players:  # MJ-C4: the next player sets up
             return dataclasses.replace(state, turn=state.turn + 1, to_place=_setup_points(state, state.turn + 1))
@@ -660,12 +678,17 @@ def _attack(state: State, move: Attack) -> State:
         raise IllegalMove("MJ-5.2", f"{_name(target)} is already yours")
     if target not in state.board.neighbours[origin]:
         if state.board.graph.has_edge(origin, target):
-            raise IllegalMove("MJ-5.2", f"a thick line (canal) separates {_name(origin)} and {_name(target)}: no access")
+            raise IllegalMove(
+                "MJ-5.2", f"a thick line (canal) separates {_name(origin)} and {_name(target)}: no access"
+            )
         raise IllegalMove("MJ-5.2", f"{_name(target)} does not border {_name(origin)}")
     if state.points_on(origin) < 2:
         raise IllegalMove("MJ-5.2", f"{_name(origin)} has only 1 point: attack from a territory with more than 1")
     if stake > state.points_on(origin) - 1:
-        raise IllegalMove("MJ-5.3", f"a stake of {stake} would leave no point on {_name(origin)}: at most {state.points_on(origin) - 1}")
+        raise IllegalMove(
+            "MJ-5.3",
+            f"a stake of {stake} would leave no point on {_name(origin)}: at most {state.points_on(origin) - 1}",
+        )
     index = state.board.index[origin]
     return dataclasses.replace(
         state,
@@ -712,17 +735,24 @@ def _end_battle(state: State, conquered: bool) -> State:
             )
     else:  # broken off or beaten: what is left of the stake goes home
         index = board.index[battle.origin]
-        state = dataclasses.replace(state, points=_replace(state.points, index, state.points[index] + battle.stake), battle=None)
+        state = dataclasses.replace(
+            state, points=_replace(state.points, index, state.points[index] + battle.stake), battle=None
+        )
     return _check_win(state)
 
 
 def _check_win(state: State) -> State:
     player = state.turn
     if sum(state.alive) == 1:
-        return dataclasses.replace(state, phase="over", winners=(player,), reason=f"{PLAYER_COLOURS[player]} holds the whole Meetjesland")
+        return dataclasses.replace(
+            state, phase="over", winners=(player,), reason=f"{PLAYER_COLOURS[player]} holds the whole Meetjesland"
+        )
     if mission_done(state, player):
         return dataclasses.replace(
-            state, phase="over", winners=(player,), reason=f"{PLAYER_COLOURS[player]} fulfilled the mission: {effective_mission(state, player).text}"
+            state,
+            phase="over",
+            winners=(player,),
+            reason=f"{PLAYER_COLOURS[player]} fulfilled the mission: {effective_mission(state, player).text}",
         )
     return state
 
@@ -732,13 +762,19 @@ def _fortify(state: State, move: Fortify) -> State:
     destination = _territory(state, move.destination, "MJ-5.9")
     points = _count(move.points, "MJ-5.9", "the points moved")
     if state.owner_of(origin) != state.turn or state.owner_of(destination) != state.turn:
-        raise IllegalMove("MJ-5.9", f"points move only between your own territories ({_name(origin)}, {_name(destination)})")
+        raise IllegalMove(
+            "MJ-5.9", f"points move only between your own territories ({_name(origin)}, {_name(destination)})"
+        )
     if destination not in state.board.neighbours[origin]:
-        raise IllegalMove("MJ-5.9", f"{_name(origin)} and {_name(destination)} are not neighbours across an open border")
+        raise IllegalMove(
+            "MJ-5.9", f"{_name(origin)} and {_name(destination)} are not neighbours across an open border"
+        )
     if points > state.points_on(origin) - 1:
         raise IllegalMove("MJ-4.2", f"{_name(origin)} must keep at least 1 point")
     if state.moved + points > state.config.move_limit:
-        raise IllegalMove("MJ-C8", f"at most {state.config.move_limit} points move per turn; {state.moved} already moved")
+        raise IllegalMove(
+            "MJ-C8", f"at most {state.config.move_limit} points move per turn; {state.moved} already moved"
+        )
     o, d = state.board.index[origin], state.board.index[destination]
     values = _replace(state.points, o, state.points[o] - points)
     values = _replace(values, d, values[d] + points)
@@ -818,7 +854,9 @@ def arrange(state: State, territories: dict[str, tuple[int, int]] | None = None,
         raise ValueError(f"arrange: unknown fields {sorted(unknown)}")
     changes.setdefault("phase", "play")
     alive = tuple(player in owner for player in range(state.players))
-    return dataclasses.replace(state, owner=tuple(owner), points=tuple(points), alive=alive, arranged=True, history=(), **changes)
+    return dataclasses.replace(
+        state, owner=tuple(owner), points=tuple(points), alive=alive, arranged=True, history=(), **changes
+    )
 
 
 def auto_setup(state: State, rng) -> State:

@@ -56,11 +56,20 @@ def map_figure(state: State, width: int = 580, height: int = 560) -> go.FigureWi
     """The map as a FigureWidget: borders by kind, regions as halos, territories by owner with their points."""
     board = state.board
     graph = board.graph
-    figure = go.Figure(layout=go.Layout(
-        width=width, height=height, margin=dict(l=5, r=5, t=5, b=5), showlegend=False,
-        plot_bgcolor="#efe9d8", paper_bgcolor="#ffffff", dragmode=False, clickmode="event",
-        xaxis=dict(visible=False, scaleanchor="y"), yaxis=dict(visible=False),
-    ))
+    figure = go.Figure(
+        layout=go.Layout(
+            width=width,
+            height=height,
+            margin=dict(l=5, r=5, t=5, b=5),
+            showlegend=False,
+            plot_bgcolor="#efe9d8",
+            paper_bgcolor="#ffffff",
+            dragmode=False,
+            clickmode="event",
+            xaxis=dict(visible=False, scaleanchor="y"),
+            yaxis=dict(visible=False),
+        )
+    )
     for line, (colour, width_px, dash) in LINE_STYLE.items():
         xs: list[Any] = []
         ys: list[Any] = []
@@ -68,20 +77,52 @@ def map_figure(state: State, width: int = 580, height: int = 560) -> go.FigureWi
             if kind == line:
                 xs += [graph.nodes[a]["x"], graph.nodes[b]["x"], None]
                 ys += [graph.nodes[a]["y"], graph.nodes[b]["y"], None]
-        figure.add_scatter(x=xs, y=ys, mode="lines", line=dict(color=colour, width=width_px, dash=dash), hoverinfo="skip",
-                           name=f"{line} line")
+        figure.add_scatter(
+            x=xs,
+            y=ys,
+            mode="lines",
+            line=dict(color=colour, width=width_px, dash=dash),
+            hoverinfo="skip",
+            name=f"{line} line",
+        )
     territories = board.territories
     xs = [graph.nodes[t]["x"] for t in territories]
     ys = [graph.nodes[t]["y"] for t in territories]
     colours = graph.graph["region_colours"]
-    figure.add_scatter(x=xs, y=ys, mode="markers", hoverinfo="skip", name="regions",
-                       marker=dict(size=40, color=[colours[board.region(t)] for t in territories], opacity=0.45, line=dict(width=0)))
-    figure.add_scatter(x=xs, y=ys, mode="markers", hoverinfo="skip", name="highlight",
-                       marker=dict(size=0, symbol="circle-open", color="#e6a100", line=dict(width=4)))
-    figure.add_scatter(x=xs, y=ys, mode="markers+text", name="territories", textfont=dict(size=12), hoverinfo="text",
-                       marker=dict(size=25, line=dict(width=1.5, color="#222222")))
-    figure.add_scatter(x=xs, y=[y - 1.05 for y in ys], mode="text", hoverinfo="skip", name="names",
-                       text=[board.name(t) for t in territories], textfont=dict(size=9, color="#333333"))
+    figure.add_scatter(
+        x=xs,
+        y=ys,
+        mode="markers",
+        hoverinfo="skip",
+        name="regions",
+        marker=dict(size=40, color=[colours[board.region(t)] for t in territories], opacity=0.45, line=dict(width=0)),
+    )
+    figure.add_scatter(
+        x=xs,
+        y=ys,
+        mode="markers",
+        hoverinfo="skip",
+        name="highlight",
+        marker=dict(size=0, symbol="circle-open", color="#e6a100", line=dict(width=4)),
+    )
+    figure.add_scatter(
+        x=xs,
+        y=ys,
+        mode="markers+text",
+        name="territories",
+        textfont=dict(size=12),
+        hoverinfo="text",
+        marker=dict(size=25, line=dict(width=1.5, color="#222222")),
+    )
+    figure.add_scatter(
+        x=xs,
+        y=[y - 1.05 for y in ys],
+        mode="text",
+        hoverinfo="skip",
+        name="names",
+        text=[board.name(t) for t in territories],
+        textfont=dict(size=9, color="#333333"),
+    )
     # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
     # lost in Voila (the board drew empty there), while a widget created with its traces renders everywhere.
     return go.FigureWidget(figure)
@@ -111,32 +152,60 @@ class Board(Table):
     """A Meetjesland game on a live map; ``computer`` lists the players the greedy bot plays."""
 
     def __init__(self, state: State, *, seed: int = 0, computer: tuple[int, ...] = (), **kwargs: Any) -> None:
-        super().__init__(state, seed=seed, bots={player: greedy_player for player in computer}, **kwargs)
+        super().__init__(state, seed=seed, bots=dict.fromkeys(computer, greedy_player), **kwargs)
         self.origin: str | None = None
         self.target: str | None = None
         self.figure = map_figure(state)
         self.figure.data[5].on_click(self._clicked)
         board = state.board
         names = [(board.name(t), t) for t in sorted(board.territories, key=board.name)]
-        self.origin_menu = widgets.Dropdown(options=[("-", None)] + names, description="From / on", layout=widgets.Layout(width="320px"),
-                                        style={"description_width": "64px"})
-        self.target_menu = widgets.Dropdown(options=[("-", None)] + names, description="To", layout=widgets.Layout(width="320px"),
-                                        style={"description_width": "64px"})
-        self.stake = widgets.IntSlider(value=1, min=1, max=1, description="Stake", layout=widgets.Layout(width="320px"),
-                                   style={"description_width": "64px"})
-        self.amount = widgets.IntSlider(value=1, min=1, max=1, description="Points", layout=widgets.Layout(width="320px"),
-                                   style={"description_width": "64px"})
+        self.origin_menu = widgets.Dropdown(
+            options=[("-", None)] + names,
+            description="From / on",
+            layout=widgets.Layout(width="320px"),
+            style={"description_width": "64px"},
+        )
+        self.target_menu = widgets.Dropdown(
+            options=[("-", None)] + names,
+            description="To",
+            layout=widgets.Layout(width="320px"),
+            style={"description_width": "64px"},
+        )
+        self.stake = widgets.IntSlider(
+            value=1,
+            min=1,
+            max=1,
+            description="Stake",
+            layout=widgets.Layout(width="320px"),
+            style={"description_width": "64px"},
+        )
+        self.amount = widgets.IntSlider(
+            value=1,
+            min=1,
+            max=1,
+            description="Points",
+            layout=widgets.Layout(width="320px"),
+            style={"description_width": "64px"},
+        )
         self.odds = widgets.HTML()
         self.dice = widgets.HTML()
         self.mission = widgets.HTML()
         self.hand = widgets.HTML()
-        self.cards = widgets.SelectMultiple(options=[], description="Cards", rows=3, layout=widgets.Layout(width="320px"),
-                                          style={"description_width": "64px"})
+        self.cards = widgets.SelectMultiple(
+            options=[],
+            description="Cards",
+            rows=3,
+            layout=widgets.Layout(width="320px"),
+            style={"description_width": "64px"},
+        )
         button = widgets.Button
         self.place_button = button(description="Place", icon="plus", tooltip="Place the points on the chosen territory")
         self.auto_button = button(description="Auto-place", tooltip="Spread the remaining starting points at random")
-        self.reinforce_button = button(description="Reinforce", icon="plus-circle",
-                                       tooltip="MJ-4.4: take points for your territories, place them, then pass")
+        self.reinforce_button = button(
+            description="Reinforce",
+            icon="plus-circle",
+            tooltip="MJ-4.4: take points for your territories, place them, then pass",
+        )
         self.attack_button = button(description="Attack", button_style="danger", icon="bolt")
         self.roll_button = button(description="Roll again", icon="refresh")
         self.blitz_button = button(description="Roll to the end", tooltip="Keep rolling until one side is out")
@@ -145,9 +214,15 @@ class Board(Table):
         self.trade_button = button(description="Trade cards", icon="exchange")
         self.end_button = button(description="End turn", button_style="primary")
         actions = {
-            self.place_button: self._place, self.auto_button: self._auto, self.reinforce_button: lambda: self.play(Reinforce()),
-            self.attack_button: self._attack, self.roll_button: lambda: self.play(Roll()), self.blitz_button: self._blitz,
-            self.retreat_button: lambda: self.play(Retreat()), self.move_button: self._move, self.trade_button: self._trade,
+            self.place_button: self._place,
+            self.auto_button: self._auto,
+            self.reinforce_button: lambda: self.play(Reinforce()),
+            self.attack_button: self._attack,
+            self.roll_button: lambda: self.play(Roll()),
+            self.blitz_button: self._blitz,
+            self.retreat_button: lambda: self.play(Retreat()),
+            self.move_button: self._move,
+            self.trade_button: self._trade,
             self.end_button: lambda: self.play(EndTurn()),
         }
         for widget, action in actions.items():
@@ -160,17 +235,31 @@ class Board(Table):
         controls = widgets.VBox(
             [
                 self.mission,
-                self.origin_menu, self.target_menu, self.amount, row([self.place_button, self.auto_button]),
+                self.origin_menu,
+                self.target_menu,
+                self.amount,
+                row([self.place_button, self.auto_button]),
                 row([self.reinforce_button, self.move_button]),
-                self.stake, self.odds, row([self.attack_button, self.roll_button]), row([self.blitz_button, self.retreat_button]),
-                self.dice, self.hand, self.cards, row([self.trade_button, self.end_button]), row([self.undo_button]),
+                self.stake,
+                self.odds,
+                row([self.attack_button, self.roll_button]),
+                row([self.blitz_button, self.retreat_button]),
+                self.dice,
+                self.hand,
+                self.cards,
+                row([self.trade_button, self.end_button]),
+                row([self.undo_button]),
             ],
             layout=widgets.Layout(width="335px"),
         )
         self.legend = widgets.HTML(legend_html(state))
         log_box = widgets.Accordion(children=[self.move_log], titles=("Move log",))
         left = widgets.VBox([self.figure, self.legend], layout=widgets.Layout(width="590px"))
-        self.children = [self.status, row([left, controls], layout=widgets.Layout(justify_content="flex-start")), log_box]
+        self.children = [
+            self.status,
+            row([left, controls], layout=widgets.Layout(justify_content="flex-start")),
+            log_box,
+        ]
         self.start()
 
     # -- input ------------------------------------------------------------------------------------
@@ -182,13 +271,25 @@ class Board(Table):
         """A click on a territory: choose where to place, attack from, or the target of an attack or move."""
         state = self.state
         own = state.owner_of(territory) == state.turn
-        if self.origin and not own or (self.origin and own and territory in state.board.neighbours[self.origin]
-                                       and not state.to_place and state.phase == "play"):
+        if (
+            self.origin
+            and not own
+            or (
+                self.origin
+                and own
+                and territory in state.board.neighbours[self.origin]
+                and not state.to_place
+                and state.phase == "play"
+            )
+        ):
             self._set(self.origin, territory)
         elif own:
             self._set(territory, None)
         else:
-            self.message, self.message_kind = f"{state.board.name(territory)} is not yours: choose one of your territories first.", "info"
+            self.message, self.message_kind = (
+                f"{state.board.name(territory)} is not yours: choose one of your territories first.",
+                "info",
+            )
             self.redraw()
 
     def _set(self, origin: str | None, target: str | None) -> None:
@@ -204,7 +305,10 @@ class Board(Table):
 
     def _place(self) -> None:
         if self.origin is None:
-            self.message, self.message_kind = "Choose a territory to place on (click it or pick it in 'From / on').", "error"
+            self.message, self.message_kind = (
+                "Choose a territory to place on (click it or pick it in 'From / on').",
+                "error",
+            )
             self.redraw()
             return
         self.play(Place(self.origin, self.amount.value))
@@ -252,18 +356,25 @@ class Board(Table):
         name = PLAYER_COLOURS[state.turn].capitalize()
         who = f"{name} (computer)" if state.turn in self.bots else name
         if state.phase == "setup":
-            return f"{who} sets up: place {state.to_place} more point(s) on your territories (click one, or Auto-place)."
+            return (
+                f"{who} sets up: place {state.to_place} more point(s) on your territories (click one, or Auto-place)."
+            )
         if state.battle is not None:
             b = state.battle
-            return (f"{who} attacks {state.board.name(b.target)} from {state.board.name(b.origin)}: "
-                    f"{b.stake} staked against {state.points_on(b.target)}. Roll again or break off.")
+            return (
+                f"{who} attacks {state.board.name(b.target)} from {state.board.name(b.origin)}: "
+                f"{b.stake} staked against {state.points_on(b.target)}. Roll again or break off."
+            )
         if len(state.hands[state.turn]) > state.config.hand_limit:
             return f"{who} holds {len(state.hands[state.turn])} cards: trade three of them first (MJ-4.8)."
         if state.to_place:
             return f"{who}: place {state.to_place} point(s) on your territories."
         if state.stage == "start":
             count = rules.reinforcements(len(state.territories_of(state.turn)))
-            return f"{who}'s turn: trade cards, take {count} reinforcements, or attack (click your territory, then a target)."
+            return (
+                f"{who}'s turn: trade cards, take {count} reinforcements, "
+                "or attack (click your territory, then a target)."
+            )
         if state.stage == "reinforce":
             return f"{who}: move points if you like, then end the turn."
         return f"{who}: attack again, move points, or end the turn."
@@ -285,8 +396,12 @@ class Board(Table):
                 for t, o, p in zip(territories, state.owner, state.points)
             ],
         )
-        figure.data[4].update(marker={"color": [highlight.get(t, "#ffffff") for t in territories],
-                                      "size": [35 if t in highlight else 0 for t in territories]})
+        figure.data[4].update(
+            marker={
+                "color": [highlight.get(t, "#ffffff") for t in territories],
+                "size": [35 if t in highlight else 0 for t in territories],
+            }
+        )
         self._sync_controls()
         self._show_odds()
         self.move_log.value = self.log_html(list(state.history))
@@ -300,7 +415,7 @@ class Board(Table):
             return {state.battle.origin: "#e6a100", state.battle.target: "#c0392b"}
         marks: dict[str, str] = {}
         if state.phase == "setup" or state.to_place:
-            marks = {t: "#1f77b4" for t in state.territories_of(state.turn)}
+            marks = dict.fromkeys(state.territories_of(state.turn), "#1f77b4")
         elif self.origin and state.owner_of(self.origin) == state.turn:
             for move in rules.legal_moves(state):
                 if isinstance(move, (Attack, Fortify)) and move.origin == self.origin:
@@ -320,8 +435,9 @@ class Board(Table):
         mission = state.mission(player)
         self.mission.value = f"<b>{player_chip(player)}'s mission</b>: {html.escape(mission.text)}"
         hand = state.hands[player]
+        colours = state.board.graph.graph["region_colours"]
         chips = " ".join(
-            f"<span style='border:2px solid {state.board.graph.graph['region_colours'].get(rules.card_colour(c), '#8d6e63')};"
+            f"<span style='border:2px solid {colours.get(rules.card_colour(c), '#8d6e63')};"
             f"padding:0 3px;border-radius:3px;font-size:11px'>{html.escape(rules.card_name(c))}"
             f" <i>({rules.card_colour(c)})</i></span>"
             for c in hand
@@ -329,12 +445,24 @@ class Board(Table):
         self.hand.value = f"<b>Hand ({len(hand)})</b>: {chips or 'no cards'}"
         self.cards.options = [(f"{rules.card_name(c)} ({rules.card_colour(c)})", c) for c in hand]
         dice = state.last_dice
-        self.dice.value = "" if dice is None else (
-            f"<b>Dice</b> {dice_faces(dice.attacker, '#c0392b')} against {dice_faces(dice.defender, '#1f4e89')}"
+        self.dice.value = (
+            ""
+            if dice is None
+            else (f"<b>Dice</b> {dice_faces(dice.attacker, '#c0392b')} against {dice_faces(dice.defender, '#1f4e89')}")
         )
         playing = state.player is not None and state.player not in self.bots
-        for button in (self.place_button, self.auto_button, self.reinforce_button, self.attack_button, self.roll_button,
-                       self.blitz_button, self.retreat_button, self.move_button, self.trade_button, self.end_button):
+        for button in (
+            self.place_button,
+            self.auto_button,
+            self.reinforce_button,
+            self.attack_button,
+            self.roll_button,
+            self.blitz_button,
+            self.retreat_button,
+            self.move_button,
+            self.trade_button,
+            self.end_button,
+        ):
             button.disabled = not playing
         in_battle = state.battle is not None
         self.roll_button.disabled |= not in_battle
@@ -345,15 +473,18 @@ class Board(Table):
 
     def _show_odds(self) -> None:
         state = self.state
-        if (self.origin and self.target and state.battle is None and state.owner_of(self.origin) == state.turn
-                and state.owner_of(self.target) != state.turn):
+        if (
+            self.origin
+            and self.target
+            and state.battle is None
+            and state.owner_of(self.origin) == state.turn
+            and state.owner_of(self.target) != state.turn
+        ):
             defenders = state.points_on(self.target)
             chance = win_probability(self.stake.value, defenders)
-            self.odds.value = (f"Chance to conquer with {self.stake.value} against {defenders}: "
-                               f"<b>{chance:.1%}</b>")
+            self.odds.value = f"Chance to conquer with {self.stake.value} against {defenders}: <b>{chance:.1%}</b>"
         elif state.battle is not None:
             chance = win_probability(state.battle.stake, state.points_on(state.battle.target))
             self.odds.value = f"Chance to conquer if you fight on: <b>{chance:.1%}</b>"
         else:
             self.odds.value = ""
-

@@ -19,8 +19,16 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / ".e2e"
 CHROMIUM = "/usr/bin/chromium"
 TOKEN = "rulebook-e2e"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def pytest_collection_modifyitems(config, items):
@@ -78,9 +86,20 @@ def jupyter_env(tmp_path_factory):
 def lab(jupyter_env):
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
-         f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={ROOT / 'notebooks'}"],
-        env=jupyter_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            "--ip=127.0.0.1",
+            f"--port={port}",
+            f"--IdentityProvider.token={TOKEN}",
+            f"--ServerApp.root_dir={ROOT / 'notebooks'}",
+        ],
+        env=jupyter_env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         wait_for(f"http://127.0.0.1:{port}/api/status?token={TOKEN}", process, accept=(200,))
@@ -94,9 +113,19 @@ def voila(jupyter_env, request):
     def start(game: str) -> str:
         port = free_port()
         process = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(ROOT / "notebooks" / f"{game}.ipynb"), "--no-browser",
-             "--Voila.ip=127.0.0.1", f"--port={port}", f"--token={TOKEN}"],
-            env=jupyter_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                sys.executable,
+                "-m",
+                "voila",
+                str(ROOT / "notebooks" / f"{game}.ipynb"),
+                "--no-browser",
+                "--Voila.ip=127.0.0.1",
+                f"--port={port}",
+                f"--token={TOKEN}",
+            ],
+            env=jupyter_env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         request.addfinalizer(lambda: stop(process))
         wait_for(f"http://127.0.0.1:{port}/", process)
@@ -114,7 +143,10 @@ def browser(tmp_path_factory):
     SHOTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium")), executable_path=CHROMIUM, headless=True, args=FLAGS,
+            str(tmp_path_factory.mktemp("chromium")),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=FLAGS,
             viewport={"width": 1400, "height": 1000},
         )
         try:

@@ -30,8 +30,11 @@ def meetjesland(page, board) -> None:
     table.auto_button.click()
     state = table.state
     origin, target = next(
-        (o, t) for o in state.territories_of(0) if state.points_on(o) >= 2
-        for t in state.board.neighbours[o] if state.owner_of(t) != 0
+        (o, t)
+        for o in state.territories_of(0)
+        if state.points_on(o) >= 2
+        for t in state.board.neighbours[o]
+        if state.owner_of(t) != 0
     )
     button(board, "Auto-place").click()
     board.locator(".widget-html", has_text="White's turn").first.wait_for(timeout=30_000)
