@@ -14,6 +14,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from ..charts import finish
 from .bots import conquests, game_record
 from .rules import State, teams_of
 
@@ -24,16 +25,7 @@ PATTERNS = ("", "/", ".", "x", "-")
 
 
 def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
-    figure.update_layout(
-        title=title,
-        width=WIDTH,
-        height=420,
-        template="simple_white",
-        xaxis_title=x_title,
-        yaxis_title=y_title,
-        margin={"l": 70, "r": 20, "t": 60, "b": 60},
-    )
-    return figure
+    return finish(figure, title, x_title, y_title, width=WIDTH)
 
 
 def territory_sizes(summary: dict[str, Any]) -> go.Figure:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
+from ..charts import finish
 from .odds import legal_hexes_by_terrain, terrain_within
 from .rules import COLOURS, TERRAINS, State, score
 
@@ -25,16 +26,7 @@ CARD_SHADE = ("#fde725", "#5ec962", "#21918c", "#3b528b", "#440154")
 
 
 def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
-    figure.update_layout(
-        title={"text": title, "x": 0.5},
-        width=WIDTH,
-        height=HEIGHT,
-        template="plotly_white",
-        xaxis_title=x_title,
-        yaxis_title=y_title,
-        legend={"orientation": "h", "y": -0.22},
-    )
-    return figure
+    return finish(figure, title, x_title, y_title, width=WIDTH)
 
 
 def draw_odds_figure(state: State, player: int, max_draws: int = 6) -> go.Figure:

@@ -12,6 +12,8 @@ from fractions import Fraction
 import numpy as np
 import plotly.graph_objects as go
 
+from ..charts import finish
+
 WIDTH = 720
 HEIGHT = 460
 PATTERNS = ("", "/", "x", ".", "+", "-", "\\", "|")
@@ -27,16 +29,7 @@ def _exact_text(probability: float | Fraction) -> str:
 
 
 def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
-    figure.update_layout(
-        title={"text": title, "x": 0.5},
-        width=WIDTH,
-        height=HEIGHT,
-        template="plotly_white",
-        xaxis_title=x_title,
-        yaxis_title=y_title,
-        legend={"orientation": "h", "y": -0.2},
-    )
-    return figure
+    return finish(figure, title, x_title, y_title, width=WIDTH)
 
 
 def win_heatmap(table: np.ndarray, title: str = "Chance to conquer a territory") -> go.Figure:

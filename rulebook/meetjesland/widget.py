@@ -148,6 +148,11 @@ def legend_html(state: State) -> str:
     )
 
 
+def _control(kind, **options):
+    """A control of the side panel: one width and one label width for all of them."""
+    return kind(layout=widgets.Layout(width="320px"), style={"description_width": "64px"}, **options)
+
+
 class Board(Table):
     """A Meetjesland game on a live map; ``computer`` lists the players the greedy bot plays."""
 
@@ -159,45 +164,15 @@ class Board(Table):
         self.figure.data[5].on_click(self._clicked)
         board = state.board
         names = [(board.name(t), t) for t in sorted(board.territories, key=board.name)]
-        self.origin_menu = widgets.Dropdown(
-            options=[("-", None)] + names,
-            description="From / on",
-            layout=widgets.Layout(width="320px"),
-            style={"description_width": "64px"},
-        )
-        self.target_menu = widgets.Dropdown(
-            options=[("-", None)] + names,
-            description="To",
-            layout=widgets.Layout(width="320px"),
-            style={"description_width": "64px"},
-        )
-        self.stake = widgets.IntSlider(
-            value=1,
-            min=1,
-            max=1,
-            description="Stake",
-            layout=widgets.Layout(width="320px"),
-            style={"description_width": "64px"},
-        )
-        self.amount = widgets.IntSlider(
-            value=1,
-            min=1,
-            max=1,
-            description="Points",
-            layout=widgets.Layout(width="320px"),
-            style={"description_width": "64px"},
-        )
+        self.origin_menu = _control(widgets.Dropdown, options=[("-", None)] + names, description="From / on")
+        self.target_menu = _control(widgets.Dropdown, options=[("-", None)] + names, description="To")
+        self.stake = _control(widgets.IntSlider, value=1, min=1, max=1, description="Stake")
+        self.amount = _control(widgets.IntSlider, value=1, min=1, max=1, description="Points")
         self.odds = widgets.HTML()
         self.dice = widgets.HTML()
         self.mission = widgets.HTML()
         self.hand = widgets.HTML()
-        self.cards = widgets.SelectMultiple(
-            options=[],
-            description="Cards",
-            rows=3,
-            layout=widgets.Layout(width="320px"),
-            style={"description_width": "64px"},
-        )
+        self.cards = _control(widgets.SelectMultiple, options=[], description="Cards", rows=3)
         button = widgets.Button
         self.place_button = button(description="Place", icon="plus", tooltip="Place the points on the chosen territory")
         self.auto_button = button(description="Auto-place", tooltip="Spread the remaining starting points at random")
