@@ -10,7 +10,7 @@ import pytest
 from rulebook import meetjesland as mj
 from rulebook.core import IllegalMove, check_distribution, pick
 from rulebook.meetjesland import Attack, EndTurn, Fortify, Place, TradeCards
-from rulebook.meetjesland.bots import greedy_player, random_player
+from rulebook.meetjesland.bots import greedy_player, play_game, random_player
 
 
 def invariants(state: mj.State) -> None:
@@ -79,27 +79,16 @@ def test_random_play(seed):
     assert mj.replay(state) == state
 
 
-def play(seed: int, bots, players: int = 4, cap: int = 6000) -> mj.State:
-    rng = random.Random(seed)
-    state = mj.new_game(players, seed=seed)
-    for _ in range(cap):
-        if mj.outcome(state) is not None:
-            break
-        outcomes = mj.chance_outcomes(state)
-        state = mj.apply(state, pick(outcomes, rng) if outcomes else bots[state.turn](state, rng))
-    return state
-
-
 def test_greedy_beats_random_in_most_four_player_games():
     wins = 0
     for seed in range(12):
-        result = mj.outcome(play(seed, [greedy_player, random_player, random_player, random_player]))
+        result = mj.outcome(play_game(4, seed, [greedy_player, random_player, random_player, random_player]))
         wins += result is not None and result.winners == (0,)
     assert wins >= 7  # a random seat would win about 3 of 12
 
 
 def test_bot_games_finish_with_a_winner():
-    state = play(3, [greedy_player] * 5, players=5)
+    state = play_game(5, 3, [greedy_player] * 5)
     result = mj.outcome(state)
     assert result is not None and len(result.winners) == 1
     assert mj.legal_moves(state) == () and mj.chance_outcomes(state) == ()
