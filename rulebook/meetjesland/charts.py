@@ -197,7 +197,8 @@ def graph_figure(graph, chokepoints: Sequence[str] = (), borders: Sequence[str] 
         )
     colours = graph.graph.get("region_colours", {})
     for region in sorted({r for _, r in graph.nodes(data="region")}):
-        members = [t for t, r in graph.nodes(data="region") if r == region]
+        # chokepoints last, so that the legend shows the region's plain marker
+        members = sorted((t for t, r in graph.nodes(data="region") if r == region), key=lambda t: t in chokepoints)
         figure.add_scatter(
             x=[graph.nodes[t]["x"] for t in members],
             y=[graph.nodes[t]["y"] for t in members],
@@ -215,13 +216,28 @@ def graph_figure(graph, chokepoints: Sequence[str] = (), borders: Sequence[str] 
             customdata=[graph.degree(t) for t in members],
             hovertemplate="%{text}<br>" + region + " region<br>%{customdata} borders<extra></extra>",
         )
+    figure.add_scatter(
+        x=[None],
+        y=[None],
+        mode="markers",
+        name="chokepoint (articulation point)",
+        marker={"symbol": "star", "size": 16, "color": "#ffffff", "line": {"width": 1.5, "color": "#111111"}},
+    )
+    figure.add_scatter(
+        x=[None],
+        y=[None],
+        mode="markers",
+        name="borders another region",
+        marker={"size": 12, "color": "#ffffff", "line": {"width": 3, "color": "#111111"}},
+    )
     figure.update_layout(
-        title={"text": "The board as a graph: stars are chokepoints, thick outlines border another region", "x": 0.5},
-        width=WIDTH,
+        title={"text": "The board as a graph: chokepoints and region borders", "x": 0.5},
+        width=860,
         height=620,
         template="plotly_white",
-        legend={"orientation": "h", "y": -0.05},
+        legend={"orientation": "v", "x": 1.02, "y": 1},
         xaxis={"title": "west - east (km)", "scaleanchor": "y"},
         yaxis={"title": "south - north (km)"},
+        margin={"l": 60, "r": 10, "t": 50, "b": 50},
     )
     return figure
