@@ -40,6 +40,15 @@ def read(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def _node_id(value: Any, where: str) -> Any:
+    """A node id as networkx keeps it: a string, a number, or a list of those (made a tuple)."""
+    if isinstance(value, list) and all(isinstance(part, (str, int, float)) for part in value):
+        return tuple(value)
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return value
+    raise ValueError(f"{where}: a node id must be a string, a number or a list of those, not {value!r}")
+
+
 def from_data(
     data: dict[str, Any],
     *,
@@ -56,6 +65,8 @@ def from_data(
         raise ValueError(f"{name}: expected a node-link object")
     if data.get("directed", False) or data.get("multigraph", False):
         raise ValueError(f"{name}: a board must be an undirected simple graph (directed/multigraph false)")
+    if not isinstance(data.get("graph", {}), dict):
+        raise ValueError(f"{name}: 'graph' (the board's own attributes) must be an object")
     nodes, edges = data.get("nodes"), data.get("edges")
     if not isinstance(nodes, list) or not isinstance(edges, list):
         raise ValueError(f"{name}: node-link data needs a 'nodes' list and an 'edges' list")
@@ -63,9 +74,8 @@ def from_data(
     for index, node in enumerate(nodes):
         if not isinstance(node, dict) or "id" not in node:
             raise ValueError(f"{name}: nodes[{index}] has no 'id'")
-        key = node["id"]
-        if isinstance(key, list):
-            key = tuple(key)
+        key = _node_id(node["id"], f"{name}: nodes[{index}]")
+        if key != node["id"]:
             node = {**node, "id": key}
             nodes[index] = node
         if key in ids:
@@ -78,7 +88,7 @@ def from_data(
     for index, edge in enumerate(edges):
         if not isinstance(edge, dict) or "source" not in edge or "target" not in edge:
             raise ValueError(f"{name}: edges[{index}] needs 'source' and 'target'")
-        source, target = (tuple(e) if isinstance(e, list) else e for e in (edge["source"], edge["target"]))
+        source, target = (_node_id(edge[end], f"{name}: edges[{index}].{end}") for end in ("source", "target"))
         edge.update(source=source, target=target)
         for end in (source, target):
             if end not in ids:

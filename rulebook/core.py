@@ -153,7 +153,7 @@ def decode_move(data: Any, classes: Mapping[str, type], where: str = "move") -> 
     if not isinstance(data, dict):
         raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
     name = data.get("move")
-    if name not in classes:
+    if not isinstance(name, str) or name not in classes:
         raise ValueError(f"{where}: unknown move {name!r} (known: {', '.join(sorted(classes))})")
     cls = classes[name]
     names = {field.name for field in dataclasses.fields(cls)}
@@ -197,6 +197,14 @@ def load_game(text: str | bytes, game: str, version: int) -> tuple[dict[str, Any
     return setup, history
 
 
+def describe(move: Any) -> str:
+    """A move as the rules word it, or its plain repr when its fields are not of the right types."""
+    try:
+        return str(move)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        return repr(move)
+
+
 def replay_saved(
     start: State, history: list[Any], classes: Mapping[str, type], apply: Callable[[State, Any], State]
 ) -> State:
@@ -207,9 +215,9 @@ def replay_saved(
         try:
             state = apply(state, move)
         except IllegalMove as error:
-            raise ValueError(f"history[{index}] ({move}) is not legal here: {error}") from None
+            raise ValueError(f"history[{index}] ({describe(move)}) is not legal here: {error}") from None
         except (TypeError, KeyError, IndexError, AttributeError) as error:
-            raise ValueError(f"history[{index}] ({move}) is malformed: {error!r}") from None
+            raise ValueError(f"history[{index}] ({describe(move)}) is malformed: {error!r}") from None
     return state
 
 

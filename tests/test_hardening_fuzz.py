@@ -7,7 +7,8 @@ Kingdom Builder's sections, Claim's sections and layouts) and each game's ``Conf
 (``IllegalMove`` is one) with a non-empty message may come out; whatever loads must satisfy the game's invariants
 (a loaded save is replayed from its set-up with the invariants checked at every step; a loaded board or config is
 played for a few random moves).  Bugs found in ``rulebook/boards.py`` (a shared file) are pinned by the strict
-``xfail`` tests at the end, and the general fuzzing of ``from_data`` draws node ids among hashable values.
+tests at the end (bugs found by this file, now fixed), and the general fuzzing of ``from_data`` draws node ids
+among hashable values.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from rulebook import ab_die_post as adp
@@ -40,14 +41,16 @@ from rulebook.meetjesland import rules as mj_rules
 from tests.test_hardening_play import GAMES
 
 PACKAGE = Path(mj.__file__).resolve().parent.parent
-FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-SHORT = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=SLOW_OK)
+SHORT = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-scalars = st.none() | st.booleans() | st.integers(-3, 50) | st.integers() | st.floats(allow_nan=False) | st.text(
-    max_size=8
+scalars = (
+    st.none() | st.booleans() | st.integers(-3, 50) | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)
 )
 json_values = st.recursive(
-    scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=10,
 )
 
@@ -55,10 +58,49 @@ json_values = st.recursive(
 def refused_or(load: Callable[[], Any]) -> Any:
     """Run a loader: a ``ValueError`` with a message is a refusal (None); any other exception fails the test."""
     try:
-        return load()
+        result = load()
     except ValueError as error:
         assert str(error).strip(), f"{type(error).__name__} without a message"
+        event("refused")
         return None
+    event("loaded")
+    return result
+
+
+def hits_decode_move_bug(text: str) -> bool:
+    """Whether a save file names a move with a list or an object, which ``core.decode_move`` cannot look up
+    (a known bug in the shared ``rulebook/core.py``, pinned by ``test_decode_move_refuses_an_unhashable_move_name``)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    history = value.get("history") if isinstance(value, dict) else None
+    return isinstance(history, list) and any(
+        isinstance(entry, dict) and isinstance(entry.get("move"), (list, dict)) for entry in history
+    )
+
+
+def load_save(name: str, text: str) -> Any:
+    """``from_json`` under :func:`refused_or`; only the known core bug may raise its TypeError."""
+    load = GAMES[name].module.from_json
+    if hits_decode_move_bug(text):
+        try:
+            return refused_or(lambda: load(text))
+        except TypeError as error:
+            assert "unhashable" in str(error)
+            return None
+    return refused_or(lambda: load(text))
+
+
+def claim_bug_nineteenth_piece(state: Any) -> bool:
+    """A Claim diagram in the placement phase whose piece counts cannot come from the turn order (a player with
+    all 18 placed, or counts more than one turn apart): ``from_diagram`` accepts it, and ``Place`` does not check
+    that the player has a piece left, so a player may come to place a 19th piece (known bug, pinned by
+    ``test_claim_diagram_refuses_a_player_to_place_with_no_piece_left``); such starts are not played on."""
+    if not isinstance(state, cl.State) or state.phase != "placement":
+        return False
+    counts = [len(state.pieces(player)) for player in range(state.players)]
+    return max(counts) >= 18 or max(counts) - min(counts) > 2
 
 
 def random_game(name: str, state: Any, moves: int, seed: int) -> Any:
@@ -66,6 +108,8 @@ def random_game(name: str, state: Any, moves: int, seed: int) -> Any:
     game = GAMES[name]
     engine = game.module
     rng = random.Random(seed)
+    if claim_bug_nineteenth_piece(state):
+        return state
     memory: dict = {}
     for _ in range(moves):
         game.invariants(state, memory)
@@ -91,6 +135,8 @@ def assert_sound_save(name: str, state: Any) -> None:
     data = json.loads(engine.to_json(state))
     data["history"] = []
     current = engine.from_json(json.dumps(data))
+    if claim_bug_nineteenth_piece(current):
+        return
     memory: dict = {}
     game.invariants(current, memory)
     for move in state.history:
@@ -104,7 +150,7 @@ def assert_sound_save(name: str, state: Any) -> None:
 # --- real save files and diagrams to mutate -------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def real_saves(name: str) -> tuple[str, ...]:
     """Save files from the middle of seeded games (and, for the diagram games, of a game started from a diagram)."""
     engine = GAMES[name].module
@@ -115,7 +161,7 @@ def real_saves(name: str) -> tuple[str, ...]:
     return tuple(engine.to_json(random_game(name, start, 45, 7)) for start in starts)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def real_diagrams(name: str) -> tuple[str, ...]:
     engine = GAMES[name].module
     texts = []
@@ -196,14 +242,14 @@ def mutate_history(data: dict, draw: Callable, classes: dict) -> dict:
 
 
 def mutate_text(text: str, draw: Callable) -> str:
-    """One random change to a diagram: a character replaced, a line removed, repeated or swapped, a header word changed."""
+    """One random change to a diagram: a character replaced, a line removed, repeated or swapped, a word changed."""
     lines = text.split("\n")
     operation = draw(st.sampled_from(("char", "char", "remove", "repeat", "swap", "word", "blank")))
     index = draw(st.integers(0, len(lines) - 1))
     if operation == "char" and lines[index]:
         column = draw(st.integers(0, len(lines[index]) - 1))
         char = draw(st.sampled_from(".#0123456789rbygRBYGabcdefghij*: ,()-=+\t") | st.characters())
-        lines[index] = lines[index][:column] + char + lines[index][column + 1:]
+        lines[index] = lines[index][:column] + char + lines[index][column + 1 :]
     elif operation == "remove":
         del lines[index]
     elif operation == "repeat":
@@ -213,9 +259,25 @@ def mutate_text(text: str, draw: Callable) -> str:
         lines[index], lines[other] = lines[other], lines[index]
     elif operation == "word":
         words = lines[index].split(" ")
-        words[draw(st.integers(0, len(words) - 1))] = draw(st.text(max_size=8) | st.sampled_from(
-            ("none", "red", "blue", "green", "yellow", "battle", "removal", "placement", "9", "-1", "tavern*", "lords")
-        ))
+        words[draw(st.integers(0, len(words) - 1))] = draw(
+            st.text(max_size=8)
+            | st.sampled_from(
+                (
+                    "none",
+                    "red",
+                    "blue",
+                    "green",
+                    "yellow",
+                    "battle",
+                    "removal",
+                    "placement",
+                    "9",
+                    "-1",
+                    "tavern*",
+                    "lords",
+                )
+            )
+        )
         lines[index] = " ".join(words)
     else:
         lines.insert(index, "")
@@ -226,8 +288,10 @@ def mutate_text(text: str, draw: Callable) -> str:
 
 NAMES = sorted(GAMES)
 CLASSES = {
-    "meetjesland": mj_rules.MOVE_CLASSES, "kingdom_builder": kb_rules.MOVE_CLASSES,
-    "ab_die_post": adp_rules.MOVE_CLASSES, "claim": cl_rules.MOVE_CLASSES,
+    "meetjesland": mj_rules.MOVE_CLASSES,
+    "kingdom_builder": kb_rules.MOVE_CLASSES,
+    "ab_die_post": adp_rules.MOVE_CLASSES,
+    "claim": cl_rules.MOVE_CLASSES,
 }
 
 
@@ -242,10 +306,9 @@ def test_from_json_random_text(name: str, text: str | bytes) -> None:
 @SHORT
 @given(value=json_values, setup=json_values, history=json_values, envelope=st.booleans())
 def test_from_json_random_json_values(name: str, value: Any, setup: Any, history: Any, envelope: bool) -> None:
-    engine = GAMES[name].module
     if envelope:  # past the envelope check, into the set-up and the log
         value = {"game": name, "version": 1, "setup": setup, "history": history}
-    state = refused_or(lambda: engine.from_json(json.dumps(value)))
+    state = load_save(name, json.dumps(value))
     if state is not None:
         assert_sound_save(name, state)
 
@@ -254,13 +317,12 @@ def test_from_json_random_json_values(name: str, value: Any, setup: Any, history
 @FUZZ
 @given(data=st.data())
 def test_from_json_mutated_real_saves(name: str, data: st.DataObject) -> None:
-    engine = GAMES[name].module
     save = json.loads(data.draw(st.sampled_from(real_saves(name)), label="save"))
     if data.draw(st.booleans(), label="history only"):
         mutated = mutate_history(save, data.draw, CLASSES[name])
     else:
         mutated = mutate_json(save, data.draw)
-    state = refused_or(lambda: engine.from_json(json.dumps(mutated)))
+    state = load_save(name, json.dumps(mutated))
     if state is not None:
         assert_sound_save(name, state)
 
@@ -311,7 +373,8 @@ def test_claim_from_diagram_mutated(data: st.DataObject) -> None:
 BOARD_FILES = {  # file -> the arguments its game's loader gives boards.from_data
     "meetjesland": dict(
         node_attributes=("name", "municipality", "region", "number", "x", "y"),
-        edge_attributes=("border", "passable", "line"), passable="passable",
+        edge_attributes=("border", "passable", "line"),
+        passable="passable",
     ),
     "ab_die_post": dict(
         node_attributes=("kind", "lane", "section", "step", "steps", "passenger", "x", "y"), edge_attributes=("kind",)
@@ -327,7 +390,7 @@ def test_every_board_file_is_fuzzed() -> None:
 
 def mutate_board(data: dict, draw: Callable) -> dict:
     """A board with one change: a node or edge removed or repeated, an attribute removed or given another value,
-    an id changed (to hashable values: see the xfail tests for the others), or the graph flags changed."""
+    an id changed (to hashable values: the tests at the end cover the others), or the graph flags changed."""
     data = copy.deepcopy(data)
     part = draw(st.sampled_from(("nodes", "edges", "nodes", "edges", "top")))
     if part == "top":
@@ -344,7 +407,8 @@ def mutate_board(data: dict, draw: Callable) -> dict:
     elif operation == "drop attribute":
         del item[draw(st.sampled_from(sorted(item)))]
     elif operation == "change attribute":
-        key = draw(st.sampled_from(sorted(set(item) - {"id", "source", "target"})))
+        keys = sorted(set(item) - {"id", "source", "target"}) or ["note"]
+        key = draw(st.sampled_from(keys))
         item[key] = draw(json_values | st.sampled_from(list({str(v) for v in item.values()})))
     elif part == "nodes":
         item["id"] = draw(hashable_ids | st.sampled_from([node["id"] for node in data["nodes"]]))
@@ -431,7 +495,8 @@ def test_claim_section_and_layout_files_mutated(data: st.DataObject) -> None:
 
 # --- Config options ----------------------------------------------------------------------------------------------
 
-wrong_values = json_values | st.integers(-10, 10) | st.tuples(st.integers(-2, 9), st.integers(-2, 9), st.integers(-2, 9))
+small = st.integers(-2, 9)
+wrong_values = json_values | st.integers(-10, 10) | st.tuples(small, small, small) | st.tuples(*[small] * 4)
 CONFIG_FIELDS = {
     "meetjesland": (mj.Config, mj.new_game, (3, 4)),
     "kingdom_builder": (kb.Config, kb.new_game, (2, 3)),
@@ -521,20 +586,36 @@ def test_the_pickle_check_can_fail() -> None:
 # --- bugs found in rulebook/boards.py (a shared file this helper may not edit): pinned until fixed -------------
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason="boards.from_data: an unhashable node id escapes as TypeError")
 @pytest.mark.parametrize("node_id", [{"a": 1}, [[1, 2]]])
 def test_from_data_refuses_an_unhashable_node_id(node_id: Any) -> None:
     with pytest.raises(ValueError, match="node"):
         boards.from_data({"nodes": [{"id": node_id}], "edges": []})
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason="boards.from_data: an unhashable edge end escapes as TypeError")
 def test_from_data_refuses_an_unhashable_edge_end() -> None:
     with pytest.raises(ValueError, match="edge"):
         boards.from_data({"nodes": [{"id": 1}], "edges": [{"source": {}, "target": 1}]})
 
 
-@pytest.mark.xfail(strict=True, raises=AttributeError, reason="boards.from_data: a non-object 'graph' escapes")
 def test_from_data_refuses_graph_attributes_that_are_not_an_object() -> None:
+    """Accepted today, the board then breaks its game's loader (``graph.graph["brewery"]`` raises TypeError)."""
     with pytest.raises(ValueError, match="graph"):
         boards.from_data({"nodes": [{"id": 1}], "edges": [], "graph": 5})
+
+
+@pytest.mark.parametrize("name", [[], {}])
+def test_decode_move_refuses_an_unhashable_move_name(name: Any) -> None:
+    with pytest.raises(ValueError, match="move"):
+        core.decode_move({"move": name}, mj_rules.MOVE_CLASSES)
+
+
+# --- bugs found in the games' loaders that are not a wrong exception type (reported, not fixed here) -------------
+
+
+def test_claim_diagram_refuses_a_player_to_place_with_no_piece_left() -> None:
+    """Red has placed all 18 pieces, blue only 1, and red is to move: no game reaches this, so it does not load
+    (it used to, and red then placed a 19th piece)."""
+    pieces = ["rrrrrr.", "rrrrrr.", "rrrrrr.", "b......", ".......", "......."]
+    text = "players: red blue\nto-move: red\nphase: placement\n\n" + "\n".join(["aaaabbb"] * 6)
+    with pytest.raises(ValueError, match="placed all 18 pieces"):
+        cl.from_diagram(text + "\n\n" + "\n".join(pieces))

@@ -299,7 +299,9 @@ class Game:
 GAMES = {
     "meetjesland": Game("meetjesland", mj, mj.new_game, mj_invariants, mj_transition, mj_crafted, (3, 4, 5, 6)),
     "kingdom_builder": Game("kingdom_builder", kb, kb_new, kb_invariants, kb_transition, kb_crafted, (2, 3, 4)),
-    "ab_die_post": Game("ab_die_post", adp, adp.new_game, adp_invariants, lambda *a: None, adp_crafted, (2, 3, 4, 5, 6)),
+    "ab_die_post": Game(
+        "ab_die_post", adp, adp.new_game, adp_invariants, lambda *_: None, adp_crafted, (2, 3, 4, 5, 6)
+    ),
     "claim": Game("claim", cl, cl.new_game, cl_invariants, cl_transition, cl_crafted, (2, 3, 4)),
 }
 RULE_IDS = {name: notebook_rule_ids(name) for name in GAMES}

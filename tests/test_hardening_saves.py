@@ -61,7 +61,7 @@ def random_moves(game: str, state, count: int, rng: random.Random):
     return state, moves
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def middle_of_a_game(game: str, seed: int = 5):
     engine = module(game)
     players, moves = GAMES[game]

@@ -55,6 +55,28 @@ class Config:
     first_player: int = 0  # ADP-C15: seat 0 is the youngest player
     track: str = "ab_die_post"  # ADP-C3: graphs/<track>.json
 
+    def __post_init__(self) -> None:
+        """Refuse options of the wrong type or range at once, rather than failing in the middle of a game."""
+        for name in ("target", "fly_minimum", "passenger_points", "first_player"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"Config.{name}: expected a non-negative int, got {value!r}")
+        for name, length in (("wind", 4), ("repair", 3), ("placing_points", 6)):
+            if not isinstance(getattr(self, name), tuple):
+                raise ValueError(f"Config.{name}: expected a tuple of {length} ints, got {getattr(self, name)!r}")
+            _int_tuple(getattr(self, name), f"Config.{name}", length)
+        if not isinstance(self.marbles, tuple) or not all(
+            isinstance(row, tuple)
+            and len(row) == 2
+            and isinstance(row[0], int)
+            and isinstance(row[1], tuple)
+            and sum(_int_tuple(row[1], "Config.marbles", 5)) > 0
+            for row in self.marbles
+        ):
+            raise ValueError(f"Config.marbles: expected ((players, (5 marble counts)), ...), got {self.marbles!r}")
+        if not isinstance(self.track, str):
+            raise ValueError(f"Config.track: expected a board name, got {self.track!r}")
+
     def marble_counts(self, players: int) -> tuple[int, int, int, int, int]:
         """The marbles in the hurricane indicator for this many players (green, blue, red, yellow, black)."""
         for count, row in self.marbles:
@@ -159,7 +181,10 @@ def load_track(name: str = "ab_die_post") -> Track:
         node_attributes=("kind", "lane", "section", "step", "steps", "passenger", "x", "y"),
         edge_attributes=("kind",),
     )
-    return track_from_graph(graph, name)
+    try:
+        return track_from_graph(graph, name)
+    except (TypeError, KeyError) as error:  # an attribute of the wrong type (e.g. a section that is not a number)
+        raise ValueError(f"{name}.json: a field or edge attribute has the wrong type ({error})") from None
 
 
 def track_from_graph(graph: Any, name: str = "board") -> Track:

@@ -200,6 +200,8 @@ def _validate(state: State) -> None:
             raise ValueError(f"diagram: in the removal phase nobody has lost more than 4 pieces, but {colour} has")
     if state.phase == "placement" and all(len(state.pieces(p)) == PIECES_EACH for p in range(state.players)):
         raise ValueError("diagram: every piece is placed, so the placement phase is over")
+    if state.phase == "placement" and len(state.pieces(state.turn)) == PIECES_EACH:
+        raise ValueError(f"diagram: {state.colours[state.turn]} is to place but has placed all {PIECES_EACH} pieces")
     for letter, points in state.island.territories.items():
         if sum(state.is_tower(point) for point in points) > 1:
             raise ValueError(f"diagram: territory {letter} has more than one tower")

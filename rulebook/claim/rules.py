@@ -21,7 +21,7 @@ from typing import Any
 import networkx as nx
 
 from ..boards import graphs_dir
-from ..core import IllegalMove, Outcome, dump_game, load_game, replay_saved, seeded
+from ..core import IllegalMove, Outcome, describe, dump_game, load_game, replay_saved, seeded
 
 RULES_VERSION = 1
 GAME = "claim"
@@ -285,7 +285,7 @@ def parse_layout(data: Any, name: str) -> tuple[Placement, ...]:
     if not isinstance(data.get("note"), str):
         raise ValueError(f"{name}: a 'note' is required")  # noqa: TRY004 - malformed input is a ValueError here
     players = data.get("players")
-    if players not in SECTIONS_PER_PLAYER_COUNT:
+    if not isinstance(players, int) or players not in SECTIONS_PER_PLAYER_COUNT:
         raise ValueError(f"{name}: 'players' must be 2, 3 or 4, got {players!r}")
     items = data.get("sections")
     if not isinstance(items, list) or len(items) != SECTIONS_PER_PLAYER_COUNT[players]:
@@ -638,13 +638,20 @@ def new_game(
     colours: Sequence[str] | None = None,
 ) -> State:
     """A game at the start of placement; ``seed`` draws the first player (CL-4.1) and a ``"random"`` assembly."""
-    if players not in SEATS or isinstance(players, bool):
+    if not isinstance(players, int) or players not in SEATS or isinstance(players, bool):
         raise ValueError(f"Claim is for 2, 3 or 4 players, not {players!r}")
     if assembly not in ("fixed", "random"):
         raise ValueError(f"assembly must be 'fixed' or 'random', got {assembly!r}")
     config = Config() if config is None else config
-    colours = tuple(SEATS[players] if colours is None else colours)
-    if len(colours) != players or len(set(colours)) != players or not set(colours) <= set(COLOURS):
+    try:
+        colours = tuple(SEATS[players] if colours is None else colours)
+    except TypeError:  # not a sequence of colour names
+        raise ValueError(f"colours must be {players} different colours out of {COLOURS}, got {colours!r}") from None
+    if (
+        len(colours) != players
+        or not all(isinstance(colour, str) for colour in colours)
+        or (len(set(colours)) != players or not set(colours) <= set(COLOURS))
+    ):
         raise ValueError(f"colours must be {players} different colours out of {COLOURS}, got {colours}")
     rng = seeded(seed)
     first = rng.randrange(players)
@@ -851,13 +858,13 @@ def _play(state: State, move: Any) -> State:
     if not isinstance(move, tuple(MOVE_CLASSES.values())):
         raise ValueError(f"not a Claim move: {move!r}")  # noqa: TRY004 - malformed input is a ValueError here
     if state.result is not None:
-        raise IllegalMove("CL-10.1", f"Claim: the game is over ({state.result.reason}); no {move} now")
+        raise IllegalMove("CL-10.1", f"Claim: the game is over ({state.result.reason}); no {describe(move)} now")
     colour = state.colours[state.turn]
     expected = {"placement": Place, "removal": Remove}.get(state.phase)
     if expected is not None and not isinstance(move, expected):
-        raise IllegalMove("CL-3.1", f"Claim: it is the {state.phase} phase; {colour} cannot {move} now")
+        raise IllegalMove("CL-3.1", f"Claim: it is the {state.phase} phase; {colour} cannot {describe(move)} now")
     if expected is None and isinstance(move, (Place, Remove)):
-        raise IllegalMove("CL-3.1", f"Claim: it is the battle phase; {colour} cannot {move} now")
+        raise IllegalMove("CL-3.1", f"Claim: it is the battle phase; {colour} cannot {describe(move)} now")
     if isinstance(move, Place):
         return _place(state, move)
     if isinstance(move, Remove):
@@ -879,6 +886,8 @@ def _play(state: State, move: Any) -> State:
 
 def _place(state: State, move: Place) -> State:
     point = _point(move.point)
+    if len(state.pieces(state.turn)) >= PIECES_EACH:
+        raise IllegalMove("CL-1.1", f"Claim: {state.colours[state.turn]} has placed all {PIECES_EACH} pieces")
     if point not in state.island:
         raise IllegalMove("CL-4.2", f"Claim: {point} is not a point of the island")
     if state.at(point) != EMPTY:
@@ -1038,7 +1047,8 @@ def _move(state: State, move: Step | Jump) -> State:
     captured = _captures_after(state, move, player)
     if state.follow_up is not None and not captured:
         raise IllegalMove(
-            "CL-7.4", f"Claim: the piece on {origin} may move again only to capture, and {move} captures nothing"
+            "CL-7.4",
+            f"Claim: the piece on {origin} may move again only to capture, and {describe(move)} captures nothing",
         )
     changes = {origin: EMPTY, destination: state.letter(player)}
     changes.update(dict.fromkeys(captured, EMPTY))

@@ -117,7 +117,10 @@ def from_diagram(
     config = config or Config()
     hands_t: tuple[str | None, ...] = ()
     if hands is not None:
-        hands_t = tuple(hands)
+        try:
+            hands_t = tuple(hands)
+        except TypeError:  # not a sequence of terrains
+            raise ValueError(f"hands: expected one terrain per player, got {hands!r}") from None
         if len(hands_t) != players or any(card not in TERRAINS for card in hands_t):
             raise ValueError(f"hands: expected one terrain of {', '.join(TERRAINS)} per player, got {list(hands_t)}")
         for terrain in TERRAINS:

@@ -106,10 +106,15 @@ def section_data() -> dict[str, tuple[str, ...]]:
     """Terrain of the 8 sections as printed, from ``graphs/kingdom_builder_sections.json`` (100 hexes each)."""
     graph = boards.load("kingdom_builder_sections", node_attributes=("section", "row", "column", "terrain"))
     grids: dict[str, list[str]] = {name: [""] * 100 for name in SECTIONS}
-    for _, data in graph.nodes(data=True):
-        if data["section"] not in grids:
+    for node, data in graph.nodes(data=True):
+        if not isinstance(data["section"], str) or data["section"] not in grids:
             raise ValueError(f"kingdom_builder_sections.json: unknown section {data['section']!r}")
-        grids[data["section"]][data["row"] * 10 + data["column"]] = data["terrain"]
+        row, column, terrain = data["row"], data["column"], data["terrain"]
+        if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10 for v in (row, column)):
+            raise ValueError(f"kingdom_builder_sections.json: hex {node!r} has row {row!r}, column {column!r} (0..9)")
+        if not isinstance(terrain, str) or terrain not in TERRAINS + ("water", "mountain", "castle", "location"):
+            raise ValueError(f"kingdom_builder_sections.json: hex {node!r} has unknown terrain {terrain!r}")
+        grids[data["section"]][row * 10 + column] = terrain
     for name, grid in grids.items():
         if "" in grid:
             raise ValueError(f"kingdom_builder_sections.json: section {name} lacks hexes")
@@ -430,8 +435,12 @@ def new_game(
 
 
 def _check_cards(cards: Any, where: str) -> tuple[str, ...]:
-    chosen = tuple(cards)
-    if len(chosen) != 3 or len(set(chosen)) != 3:
+    try:
+        chosen = tuple(cards)
+        different = len(set(chosen))
+    except TypeError:  # not a sequence of names (a number, or lists inside)
+        raise ValueError(f"{where}: a game uses 3 different Kingdom Builder cards, got {cards!r}") from None
+    if len(chosen) != 3 or different != 3:
         raise ValueError(f"{where}: a game uses 3 different Kingdom Builder cards, got {list(chosen)}")
     for card in chosen:
         if card not in KINGDOM_BUILDER_CARDS:

@@ -17,7 +17,7 @@ from functools import cache, cached_property, lru_cache
 import networkx as nx
 
 from .. import boards
-from ..core import IllegalMove, Outcome, dump_game, load_game, replay_saved, seeded
+from ..core import IllegalMove, Outcome, describe, dump_game, load_game, replay_saved, seeded
 from ..probability import sorted_dice
 
 RULES_VERSION = 1
@@ -84,6 +84,9 @@ def load_board(name: str = GAME) -> Board:
     )
     if "brewery" not in graph.graph or graph.graph["brewery"] not in graph:
         raise ValueError(f"{name}.json: graph attribute 'brewery' must name a territory")
+    for territory, region in graph.nodes(data="region"):
+        if not isinstance(region, str):
+            raise ValueError(f"{name}.json: territory {territory!r} has region {region!r}; expected a colour name")
     for territory, number in graph.nodes(data="number"):
         if not isinstance(number, int) or number < 0:
             raise ValueError(f"{name}.json: territory {territory!r} has number {number!r}; expected an int >= 0")
@@ -147,8 +150,21 @@ class Config:
             raise ValueError(f"Config.move_limit must be an int >= 0, got {self.move_limit!r}")
         if not isinstance(self.hand_limit, int) or self.hand_limit < 3:
             raise ValueError(f"Config.hand_limit must be an int >= 3, got {self.hand_limit!r}")
+        if not isinstance(self.missions, tuple) or not all(isinstance(m, Mission) for m in self.missions):
+            raise ValueError(f"Config.missions must be a tuple of Mission cards, got {self.missions!r}")
         if len(self.missions) < 6:
             raise ValueError("Config.missions needs at least 6 missions, one per player")
+        if not isinstance(self.board, str):
+            raise ValueError(f"Config.board must name a board file, got {self.board!r}")
+        if not isinstance(self.brewery_value, int) or isinstance(self.brewery_value, bool) or self.brewery_value < 0:
+            raise ValueError(f"Config.brewery_value must be an int >= 0, got {self.brewery_value!r}")
+        values = self.set_values
+        if not (
+            isinstance(values, tuple)
+            and len(values) == 3
+            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values)
+        ):
+            raise ValueError(f"Config.set_values must be three ints >= 0, got {values!r}")
 
 
 # --- moves and chance outcomes ----------------------------------------------------------------------
@@ -581,10 +597,10 @@ def _apply(state: State, move) -> State:
     if chance:
         if not any(move == outcome for outcome, _ in chance):
             due = "the dice must be rolled" if state.battle else "a card must be drawn"
-            raise IllegalMove("MJ-5.4" if state.battle else "MJ-4.6", f"{due} first, not {move}")
+            raise IllegalMove("MJ-5.4" if state.battle else "MJ-4.6", f"{due} first, not {describe(move)}")
         return _apply_dice(state, move) if isinstance(move, Dice) else _apply_card(state, move)
     if isinstance(move, (Dice, CardDrawn)):
-        raise IllegalMove("MJ-4.3", f"{move} is a chance outcome, and no dice or card are due now")
+        raise IllegalMove("MJ-4.3", f"{describe(move)} is a chance outcome, and no dice or card are due now")
     if state.battle is not None:
         if isinstance(move, Roll):
             return dataclasses.replace(state, battle=dataclasses.replace(state.battle, rolling=True))
@@ -595,7 +611,7 @@ def _apply(state: State, move) -> State:
         raise IllegalMove("MJ-5.4", "there is no attack under way")
     if state.phase == "setup":
         if not isinstance(move, Place):
-            raise IllegalMove("MJ-4.1", f"first every player places their starting points, not {move}")
+            raise IllegalMove("MJ-4.1", f"first every player places their starting points, not {describe(move)}")
         return _place(state, move, rule="MJ-4.1")
     if isinstance(move, TradeCards):
         return _trade(state, move)
