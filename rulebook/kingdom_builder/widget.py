@@ -29,17 +29,6 @@ TERRAIN_FILL = {
     "castle": "#ffffff",
     "location": "#ffd54f",
 }
-TERRAIN_LETTER = {
-    "grass": "G",
-    "canyon": "C",
-    "desert": "D",
-    "flower": "F",
-    "forest": "T",
-    "water": "W",
-    "mountain": "M",
-    "castle": "K",
-    "location": "L",
-}
 # Players: distinct shapes and lightness, not only hue (colour-blind safe).
 PLAYER_FILL = ("#ff7f0e", "#1f4e9e", "#ffffff", "#111111")
 PLAYER_TEXT = ("#000000", "#ffffff", "#000000", "#ffffff")
