@@ -94,7 +94,9 @@ def claim(page, board) -> None:
     cells = table.figure.data[0]
     where = {(round(-y), round(x)): i for i, (x, y) in enumerate(zip(cells.x, cells.y))}
     click_point(board, 0, where[tuple(move.origin)])
+    board.locator(".widget-html", has_text="for the piece on").first.wait_for(timeout=30_000)
     click_point(board, 0, where[tuple(move.destination)])
+    board.locator(".widget-html", has_text=str(move)).first.wait_for(timeout=30_000)
 
 
 DRIVERS.update({"kingdom_builder": kingdom_builder, "ab_die_post": ab_die_post, "claim": claim})

@@ -27,17 +27,33 @@ def snapshot(board) -> tuple[str, str]:
     return status, drawing
 
 
+def steady(board, seconds: float = 30) -> tuple[str, str]:
+    """The board once it has stopped changing (Voila may still be drawing what the kernel sent at start)."""
+    deadline = time.monotonic() + seconds
+    last = snapshot(board)
+    while time.monotonic() < deadline:
+        time.sleep(1.5)
+        now = snapshot(board)
+        if now == last:
+            return now
+        last = now
+    return last
+
+
 def check_move(page, game: str, where: str) -> None:
     board = board_of(page, game)
     board.wait_for(state="visible", timeout=120_000)
     board.scroll_into_view_if_needed()
-    time.sleep(1.5)
+    before = steady(board)
     board.screenshot(path=SHOTS / f"{game}-{where}-before.png")
-    before = snapshot(board)
     DRIVERS[game](page, board)
-    time.sleep(1.5)
-    board.screenshot(path=SHOTS / f"{game}-{where}-after.png")
+    deadline = time.monotonic() + 30  # the kernel answers a click asynchronously: wait for the page to follow
     after = snapshot(board)
+    while (after[0] == before[0] or after[1] == before[1]) and time.monotonic() < deadline:
+        time.sleep(0.5)
+        after = snapshot(board)
+    time.sleep(1)
+    board.screenshot(path=SHOTS / f"{game}-{where}-after.png")
     assert after[0] != before[0], f"{game} ({where}): the status line did not change: {after[0]!r}"
     assert after[1] != before[1], f"{game} ({where}): the board drawing did not change"
     assert "Refused" not in after[0], after[0]
