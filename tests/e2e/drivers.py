@@ -11,6 +11,9 @@ import time
 def click_point(board, trace: int, point: int) -> None:
     """Click the centre of one marker of a scatter trace of the board's figure."""
     marker = board.locator(".js-plotly-plot .scatterlayer .trace").nth(trace).locator("path.point").nth(point)
+    # centre the marker in the window: near the top of a tall board, JupyterLab's toolbar would take the click
+    marker.evaluate("element => element.scrollIntoView({block: 'center', inline: 'center'})")
+    time.sleep(0.3)
     box = marker.bounding_box()
     assert box is not None, f"marker {point} of trace {trace} is not drawn"
     board.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

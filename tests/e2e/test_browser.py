@@ -46,7 +46,11 @@ def check_move(page, game: str, where: str) -> None:
     board.scroll_into_view_if_needed()
     before = steady(board)
     board.screenshot(path=SHOTS / f"{game}-{where}-before.png")
-    DRIVERS[game](page, board)
+    try:
+        DRIVERS[game](page, board)
+    except Exception:
+        page.screenshot(path=SHOTS / f"{game}-{where}-failed.png")
+        raise
     deadline = time.monotonic() + 30  # the kernel answers a click asynchronously: wait for the page to follow
     after = snapshot(board)
     while (after[0] == before[0] or after[1] == before[1]) and time.monotonic() < deadline:
