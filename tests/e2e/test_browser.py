@@ -87,7 +87,12 @@ def test_game_in_jupyterlab(game, lab, browser):
     assert not [p for p in problems if "setData" not in p], problems
 
 
-@pytest.mark.parametrize("game", sorted(DRIVERS))
+# Known issue (open in issue 6): under load, Voila sometimes shows the Claim battle board's status line after a
+# move while its figure keeps the old drawing (the kernel did apply the move). Reported as XFAIL or XPASS until fixed.
+VOILA_FLAKY = pytest.mark.xfail(strict=False, reason="Voila: the Claim battle board's figure sometimes misses updates")
+
+
+@pytest.mark.parametrize("game", [pytest.param(g, marks=VOILA_FLAKY) if g == "claim" else g for g in sorted(DRIVERS)])
 def test_game_in_voila(game, voila, browser):
     url = voila(game)
     page = browser.new_page()
