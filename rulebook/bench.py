@@ -100,6 +100,37 @@ def widget_clicks() -> dict[str, object]:
     return figures
 
 
+def legal_move_times(moves: int = 1500) -> dict[str, object]:
+    """Mean time of ``legal_moves`` per game, over the positions of seeded random play (4 players; Claim 2)."""
+    from rulebook import ab_die_post, claim, kingdom_builder, meetjesland
+    from rulebook.core import pick
+
+    figures: dict[str, object] = {}
+    for name, game, players in (
+        ("meetjesland", meetjesland, 4),
+        ("kingdom_builder", kingdom_builder, 4),
+        ("ab_die_post", ab_die_post, 4),
+        ("claim", claim, 2),
+    ):
+        rng = random.Random(0)
+        state, played, spent, games = game.new_game(players=players, seed=0), 0, 0.0, 0
+        while played < moves:
+            if game.outcome(state) is not None:
+                games += 1
+                state = game.new_game(players=players, seed=games)
+            outcomes = game.chance_outcomes(state)
+            if outcomes:
+                state = game.apply(state, pick(outcomes, rng))
+                continue
+            start = time.perf_counter()
+            legal = game.legal_moves(state)
+            spent += time.perf_counter() - start
+            state = game.apply(state, rng.choice(legal))
+            played += 1
+        figures[f"legal_moves mean (ms), {name}"] = round(spent / played * 1000, 3)
+    return figures
+
+
 def import_time() -> float:
     command = [
         sys.executable,
@@ -131,6 +162,7 @@ def main() -> int:
     sections.append(("Meetjesland odds", {k: round(v, 3) for k, v in odds_bench.bench().items()}))
     sections.append(("Meetjesland games", meetjesland_games()))
     sections.append(("Widget clicks", widget_clicks()))
+    sections.append(("Legal moves", legal_move_times()))
     for game in GAMES[1:]:
         try:
             module = importlib.import_module(f"rulebook.{game}.bench")
