@@ -9,16 +9,79 @@ moves are shown in the status line with the rule id; a widget never lets a trace
 from __future__ import annotations
 
 import copy
+import functools
+import hashlib
 import html
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import ipywidgets as widgets
+import plotly.graph_objects as go
+import traitlets
 
 from .core import IllegalMove, game_module, pick
 
 Bot = Callable[[Any, random.Random], Any]
+
+
+# anywidget (0.11) gives a model 2 s to load its JavaScript; a model that takes longer never receives another message
+# from the kernel, so its figure stops following the game.  Plotly ships its whole 5 MB bundle as each FigureWidget's
+# module, evaluated anew for every figure (about 1 s each here, several under load): on a page with three boards the
+# third one missed the 2 s and froze.  This loader evaluates the bundle once per page and shares it.
+_LOADER = """
+const bundles = (globalThis.__rulebookPlotlyBundles ??= new Map());
+
+function plotlyBundle(model) {
+  const key = model.get("_bundle_key");
+  if (!bundles.has(key)) {
+    const url = URL.createObjectURL(new Blob([model.get("_bundle")], { type: "text/javascript" }));
+    const loading = import(url);
+    loading.finally(() => URL.revokeObjectURL(url)).catch(() => bundles.delete(key));
+    bundles.set(key, loading);
+  }
+  return bundles.get(key);
+}
+
+export default () => {
+  let figure = null;
+  return {
+    async initialize(context) {
+      const plotly = await plotlyBundle(context.model);
+      figure = await plotly.default();
+      return figure.initialize(context);
+    },
+    render(context) {
+      return figure.render(context);
+    },
+  };
+};
+"""
+
+
+@functools.cache
+def _plotly_bundle() -> tuple[str, str]:
+    """Plotly's widget bundle and a key naming its exact contents (read once per process)."""
+    from plotly.basewidget import BaseFigureWidget
+
+    text = str(BaseFigureWidget._esm)  # anywidget's FileContents: str() is the file's text
+    return text, hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class BoardFigure(go.FigureWidget):
+    """A plotly FigureWidget whose bundle is evaluated once per page, however many boards the page shows."""
+
+    _esm = _LOADER
+    _bundle = traitlets.Unicode().tag(sync=True)
+    _bundle_key = traitlets.Unicode().tag(sync=True)
+
+    @traitlets.default("_bundle")
+    def _default_bundle(self) -> str:
+        return _plotly_bundle()[0]
+
+    @traitlets.default("_bundle_key")
+    def _default_bundle_key(self) -> str:
+        return _plotly_bundle()[1]
 
 
 def settle_figure(figure: Any) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from ..ui import BoardFigure
 from . import odds
 from .rules import FULL_DECK, LANES, Track, load_track, shortest_routes
 
@@ -294,7 +295,7 @@ def track_figure(track: Track, width: int = 640, height: int = 600, widget: bool
         yaxis={"visible": False},
         title={"text": "Ab die Post! - the track (proposed default, see ADP-C3)", "x": 0.5, "font": {"size": 14}},
     )
-    figure = go.FigureWidget(layout=layout) if widget else go.Figure(layout=layout)
+    figure = BoardFigure(layout=layout) if widget else go.Figure(layout=layout)
     for kind, style in (
         ("lane", {"color": "#777777", "width": 2}),
         ("cross", {"color": "#bbbbbb", "width": 1, "dash": "dot"}),

@@ -12,9 +12,8 @@ from collections.abc import Iterable
 from typing import Any
 
 import ipywidgets as widgets
-import plotly.graph_objects as go
 
-from ..ui import Bot, Table
+from ..ui import BoardFigure, Bot, Table
 from . import odds
 from .bots import threshold_bot
 from .charts import track_figure
@@ -86,7 +85,7 @@ class Board(Table):
             textfont={"size": 11, "color": "#000000"},
             marker={"size": 18, "line": {"color": "#000000", "width": 1.5}},
         )
-        self.figure = go.FigureWidget(figure)
+        self.figure = BoardFigure(figure)
         self.field_trace = next(trace for trace in self.figure.data if trace.name == "fields")
         self.target_trace = self.figure.data[-2]
         self.plane_trace = self.figure.data[-1]

@@ -12,7 +12,7 @@ from typing import Any
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..ui import Table
+from ..ui import BoardFigure, Table
 from . import bots as claim_bots
 from .rules import (
     Jump,
@@ -223,7 +223,7 @@ class Board(Table):
         # are lost in Voila, while a widget created with its traces renders everywhere.
         drawing = go.Figure()
         _draw(drawing, state, "", width)
-        self.figure = go.FigureWidget(drawing)
+        self.figure = BoardFigure(drawing)
         for index in (0, 3, 4):
             self.figure.data[index].on_click(self._on_click)
         self.point_picker = widgets.Dropdown(

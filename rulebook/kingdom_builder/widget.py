@@ -12,7 +12,7 @@ from typing import Any
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..ui import Table
+from ..ui import BoardFigure, Table
 from . import rules
 from .bots import greedy_player, random_player
 from .rules import COLOURS, MOVE_TILES, Build, EndTurn, State, UseTile
@@ -41,7 +41,7 @@ def hex_centre(row: int, column: int) -> tuple[float, float]:
     return math.sqrt(3) * (column + 0.5 * (row & 1)), -1.5 * row
 
 
-def board_figure(state: State, width: int = 600, height: int = 530) -> go.FigureWidget:
+def board_figure(state: State, width: int = 600, height: int = 530) -> BoardFigure:
     """The board as a FigureWidget: terrain hexes, special-hex labels, highlights and settlements."""
     geometry = state.geometry
     centres = [hex_centre(*divmod(i, 20)) for i in range(400)]
@@ -118,7 +118,7 @@ def board_figure(state: State, width: int = 600, height: int = 530) -> go.Figure
     )
     # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
     # lost in Voila, while a widget created with its traces renders everywhere.
-    return go.FigureWidget(figure)
+    return BoardFigure(figure)
 
 
 def legend_html() -> str:

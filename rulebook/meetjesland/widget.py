@@ -11,7 +11,7 @@ from typing import Any
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..ui import Table
+from ..ui import BoardFigure, Table
 from . import rules
 from .bots import greedy_player
 from .odds import win_probability
@@ -52,7 +52,7 @@ def dice_faces(values: tuple[int, ...], colour: str) -> str:
     )
 
 
-def map_figure(state: State, width: int = 580, height: int = 560) -> go.FigureWidget:
+def map_figure(state: State, width: int = 580, height: int = 560) -> BoardFigure:
     """The map as a FigureWidget: borders by kind, regions as halos, territories by owner with their points."""
     board = state.board
     graph = board.graph
@@ -125,7 +125,7 @@ def map_figure(state: State, width: int = 580, height: int = 560) -> go.FigureWi
     )
     # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
     # lost in Voila (the board drew empty there), while a widget created with its traces renders everywhere.
-    return go.FigureWidget(figure)
+    return BoardFigure(figure)
 
 
 def legend_html(state: State) -> str:
