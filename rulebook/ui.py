@@ -205,7 +205,8 @@ class Table(widgets.VBox):
         return "<div style='font-size:14px;line-height:1.4'>" + "<br>".join(lines) + "</div>"
 
     def log_html(self, history: list[Any], limit: int = 40) -> str:
+        """The last moves, numbered, newest first: the move just played is the one a player looks for."""
         rows = [html.escape(str(move)) for move in history[-limit:]]
         first = len(history) - len(rows) + 1
-        items = "".join(f"<li value='{first + i}'>{row}</li>" for i, row in enumerate(rows))
-        return f"<ol style='margin:0;padding-left:2.5em;font-size:12px'>{items}</ol>"
+        items = "".join(f"<li value='{first + i}'>{row}</li>" for i, row in reversed(list(enumerate(rows))))
+        return f"<ol reversed style='margin:0;padding-left:2.5em;font-size:12px'>{items}</ol>"

@@ -241,8 +241,10 @@ def cl_transition(before: cl.State, move: Any, after: cl.State, memory: dict) ->
             if isinstance(move, cl.Remove):
                 removed[player] -= change
     if isinstance(move, cl.Remove):
-        assert sum(len(after.pieces(p)) for p in range(before.players)) == sum(
-            len(before.pieces(p)) for p in range(before.players)) - 1
+        assert (
+            sum(len(after.pieces(p)) for p in range(before.players))
+            == sum(len(before.pieces(p)) for p in range(before.players)) - 1
+        )
         if before.players > 2:
             assert max(removed) <= 4  # CL-5.1: nobody loses more than 4 pieces in the removal phase
 

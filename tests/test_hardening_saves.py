@@ -79,8 +79,13 @@ def test_a_saved_game_continues_identically_in_a_fresh_interpreter(game: str) ->
     assert len(moves) > 10
     request = json.dumps({"save": saved, "moves": [core.encode_move(move) for move in moves]})
     result = subprocess.run(
-        [sys.executable, "-c", CHILD.format(game=game)], input=request, capture_output=True, text=True, cwd=ROOT,
-        timeout=120, check=False,
+        [sys.executable, "-c", CHILD.format(game=game)],
+        input=request,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     child = json.loads(result.stdout)

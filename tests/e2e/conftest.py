@@ -147,7 +147,7 @@ def browser(tmp_path_factory):
             executable_path=CHROMIUM,
             headless=True,
             args=FLAGS,
-            viewport={"width": 1400, "height": 1000},
+            viewport={"width": 1400, "height": 1300},  # tall enough for the tallest board (Claim, ~1090 px)
         )
         try:
             yield context
