@@ -133,7 +133,7 @@ class Table(widgets.VBox):
             return False
         self.states.append(state)
         self.message, self.message_kind = f"{self.describe_player(self._mover(self.states[-2]))}: {move}", "info"
-        self._settle()
+        self.message += self.replies(self._settle())
         self.redraw()
         return True
 
@@ -142,12 +142,14 @@ class Table(widgets.VBox):
         self.redraw()
         return False
 
-    def _settle(self) -> None:
-        """Resolve chance nodes with the seeded generator, then let computer players take their turns."""
+    def _settle(self) -> list[tuple[int | None, Any]]:
+        """Resolve chance nodes with the seeded generator, then let computer players take their turns; returns
+        the computer players' moves as (player, move)."""
+        played: list[tuple[int | None, Any]] = []
         for _ in range(100_000):
             state = self.state
             if self.game.outcome(state) is not None:
-                return
+                return played
             outcomes = self.game.chance_outcomes(state)
             if outcomes:
                 self.states[-1] = self.game.apply(state, pick(outcomes, self.rng))
@@ -155,9 +157,19 @@ class Table(widgets.VBox):
             player = self.current_player(state)
             bot = self.bots.get(player)
             if bot is None:
-                return
-            self.states.append(self.game.apply(state, bot(state, self.rng)))
+                return played
+            move = bot(state, self.rng)
+            self.states.append(self.game.apply(state, move))
+            played.append((self._mover(state), move))
         raise RuntimeError("computer players did not finish their turns")
+
+    def replies(self, played: list[tuple[int | None, Any]], shown: int = 2) -> str:
+        """What the computer players did after a person's move, for the status line (a long series is counted)."""
+        if not played:
+            return ""
+        if len(played) <= shown:
+            return "".join(f"; then {self.describe_player(player)}: {move}" for player, move in played)
+        return f"; then the computer players made {len(played)} moves (the log lists them, newest first)"
 
     def undo(self) -> None:
         """Go back to the state before the last move of a person (computer moves are undone with it)."""

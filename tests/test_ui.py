@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import html
 
 import plotly.graph_objects as go
 import pytest
@@ -72,3 +73,33 @@ def test_the_move_log_shows_the_newest_move_first_with_its_number():
     assert numbers == list(range(len(history), 0, -1))
     assert log.index(played[-1]) < log.index(played[0])
     assert board.log_html(history, limit=2).count("<li") == 2
+
+
+def test_the_status_line_says_what_the_computer_answered():
+    from rulebook.claim import bots
+
+    board = claim_widget.Board(claim.new_game(players=2, seed=3), seed=3, bots={1: bots.greedy_bot})
+    for _ in range(10):  # in placement a player puts down two pieces before the other answers
+        count = len(board.states)
+        move = claim.legal_moves(board.state)[0]
+        assert board.play(move)
+        replies = len(board.states) - count - 1
+        if replies:
+            break
+    assert 1 <= replies <= 2, replies
+    answered = [str(m) for m in board.state.history][-replies:]
+    expected = f"{board.describe_player(0)}: {move}"
+    expected += "".join(f"; then {board.describe_player(1)}: {reply}" for reply in answered)
+    assert board.message == expected
+    assert html.escape(board.message) in board.status.value
+
+
+def test_a_long_series_of_computer_moves_is_counted_not_listed():
+    board = mj_widget.Board(meetjesland.new_game(players=4, seed=1), seed=1, computer=(1, 2, 3))
+    board.auto_button.click()
+    computer_moves = len(board.states) - 2  # the start and the person's auto-placement come first
+    assert computer_moves > 2
+    assert board.message == (
+        f"Starting points spread at random; then the computer players made {computer_moves} moves "
+        "(the log lists them, newest first)"
+    )

@@ -314,7 +314,7 @@ def track_figure(track: Track, width: int = 640, height: int = 600, widget: bool
             mode="lines+text",
             line={"color": "#3b7dd8", "width": 5},
             text=["", f"river {number}"],
-            textposition="top center",
+            textposition="top left" if x1 > x0 else "top right",  # towards the track, not off the picture
             hoverinfo="skip",
             name="river" if number == 1 else None,
             showlegend=number == 1,

@@ -165,6 +165,9 @@ class Board(Table):
             self.click_field(trace.customdata[points.point_inds[0]])
 
     # -- rendering -----------------------------------------------------------------------------------
+    def describe_player(self, player: int | None) -> str:
+        return "Chance" if player is None else player_label(player)
+
     def prompt(self) -> str:
         state = self.state
         if state.phase == "over":

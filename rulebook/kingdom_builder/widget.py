@@ -121,7 +121,7 @@ def board_figure(state: State, width: int = 600, height: int = 530) -> BoardFigu
     return BoardFigure(figure)
 
 
-def legend_html() -> str:
+def legend_html(players: int = 4) -> str:
     """A key to the terrain colours and the marks on the board."""
     chips = " ".join(
         f"<span style='background:{TERRAIN_FILL[t]};color:{'#fff' if t in ('forest', 'canyon') else '#000'};"
@@ -129,9 +129,11 @@ def legend_html() -> str:
         for t in TERRAIN_FILL
         if t not in ("castle", "location")
     )
+    shapes = {"circle": "●", "square": "■", "diamond": "◆", "triangle-up": "▲"}
+    players = ", ".join(f"{shapes[PLAYER_SYMBOL[p]]} {p + 1} {COLOURS[p]}" for p in range(min(players, len(COLOURS))))
     return (
-        f"<div style='font-size:11px;line-height:1.8'>{chips}<br>♜ castle, Ta/Pa/Oa/Fa/To/Ha/Or/Ba location; "
-        "red rings: legal hexes; black rings: scoring hexes</div>"
+        f"<div style='font-size:11px;line-height:1.8'>{chips}<br>Settlements (shape, number): {players}<br>"
+        "♜ castle, Ta/Pa/Oa/Fa/To/Ha/Or/Ba location; red rings: legal hexes; black rings: scoring hexes</div>"
     )
 
 
@@ -166,7 +168,10 @@ class Board(Table):
         self.scores = widgets.HTML()
         cards = [(name.title(), name) for name in (*state.cards, "castles")]
         self.scoring_card = widgets.Dropdown(
-            options=[("-", None)] + cards, description="Show scoring", layout=widgets.Layout(width="330px")
+            options=[("-", None)] + cards,
+            description="Scoring hexes of card",
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="330px"),
         )
         self.scoring_player = widgets.Dropdown(
             options=[(COLOURS[p], p) for p in range(state.players)],
@@ -188,7 +193,7 @@ class Board(Table):
                 widgets.HBox([self.play_button, self.end_button]),
                 widgets.HBox([self.undo_button]),
                 self.tiles,
-                widgets.HTML(legend_html()),
+                widgets.HTML(legend_html(state.players)),
             ],
             layout=widgets.Layout(width="340px"),
         )
@@ -342,7 +347,7 @@ class Board(Table):
         self.figure.data[4].update(
             x=[x for x, _ in places],
             y=[y for _, y in places],
-            text=[str(o) for o in owners],
+            text=[str(o + 1) for o in owners],  # seat numbers from 1, as in the legend
             marker={"color": [PLAYER_FILL[o] for o in owners], "symbol": [PLAYER_SYMBOL[o] for o in owners]},
             textfont={"color": [PLAYER_TEXT[o] for o in owners]},
             hovertext=[f"{rules.label(divmod(i, 20))}: {COLOURS[o]}" for i, o in zip(occupied, owners)],

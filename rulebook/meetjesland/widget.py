@@ -294,8 +294,8 @@ class Board(Table):
             self.redraw()
             return
         self.states.append(rules.auto_setup(self.state, self.rng))
-        self.message, self.message_kind = "Starting points spread at random.", "info"
-        self._settle()
+        self.message, self.message_kind = "Starting points spread at random", "info"
+        self.message += self.replies(self._settle())
         self.redraw()
 
     def _attack(self) -> None:

@@ -56,6 +56,7 @@ def check_move(page, game: str, where: str) -> None:
     while (after[0] == before[0] or after[1] == before[1]) and time.monotonic() < deadline:
         time.sleep(0.5)
         after = snapshot(board)
+    page.mouse.move(2, 2)  # the hover label of the clicked point would cover the board in the screenshot
     time.sleep(1)
     board.screenshot(path=SHOTS / f"{game}-{where}-after.png")
     assert after[0] != before[0], f"{game} ({where}): the status line did not change: {after[0]!r}"
