@@ -314,7 +314,7 @@ def track_figure(track: Track, width: int = 640, height: int = 600, widget: bool
             mode="lines+text",
             line={"color": "#3b7dd8", "width": 5},
             text=["", f"river {number}"],
-            textposition="top left" if x1 > x0 else "top right",  # towards the track, not off the picture
+            textposition="top center",
             hoverinfo="skip",
             name="river" if number == 1 else None,
             showlegend=number == 1,
@@ -360,6 +360,10 @@ def track_figure(track: Track, width: int = 640, height: int = 600, widget: bool
         customdata=ends,
         marker={"size": 30, "symbol": "square", "color": "#dddddd", "line": {"color": "#000000", "width": 2}},
     )
+    # room on both sides for the labels at the rivers' outer ends (plotly sizes the axes by the points alone)
+    xs = [data["x"] for _, data in graph.nodes(data=True)]
+    pad = 0.08 * (max(xs) - min(xs))
+    figure.update_xaxes(range=[min(xs) - pad, max(xs) + pad])
     return figure
 
 
