@@ -141,6 +141,8 @@ def browser(tmp_path_factory):
     from playwright.sync_api import sync_playwright
 
     SHOTS.mkdir(exist_ok=True)
+    header = "| page | seconds until the notebook ran and its board is drawn |\n| --- | --- |\n"
+    (SHOTS / "timings.md").write_text(header)
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             str(tmp_path_factory.mktemp("chromium")),

@@ -74,9 +74,12 @@ def test_game_in_jupyterlab(game, lab, browser):
         page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
         page.click(f"{PANEL} .jp-Cell >> nth=0")
         page.click("text=Run")
+        started = time.monotonic()
         page.click("li.lm-Menu-item:has-text('Run All Cells')")
         time.sleep(2)
         page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=180_000)
+        board_of(page, game).wait_for(state="visible", timeout=120_000)
+        record_time(f"{game} (JupyterLab, Run All)", time.monotonic() - started)
         errors = page.locator(f"{PANEL} .jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
         texts = [errors.nth(i).inner_text() for i in range(errors.count())]
         assert not [t for t in texts if any(e in t for e in ERRORS)], texts
@@ -88,10 +91,18 @@ def test_game_in_jupyterlab(game, lab, browser):
     assert not [p for p in problems if "setData" not in p], problems
 
 
+def record_time(what: str, seconds: float) -> None:
+    """Write how long a page took to .e2e/timings.md (measured, never asserted)."""
+    with open(SHOTS / "timings.md", "a", encoding="utf-8") as report:
+        report.write(f"| {what} | {seconds:.1f} |\n")
+
+
 def play_in_voila(page, url: str, game: str, where: str) -> None:
+    started = time.monotonic()
     page.goto(url, wait_until="commit", timeout=120_000)
     board_of(page, game).wait_for(state="visible", timeout=240_000)
     page.wait_for_function("() => !document.body.innerText.includes('Executing')", timeout=240_000)
+    record_time(f"{game} ({where})", time.monotonic() - started)
     text = page.inner_text("body")
     assert not any(e in text for e in ERRORS[:1]), text[-2000:]
     check_move(page, game, where)
