@@ -101,3 +101,38 @@ def test_a_person_plays_a_whole_game_through_the_board():
     result = mj.outcome(table.state)
     assert result is not None
     assert "Game over" in table.status.value and all(b.disabled for b in (table.attack_button, table.end_button))
+
+
+def test_territory_names_are_placed_next_to_their_point_without_covering_each_other():
+    from rulebook.meetjesland.widget import place_names
+
+    board = mj.load_board()
+    graph = board.graph
+    xs = [graph.nodes[t]["x"] for t in board.territories]
+    ys = [graph.nodes[t]["y"] for t in board.territories]
+    names = [board.name(t) for t in board.territories]
+    name_xs, name_ys = place_names(xs, ys, names, width=570, height=550)
+    scale = min(570 / (max(xs) - min(xs)), 550 / (max(ys) - min(ys))) * 0.92  # px per km, as drawn
+    boxes = [
+        (x * scale, y * scale, (0.56 * 9 * len(name) + 4) / 2, 13 / 2) for x, y, name in zip(name_xs, name_ys, names)
+    ]
+    for i, (x, y, half_w, half_h) in enumerate(boxes):
+        # next to its own point: the box's nearest edge is at most a marker's width from the point
+        gap_x = max(abs(x - xs[i] * scale) - half_w, 0)
+        gap_y = max(abs(y - ys[i] * scale) - half_h, 0)
+        assert gap_x <= 22 and gap_y <= 22, names[i]
+    clashes = [
+        (names[i], names[j])
+        for i in range(len(boxes))
+        for j in range(i + 1, len(boxes))
+        if abs(boxes[i][0] - boxes[j][0]) < boxes[i][2] + boxes[j][2] - 2
+        and abs(boxes[i][1] - boxes[j][1]) < boxes[i][3] + boxes[j][3] - 2
+    ]
+    assert clashes == []
+
+
+def test_a_lone_name_goes_below_its_point():
+    from rulebook.meetjesland.widget import place_names
+
+    name_xs, name_ys = place_names([3.0], [4.0], ["Eeklo"], width=500, height=500)
+    assert name_xs == [3.0] and name_ys[0] < 4.0

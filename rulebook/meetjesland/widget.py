@@ -52,6 +52,43 @@ def dice_faces(values: tuple[int, ...], colour: str) -> str:
     )
 
 
+def place_names(
+    xs: list[float], ys: list[float], names: list[str], width: float, height: float, font_px: float = 9
+) -> tuple[list[float], list[float]]:
+    """Where to write each territory's name: below its point unless that covers another point or name, else
+    above, right or left, whichever covers least (greedy, most crowded points first). In data units."""
+    scale = min(width / ((max(xs) - min(xs)) or 1), height / ((max(ys) - min(ys)) or 1)) * 0.92  # px per km
+    marker = 20.0  # half the width of a point with its halo, in px
+    sizes = [(0.56 * font_px * len(name) + 4, font_px + 4) for name in names]  # label boxes, px
+
+    def overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+        dx = min(a[0] + a[2], b[0] + b[2]) - max(a[0] - a[2], b[0] - b[2])
+        dy = min(a[1] + a[3], b[1] + b[3]) - max(a[1] - a[3], b[1] - b[3])
+        return max(dx, 0) * max(dy, 0)
+
+    points = [(x * scale, y * scale, marker * 0.8, marker * 0.8) for x, y in zip(xs, ys)]
+    crowding = [sum(1 for q in points if abs(q[0] - p[0]) + abs(q[1] - p[1]) < 90) for p in points]
+    placed: dict[int, tuple[float, float, float, float]] = {}
+    for i in sorted(range(len(xs)), key=lambda i: -crowding[i]):
+        half_w, half_h = sizes[i][0] / 2, sizes[i][1] / 2
+        x, y = points[i][0], points[i][1]
+        candidates = [
+            (x, y - marker - half_h + 4),  # below, the usual place
+            (x, y + marker + half_h - 4),  # above
+            (x + marker + half_w - 6, y),  # right
+            (x - marker - half_w + 6, y),  # left
+        ]
+        costs = []
+        for rank, (cx, cy) in enumerate(candidates):
+            box = (cx, cy, half_w, half_h)
+            cost = sum(overlap(box, p) for j, p in enumerate(points) if j != i)
+            cost += 3 * sum(overlap(box, other) for other in placed.values())
+            costs.append((cost, rank))
+        best = candidates[min(costs)[1]]
+        placed[i] = (best[0], best[1], half_w, half_h)
+    return [placed[i][0] / scale for i in range(len(xs))], [placed[i][1] / scale for i in range(len(xs))]
+
+
 def map_figure(state: State, width: int = 580, height: int = 560) -> BoardFigure:
     """The map as a FigureWidget: borders by kind, regions as halos, territories by owner with their points."""
     board = state.board
@@ -114,14 +151,16 @@ def map_figure(state: State, width: int = 580, height: int = 560) -> BoardFigure
         hoverinfo="text",
         marker=dict(size=25, line=dict(width=1.5, color="#222222")),
     )
+    names = [board.name(t) for t in territories]
+    name_xs, name_ys = place_names(xs, ys, names, width=width - 10, height=height - 10)
     figure.add_scatter(
-        x=xs,
-        y=[y - 1.05 for y in ys],
+        x=name_xs,
+        y=name_ys,
         mode="text",
         hoverinfo="skip",
         name="names",
-        text=[board.name(t) for t in territories],
-        textfont=dict(size=9, color="#333333"),
+        text=names,
+        textfont=dict(size=9, color="#222222", shadow="auto"),  # a halo in the background colour over lines
     )
     # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
     # lost in Voila (the board drew empty there), while a widget created with its traces renders everywhere.
