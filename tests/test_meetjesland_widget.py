@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulebook import meetjesland as mj
 from rulebook.meetjesland.widget import Board
 
@@ -136,3 +138,18 @@ def test_a_lone_name_goes_below_its_point():
 
     name_xs, name_ys = place_names([3.0], [4.0], ["Eeklo"], width=500, height=500)
     assert name_xs == [3.0] and name_ys[0] < 4.0
+
+
+@pytest.mark.parametrize(
+    "attacker, defender, says",
+    [  # counted by hand: highest against highest, then second against second; a tie goes to the defender
+        ((2,), (4, 3), "The attacker loses 1."),
+        ((6, 5, 1), (5, 2), "The defender loses 2."),
+        ((6, 2), (5, 2), "The attacker loses 1 and the defender loses 1 (a tie goes to the defender)."),
+        ((3,), (3,), "The attacker loses 1 (a tie goes to the defender)."),
+    ],
+)
+def test_the_dice_line_says_what_the_roll_cost(attacker, defender, says):
+    from rulebook.meetjesland.widget import dice_html
+
+    assert dice_html(mj.Dice(attacker, defender)).endswith(f"{says}</span>")

@@ -52,6 +52,23 @@ def dice_faces(values: tuple[int, ...], colour: str) -> str:
     )
 
 
+def dice_html(dice: rules.Dice) -> str:
+    """The last roll as faces, and what it cost each side (MJ-5.6, MJ-5.7: ties go to the defender)."""
+    attacker_losses, defender_losses = rules.resolve_roll(dice.attacker, dice.defender)
+    costs = " and ".join(
+        text
+        for text in (
+            f"the attacker loses {attacker_losses}" if attacker_losses else "",
+            f"the defender loses {defender_losses}" if defender_losses else "",
+        )
+        if text
+    )
+    compared = zip(sorted(dice.attacker, reverse=True), sorted(dice.defender, reverse=True))
+    tie = " (a tie goes to the defender)" if any(a == d for a, d in compared) else ""
+    faces = f"{dice_faces(dice.attacker, '#c0392b')} against {dice_faces(dice.defender, '#1f4e89')}"
+    return f"<b>Dice</b> {faces}<br><span style='font-size:12px'>{costs.capitalize()}{tie}.</span>"
+
+
 def place_names(
     xs: list[float], ys: list[float], names: list[str], width: float, height: float, font_px: float = 9
 ) -> tuple[list[float], list[float]]:
@@ -459,11 +476,7 @@ class Board(Table):
         self.hand.value = f"<b>Hand ({len(hand)})</b>: {chips or 'no cards'}"
         self.cards.options = [(f"{rules.card_name(c)} ({rules.card_colour(c)})", c) for c in hand]
         dice = state.last_dice
-        self.dice.value = (
-            ""
-            if dice is None
-            else (f"<b>Dice</b> {dice_faces(dice.attacker, '#c0392b')} against {dice_faces(dice.defender, '#1f4e89')}")
-        )
+        self.dice.value = "" if dice is None else dice_html(dice)
         playing = state.player is not None and state.player not in self.bots
         for button in (
             self.place_button,
