@@ -130,9 +130,9 @@ def legend_html(players: int = 4) -> str:
         if t not in ("castle", "location")
     )
     shapes = {"circle": "●", "square": "■", "diamond": "◆", "triangle-up": "▲"}
-    players = ", ".join(f"{shapes[PLAYER_SYMBOL[p]]} {p + 1} {COLOURS[p]}" for p in range(min(players, len(COLOURS))))
+    seats = ", ".join(f"{shapes[PLAYER_SYMBOL[p]]} {p + 1} {COLOURS[p]}" for p in range(min(players, len(COLOURS))))
     return (
-        f"<div style='font-size:11px;line-height:1.8'>{chips}<br>Settlements (shape, number): {players}<br>"
+        f"<div style='font-size:11px;line-height:1.8'>{chips}<br>Settlements (shape, number): {seats}<br>"
         "♜ castle, Ta/Pa/Oa/Fa/To/Ha/Or/Ba location; red rings: legal hexes; black rings: scoring hexes</div>"
     )
 
