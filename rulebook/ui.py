@@ -12,15 +12,41 @@ import copy
 import functools
 import hashlib
 import html
+import importlib
+import importlib.util
 import random
-from collections.abc import Callable, Mapping
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-import ipywidgets as widgets
-import plotly.graph_objects as go
-import traitlets
 
-from .core import IllegalMove, game_module, pick
+def _defer_import(name: str) -> None:
+    """Register ``name`` so that it is imported on first use instead of now (the standard library's LazyLoader).
+
+    plotly's FigureWidget imports ``plotly.io._renderers``, which imports nbformat only to check its version when
+    a figure is shown as a mime bundle; nbformat pulls in jsonschema's format checkers, whose IRI grammar takes
+    about 1.5 s to build. Boards never need it, so it waits until something does."""
+    if name in sys.modules:
+        return
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        return
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+
+
+_defer_import("nbformat")
+
+import anywidget  # noqa: E402 - after the deferred import above, which must come before plotly's
+import ipywidgets as widgets  # noqa: E402
+import plotly.graph_objects as go  # noqa: E402
+import traitlets  # noqa: E402
+
+from . import rules_text  # noqa: E402
+from .core import IllegalMove, game_module, pick  # noqa: E402
 
 Bot = Callable[[Any, random.Random], Any]
 
@@ -95,19 +121,133 @@ def settle_figure(figure: Any) -> None:
     figure._widget_layout = copy.deepcopy(figure._layout)
 
 
-class Table(widgets.VBox):
-    """A game in play: the current state, earlier states for Undo, a log, and the controls around a board."""
+_RULE_TEXT_ESM = """
+export default {
+  render({ model, el }) {
+    const body = document.createElement("div");
+    const detail = document.createElement("div");
+    el.append(body, detail);
+    const show = () => {
+      body.innerHTML = model.get("value");
+      detail.innerHTML = model.get("detail");
+      detail.style.display = model.get("detail") ? "block" : "none";
+    };
+    show();
+    model.on("change:value", show);
+    model.on("change:detail", show);
+    el.addEventListener("click", (event) => {
+      const link = event.target.closest("[data-rule]");
+      if (link) {
+        event.preventDefault();
+        model.send({ rule: link.dataset.rule });
+      } else if (event.target.closest("[data-close]")) {
+        model.set("detail", "");
+        model.save_changes();
+      }
+    });
+  },
+};
+"""
 
-    def __init__(self, state: Any, *, seed: int = 0, bots: Mapping[int, Bot] | None = None, **kwargs: Any) -> None:
+
+class RuleText(anywidget.AnyWidget):
+    """HTML text whose rule ids are links: a click on one calls the ``on_rule`` handlers with the id.
+
+    With no handler the paragraph opens under the text itself (a board used on its own in a notebook); the app
+    registers a handler that opens it in the rules panel beside the board."""
+
+    _esm = _RULE_TEXT_ESM
+    value = traitlets.Unicode("").tag(sync=True)
+    detail = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, game: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.game = game
+        self.handlers: list[Callable[[str], None]] = []
+        self.on_msg(self._message)
+
+    def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and isinstance(content.get("rule"), str):
+            self.open_rule(content["rule"])
+
+    def open_rule(self, rule: str) -> None:
+        """What a click on a rule id does."""
+        if self.game is None or rule not in rules_text.paragraphs(self.game):
+            return  # a stale or forged id: nothing to open
+        if self.handlers:
+            for handler in self.handlers:
+                handler(rule)
+            return
+        text = rules_text.to_html(rules_text.paragraph(self.game, rule).markdown)
+        self.detail = (
+            "<div style='border-left:4px solid #0b57d0;background:#f3f6fc;padding:4px 10px;margin:4px 0;"
+            "font-size:13px;line-height:1.45'><a href='#' data-close='1' style='float:right;color:#555' "
+            f"title='Close'>close</a>{text}</div>"
+        )
+
+    @property
+    def text(self) -> str:
+        """The text as a reader sees it: tags dropped, entities read."""
+        return html.unescape(re.sub(r"<br\s*/?>", "\n", re.sub(r"<(?!br)[^>]*>", "", self.value)))
+
+    def linked(self, text: str) -> str:
+        """Escape plain text and link the rule ids in it."""
+        escaped = html.escape(text)
+        if self.game is None:
+            return escaped
+        return rules_text.rule_links(escaped, rules_text.paragraphs(self.game))
+
+
+def game_name(module: Any) -> str:
+    """``rulebook.claim`` -> ``claim``."""
+    return module.__name__.split(".")[1]
+
+
+def computer_players(game: str, computer: Mapping[int, str | Bot] | Iterable[int]) -> dict[int, Bot]:
+    """Seats the computer plays, as {seat: bot}: a mapping of seats to names from the game's ``bots.BOTS`` (or bot
+    functions), or just the seats, which then get the game's greedy player."""
+    table = importlib.import_module(f"rulebook.{game}.bots").BOTS
+    chosen = computer.items() if isinstance(computer, Mapping) else ((seat, "greedy") for seat in computer)
+    players: dict[int, Bot] = {}
+    for seat, bot in chosen:
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+            raise ValueError(f"computer: a seat is a number from 0, not {seat!r}")
+        if isinstance(bot, str):
+            if bot not in table:
+                raise ValueError(f"computer: no computer player named {bot!r} (players: {', '.join(table)})")
+            bot = table[bot]
+        if not callable(bot):
+            raise ValueError(f"computer: seat {seat} needs a computer player's name, not {bot!r}")
+        players[seat] = bot
+    return players
+
+
+class Table(widgets.VBox):
+    """A game in play: the current state, earlier states for Undo, a log, and the controls around a board.
+
+    Every game's board takes the same arguments: ``Board(state, seed=..., computer={seat: "greedy", ...})``."""
+
+    def __init__(
+        self, state: Any, *, seed: int = 0, computer: Mapping[int, str | Bot] | Iterable[int] = (), **kwargs: Any
+    ) -> None:
         self.game = game_module(state)
+        self.game_name = game_name(self.game)
         self.rng = random.Random(seed)
-        self.bots: dict[int, Bot] = dict(bots or {})
+        self.seed = seed
+        self.bots: dict[int, Bot] = computer_players(self.game_name, computer)
+        players = getattr(state, "players", None)
+        if isinstance(players, int) and any(seat >= players for seat in self.bots):
+            raise ValueError(f"computer: seats are 0 to {players - 1} in a game of {players}")
         self.states: list[Any] = [state]
         self.message = ""
         self.message_kind = "info"
-        self.status = widgets.HTML(layout=widgets.Layout(min_height="2.6em"))
-        self.move_log = widgets.HTML(
-            layout=widgets.Layout(max_height="14em", overflow="auto", border="1px solid #ccc", padding="2px 6px")
+        self.listeners: list[Callable[[Table], None]] = []
+        self.view_controls: list[Any] = []  # controls that only change the view: they stay on after the game
+        self._frozen: list[Any] = []
+        self.status = RuleText(self.game_name, layout=widgets.Layout(min_height="2.6em"))
+        self.move_log = RuleText(
+            self.game_name,
+            layout=widgets.Layout(max_height="14em", overflow="auto", border="1px solid #ccc", padding="2px 6px"),
         )
         self.undo_button = widgets.Button(description="Undo", icon="undo", tooltip="Take back the last move")
         self.undo_button.on_click(lambda _: self.undo())
@@ -118,8 +258,16 @@ class Table(widgets.VBox):
     def state(self) -> Any:
         return self.states[-1]
 
+    @property
+    def finished(self) -> bool:
+        return self.game.outcome(self.state) is not None
+
     def play(self, move: Any) -> bool:
         """Try a move for the player to move; refused moves leave the state unchanged and explain why."""
+        if self.finished:
+            self.message, self.message_kind = "The game is over: start a new game to play again.", "error"
+            self.redraw()
+            return False
         try:
             error = self.game.check(self.state, move)
             if error is not None:
@@ -205,20 +353,70 @@ class Table(widgets.VBox):
         """What the player to move should do next (one line)."""
         return ""
 
+    def draw(self) -> None:
+        """Bring the game's own board and controls up to date with ``self.state``."""
+
+    def result_text(self) -> str:
+        """The result of a finished game in words, with the scores when the game keeps them."""
+        result = self.game.outcome(self.state)
+        if result is None:
+            return ""
+        names = [self.describe_player(player) for player in result.winners]
+        if not names:
+            winners = "Nobody wins"
+        elif len(names) == 1:
+            winners = f"{names[0]} wins"
+        else:
+            winners = " and ".join([", ".join(names[:-1]), names[-1]]) + " win"
+        text = f"{winners} ({result.reason})."
+        if result.scores is not None:
+            scores = ", ".join(f"{self.describe_player(p)} {s}" for p, s in enumerate(result.scores))
+            text += f" Scores: {scores}."
+        return text
+
+    # -- drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
+        """Draw the position; once the game is over every move control is switched off."""
+        for control in self._frozen:
+            control.disabled = False
+        self._frozen = []
         self.status.value = self.status_html()
+        self.draw()
+        if self.finished:
+            for control in self.move_controls():
+                if not control.disabled:
+                    control.disabled = True
+                    self._frozen.append(control)
+        for listener in list(self.listeners):
+            listener(self)
+
+    def move_controls(self) -> list[Any]:
+        """Every control on the board that makes a move (all controls but Undo and the view-only ones)."""
+        found: list[Any] = []
+        stack = list(self.children)
+        while stack:
+            child = stack.pop()
+            if child is self.undo_button or any(child is view for view in self.view_controls):
+                continue
+            if isinstance(child, widgets.Box):
+                stack.extend(child.children)
+            elif isinstance(child, (widgets.Accordion, widgets.Tab)):
+                stack.extend(child.children)
+            elif hasattr(child, "disabled") and isinstance(child, widgets.DOMWidget):
+                found.append(child)
+        return found
 
     # -- shared rendering ----------------------------------------------------------------------
     def status_html(self) -> str:
         colour = {"error": "#b00020", "info": "#1b5e20"}[self.message_kind]
         lines = [f"<b>{html.escape(self.prompt())}</b>"]
         if self.message:
-            lines.append(f"<span style='color:{colour}'>{html.escape(self.message)}</span>")
+            lines.append(f"<span style='color:{colour}'>{self.status.linked(self.message)}</span>")
         return "<div style='font-size:14px;line-height:1.4'>" + "<br>".join(lines) + "</div>"
 
     def log_html(self, history: list[Any], limit: int = 40) -> str:
         """The last moves, numbered, newest first: the move just played is the one a player looks for."""
-        rows = [html.escape(str(move)) for move in history[-limit:]]
+        rows = [self.status.linked(str(move)) for move in history[-limit:]]
         first = len(history) - len(rows) + 1
         items = "".join(f"<li value='{first + i}'>{row}</li>" for i, row in reversed(list(enumerate(rows))))
         return f"<ol reversed style='margin:0;padding-left:2.5em;font-size:12px'>{items}</ol>"

@@ -36,9 +36,9 @@ def test_refused_fly_names_its_rule_and_changes_nothing():
     board = board_at(new_game(players=3, seed=0), computer=(1, 2))
     before = board.state
     board.fly_button.click()
-    assert "Refused by ADP-5.1" in board.status.value and board.state is before
+    assert "Refused by ADP-5.1" in board.status.text and board.state is before
     board.stop_button.click()
-    assert "Refused by ADP-C5" in board.status.value
+    assert "Refused by ADP-C5" in board.status.text
 
 
 def test_drawing_resolves_the_card_and_computers_take_their_turns():
@@ -54,7 +54,7 @@ def test_drawing_resolves_the_card_and_computers_take_their_turns():
     assert board.state.drawn == 1 and board.state.player == 0
     board.undo()
     board.undo()
-    assert "Nothing to undo" in board.status.value and board.state.history == ()
+    assert "Nothing to undo" in board.status.text and board.state.history == ()
 
 
 def test_live_bust_odds_with_two_red_threes_held():
@@ -69,7 +69,7 @@ def test_flying_by_click_and_by_dropdown():
     state = apply(apply(state, Fly()), MarbleShaken("blue"))
     board = board_at(state, computer=(1,))
     assert set(board.target_trace.customdata) == {"inner-1-3", "central-1-3", "inner-1-2", "outer-1-3", "central-1-2"}
-    assert not board.click_field("outer-1-9") and "No route" in board.status.value
+    assert not board.click_field("outer-1-9") and "No route" in board.status.text
     assert board.click_field("central-1-3")
     assert board.states[1].positions[0] == "central-1-3"
     assert board.states[1].history[-1] == Move(("start", "central-1-1", "central-1-2", "central-1-3"))
@@ -93,7 +93,7 @@ def test_hurricane_payment_and_keep_through_the_dropdown():
     )
     state = apply(state, MarbleShaken("black"))
     board = board_at(state, computer=(1,))
-    assert "hurricane" in board.status.value.lower()
+    assert "hurricane" in board.status.text.lower()
     assert [move for _, move in board.choice.options] == [Repair(0, 1, 1)]  # a 2 or a red 3 alone is less than 4
     board.play_button.click()
     assert board.states[1].hands[0] == (0, 0, 0)
@@ -134,8 +134,8 @@ def test_a_person_plays_a_whole_game_against_the_computer():
             button.click()
         else:
             board.play_button.click()
-        assert "Refused" not in board.status.value
-    assert outcome(board.state) is not None and "Game over" in board.status.value
+        assert "Refused" not in board.status.text
+    assert outcome(board.state) is not None and "Game over" in board.status.text
     assert len(board.plane_trace.x) == 4 and board.move_log.value.count("<li") == 40
 
 

@@ -19,19 +19,19 @@ def pick(board: Board, point) -> None:
 
 
 def test_placement_and_removal_by_clicking_points():
-    board = Board(claim.new_game(players=2, seed=1), bots={1: bots.greedy_bot})
+    board = Board(claim.new_game(players=2, seed=1), computer={1: "greedy"})
     first = board.state.first
     assert first == 0, "seed 1 lets red begin; the test clicks for red"
     pick(board, (0, 0))
     assert board.state.at((0, 0)) == "r" and board.state.turn == 0
     pick(board, (0, 0))
-    assert "Refused by CL-4.2" in board.status.value
+    assert "Refused by CL-4.2" in board.status.text
     while board.state.phase == "placement":
         pick(board, board.move_list.value.point)
     assert board.state.phase == "removal"
     own = board.state.pieces(0)[0]
     pick(board, own)
-    assert "Refused by CL-5.1" in board.status.value
+    assert "Refused by CL-5.1" in board.status.text
     highlighted = set(zip(board.figure.data[3].x, board.figure.data[3].y))
     enemy = board.state.pieces(1)[0]
     assert (float(enemy[1]), float(-enemy[0])) in highlighted
@@ -52,12 +52,12 @@ def test_click_a_piece_to_see_its_moves_and_captures_then_play_a_series():
     assert not board.stop_button.disabled
     assert board.selected == (3, 3)  # the capturing piece stays selected
     pick(board, (4, 3))  # captures nothing: refused by the follow-up rule
-    assert "Refused by CL-7.4" in board.status.value
+    assert "Refused by CL-7.4" in board.status.text
     assert board.selected == (3, 3)  # still selected after a refusal
     pick(board, (3, 4))
     assert "b" not in "".join(board.state.grid)
     # red is alone in both territories: clicking a free point of one places a tower there
-    assert "Towers may go in a, b" in board.status.value
+    assert "Towers may go in a, b" in board.status.text
     pick(board, (3, 4))  # let the piece go, then click a free point of territory a
     assert board.selected is None
     pick(board, (0, 0))
@@ -83,19 +83,19 @@ def test_move_list_and_buttons_play_everything():
 
 def test_a_whole_four_player_game_against_the_computer():
     board = Board(
-        claim.new_game(players=4, seed=2), seed=2, bots={1: bots.random_bot, 2: bots.greedy_bot, 3: bots.random_bot}
+        claim.new_game(players=4, seed=2), seed=2, computer={1: "random", 2: "greedy", 3: "random"}
     )
     moves = 0
     while claim.outcome(board.state) is None:
         board.computer_button.click()
         moves += 1
         assert moves < 2000
-    assert "Game over" in board.status.value
+    assert "Game over" in board.status.text
     assert board.computer_button.disabled
 
 
 def test_a_whole_two_player_game_by_clicks():
-    board = Board(claim.new_game(players=2, seed=4), seed=4, bots={1: bots.random_bot})
+    board = Board(claim.new_game(players=2, seed=4), seed=4, computer={1: "random"})
     clicks = 0
     while claim.outcome(board.state) is None:
         state = board.state
@@ -114,10 +114,10 @@ def test_a_whole_two_player_game_by_clicks():
             board.stop_button.click()
         else:
             board.pass_button.click()
-        assert board.state is not state, board.status.value
+        assert board.state is not state, board.status.text
         clicks += 1
         assert clicks < 2000
-    assert "Game over" in board.status.value
+    assert "Game over" in board.status.text
 
 
 def test_static_board_figure():

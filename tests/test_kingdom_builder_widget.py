@@ -37,9 +37,9 @@ def test_build_with_the_menus_highlights_legal_hexes_and_refuses_with_the_rule()
     assert offered == {(7, 7), (8, 7)}
     assert len(table.figure.data[2].x) == 2  # the two legal hexes are ringed
     table.select((9, 9))  # a click on a grass hex away from the settlement
-    assert "Refused by KB-6.3" in table.status.value and table.state.supply[0] == 39
+    assert "Refused by KB-6.3" in table.status.text and table.state.supply[0] == 39
     choose(table, (7, 7))
-    assert table.state.board[7 * 20 + 7] == 0 and "build 2 more" in table.status.value
+    assert table.state.board[7 * 20 + 7] == 0 and "build 2 more" in table.status.text
     assert [o for _, o in table.action_menu.options] == ["build"]  # no tile in the middle of the action (KB-7.1)
 
 
@@ -78,7 +78,7 @@ def test_whole_game_against_the_greedy_computer_with_buttons_only():
         else:
             table.end_button.click()
     result = kb.outcome(table.state)
-    assert result is not None and "Game over" in table.status.value
+    assert result is not None and "Game over" in table.status.text
     assert table.state.turns[0] == table.state.turns[1]
     assert "total" in table.scores.value
 

@@ -24,7 +24,7 @@ def test_setup_by_clicks_and_place_button():
     table.amount.value = 2
     table.place_button.click()
     assert table.state.points_on(own) == 4 and table.state.to_place == left - 2
-    assert "place 2 on" in table.status.value
+    assert "place 2 on" in table.status.text
 
 
 def test_refused_move_shows_the_rule_not_a_traceback():
@@ -34,7 +34,7 @@ def test_refused_move_shows_the_rule_not_a_traceback():
     table.origin_menu.value = foreign
     table.place_button.click()
     assert table.state == before
-    assert "Refused by MJ-5.4" in table.status.value or "Refused by MJ-4.1" in table.status.value
+    assert "Refused by MJ-5.4" in table.status.text or "Refused by MJ-4.1" in table.status.text
 
 
 def test_attack_with_clicks_and_roll_to_the_end():
@@ -99,10 +99,10 @@ def test_a_person_plays_a_whole_game_through_the_board():
         if mj.outcome(table.state) is not None:
             break
         assert table.state.player == 0
-        assert table.play(greedy_player(table.state, chooser)), table.status.value
+        assert table.play(greedy_player(table.state, chooser)), table.status.text
     result = mj.outcome(table.state)
     assert result is not None
-    assert "Game over" in table.status.value and all(b.disabled for b in (table.attack_button, table.end_button))
+    assert "Game over" in table.status.text and all(b.disabled for b in (table.attack_button, table.end_button))
 
 
 def test_territory_names_are_placed_next_to_their_point_without_covering_each_other():

@@ -76,9 +76,8 @@ def test_the_move_log_shows_the_newest_move_first_with_its_number():
 
 
 def test_the_status_line_says_what_the_computer_answered():
-    from rulebook.claim import bots
 
-    board = claim_widget.Board(claim.new_game(players=2, seed=3), seed=3, bots={1: bots.greedy_bot})
+    board = claim_widget.Board(claim.new_game(players=2, seed=3), seed=3, computer={1: "greedy"})
     for _ in range(10):  # in placement a player puts down two pieces before the other answers
         count = len(board.states)
         move = claim.legal_moves(board.state)[0]
@@ -91,7 +90,7 @@ def test_the_status_line_says_what_the_computer_answered():
     expected = f"{board.describe_player(0)}: {move}"
     expected += "".join(f"; then {board.describe_player(1)}: {reply}" for reply in answered)
     assert board.message == expected
-    assert html.escape(board.message) in board.status.value
+    assert html.escape(board.message) in board.status.text
 
 
 def test_a_long_series_of_computer_moves_is_counted_not_listed():

@@ -63,6 +63,9 @@ def threshold_bot(target: int) -> Bot:
     return play
 
 
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": threshold_bot(6)}
+
+
 def _repair_cost_at(state: State, field: str) -> int:
     lane = state.track.lane[field]
     return 0 if lane is None else state.config.repair[LANES.index(lane)]

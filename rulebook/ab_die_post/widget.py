@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterable
 from typing import Any
 
 import ipywidgets as widgets
 
-from ..ui import BoardFigure, Bot, Table
+from ..ui import BoardFigure, Table
 from . import odds
-from .bots import threshold_bot
 from .charts import track_figure
 from .rules import (
     CardDrawn,
@@ -55,14 +53,9 @@ class Board(Table):
         state: State,
         *,
         seed: int = 0,
-        computer: Iterable[int] = (),
-        computer_player: Bot | None = None,
-        bots: dict[int, Bot] | None = None,
+        computer: Any = (),
     ) -> None:
-        players = dict(bots or {})
-        for seat in computer:
-            players[seat] = computer_player or threshold_bot(6)
-        super().__init__(state, seed=seed, bots=players)
+        super().__init__(state, seed=seed, computer=computer)
         self.track = state.track
         # Built as a Figure and wrapped once complete: traces added to a live FigureWidget before its view exists
         # are lost in Voila, while a widget created with its traces renders everywhere.
@@ -191,8 +184,7 @@ class Board(Table):
             return f"{who}: the flight is over - choose the one card you keep."
         return ""
 
-    def redraw(self) -> None:
-        super().redraw()
+    def draw(self) -> None:
         state = self.state
         graph = self.track.graph
         human = state.player is not None and state.player not in self.bots

@@ -214,10 +214,11 @@ def _update(figure: go.Figure, state: State, targets: list[tuple[Point, str]], s
 
 
 class Board(Table):
-    """A playable Claim table: the board, a move list, Stop/Pass/Undo and computer players (``bots={seat: bot}``)."""
+    """A playable Claim table: the board, a move list, Stop/Pass/Undo and computer players
+    (``computer={seat: name}`` with names from ``bots.BOTS``)."""
 
-    def __init__(self, state: State, *, seed: int = 0, bots: dict[int, Any] | None = None, width: int = 640) -> None:
-        super().__init__(state, seed=seed, bots=bots)
+    def __init__(self, state: State, *, seed: int = 0, computer: Any = (), width: int = 640) -> None:
+        super().__init__(state, seed=seed, computer=computer)
         self.selected: Point | None = None
         # Drawn as a Figure and wrapped once complete: traces added to a live FigureWidget before its view exists
         # are lost in Voila, while a widget created with its traces renders everywhere.
@@ -377,8 +378,7 @@ class Board(Table):
                     targets.append((point, f"tower on {point} in {territory}"))
         return targets
 
-    def redraw(self) -> None:
-        super().redraw()
+    def draw(self) -> None:
         state = self.state
         if self.selected is not None and state.owner(self.selected) != state.player:
             self.selected = None

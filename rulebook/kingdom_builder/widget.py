@@ -14,7 +14,6 @@ import plotly.graph_objects as go
 
 from ..ui import BoardFigure, Table
 from . import rules
-from .bots import greedy_player, random_player
 from .rules import COLOURS, MOVE_TILES, Build, EndTurn, State, UseTile
 
 # Terrain fills differ in lightness as well as hue, so the board stays readable in grey-scale.
@@ -138,13 +137,10 @@ def legend_html(players: int = 4) -> str:
 
 
 class Board(Table):
-    """A Kingdom Builder game on a live board; ``computer`` lists the seats the computer plays (``bot`` names how)."""
+    """A Kingdom Builder game on a live board; ``computer`` maps seats to computer players (``bots.BOTS`` names)."""
 
-    def __init__(
-        self, state: State, *, seed: int = 0, computer: tuple[int, ...] = (), bot: str = "greedy", **kwargs: Any
-    ) -> None:
-        player_bot = greedy_player if bot == "greedy" else random_player
-        super().__init__(state, seed=seed, bots=dict.fromkeys(computer, player_bot), **kwargs)
+    def __init__(self, state: State, *, seed: int = 0, computer: Any = (), **kwargs: Any) -> None:
+        super().__init__(state, seed=seed, computer=computer, **kwargs)
         self.origin: tuple[int, int] | None = None
         self.syncing = False  # True while redraw refills the menus, so their observers stay quiet
         self.figure = board_figure(state)
@@ -323,8 +319,7 @@ class Board(Table):
         self.origin_menu.disabled = action not in MOVE_TILES
         return targets, origins
 
-    def redraw(self) -> None:
-        super().redraw()
+    def draw(self) -> None:
         state = self.state
         moves = self._moves()
         targets, origins = self._sync_menus(moves)

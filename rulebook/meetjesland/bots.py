@@ -74,6 +74,9 @@ def greedy_player(state: State, rng: random.Random):
     return EndTurn()
 
 
+BOTS = {"random": random_player, "greedy": greedy_player}
+
+
 def play_game(players: int = 4, seed: int = 0, bots=None, max_moves: int = 20_000) -> State:
     """A whole game between computer players (greedy by default); dice and cards drawn with ``Random(seed)``."""
     bots = list(bots or [greedy_player] * players)

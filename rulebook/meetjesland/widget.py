@@ -13,7 +13,6 @@ import plotly.graph_objects as go
 
 from ..ui import BoardFigure, Table
 from . import rules
-from .bots import greedy_player
 from .odds import win_probability
 from .rules import (
     PLAYER_COLOURS,
@@ -210,10 +209,10 @@ def _control(kind, **options):
 
 
 class Board(Table):
-    """A Meetjesland game on a live map; ``computer`` lists the players the greedy bot plays."""
+    """A Meetjesland game on a live map; ``computer`` maps seats to computer players (``bots.BOTS`` names)."""
 
-    def __init__(self, state: State, *, seed: int = 0, computer: tuple[int, ...] = (), **kwargs: Any) -> None:
-        super().__init__(state, seed=seed, bots=dict.fromkeys(computer, greedy_player), **kwargs)
+    def __init__(self, state: State, *, seed: int = 0, computer: Any = (), **kwargs: Any) -> None:
+        super().__init__(state, seed=seed, computer=computer, **kwargs)
         self.origin: str | None = None
         self.target: str | None = None
         self.figure = map_figure(state)
@@ -410,8 +409,7 @@ class Board(Table):
             return f"{who}: move points if you like, then end the turn."
         return f"{who}: attack again, move points, or end the turn."
 
-    def redraw(self) -> None:
-        super().redraw()
+    def draw(self) -> None:
         state, board = self.state, self.state.board
         figure = self.figure
         territories = board.territories

@@ -92,7 +92,7 @@ def claim(page, board) -> None:
     from rulebook.claim import bots, widget
 
     start = bots.play_until_battle(game.new_game(players=2, seed=7), random.Random(7))
-    table = widget.Board(start, seed=7, bots={1: bots.greedy_bot})  # the notebook's battle board
+    table = widget.Board(start, seed=7, computer={1: "greedy"})  # the notebook's battle board
     move = next(m for m in game.legal_moves(table.state) if hasattr(m, "origin"))
     cells = table.figure.data[0]
     where = {(round(-y), round(x)): i for i, (x, y) in enumerate(zip(cells.x, cells.y))}

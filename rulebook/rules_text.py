@@ -1,0 +1,142 @@
+"""The translated rules, read from the games' notebooks: one source for the notebook and the app.
+
+A paragraph starts with its id in bold at the start of a markdown block (``**MJ-5.2** ...`` or
+``**MJ-C4 (clarification: ...).** ...``) and runs on over the blocks that follow it (a table, a list) until the
+next paragraph, a heading or the end of the cell. Headings are kept so the app can show the sections.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+GAMES = ("meetjesland", "kingdom_builder", "ab_die_post", "claim")
+PREFIX = {"meetjesland": "MJ", "kingdom_builder": "KB", "ab_die_post": "ADP", "claim": "CL"}
+_START = re.compile(r"^\*\*((?:MJ|KB|ADP|CL)-C?\d+(?:\.\d+)*)\b")
+RULE_ID = re.compile(r"\b(?:MJ|KB|ADP|CL)-C?\d+(?:\.\d+)*\b")
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """One paragraph of the rules: its id, the section it stands in and its markdown text (id included)."""
+
+    id: str
+    section: str
+    markdown: str
+
+    @property
+    def is_clarification(self) -> bool:
+        return "-C" in self.id
+
+
+def notebooks_dir() -> Path:
+    """The notebooks folder of a checkout, or the copy a wheel installs inside the package."""
+    here = Path(__file__).resolve().parent
+    for folder in (here.parent / "notebooks", here / "notebooks"):
+        if folder.is_dir():
+            return folder
+    raise FileNotFoundError("the rulebook's notebooks/ folder was not found next to the package")
+
+
+def notebook_path(game: str) -> Path:
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+    return notebooks_dir() / f"{game}.ipynb"
+
+
+def parse(cells: list[str]) -> tuple[list[tuple[str, str]], dict[str, Paragraph]]:
+    """Split markdown cells into an ordered outline of ("heading", text) and ("rule", id) items and the paragraphs."""
+    outline: list[tuple[str, str]] = []
+    paragraphs: dict[str, Paragraph] = {}
+    section = ""
+    for cell in cells:
+        current: list[str] | None = None
+        current_id = ""
+
+        def close() -> None:
+            if current is not None:
+                paragraphs[current_id] = Paragraph(current_id, section, "\n\n".join(current).strip())
+
+        for block in re.split(r"\n\s*\n", cell):
+            text = block.strip()
+            if not text:
+                continue
+            if text.startswith("#"):
+                close()
+                current = None
+                first = text.partition("\n")[0]
+                if not first.startswith("# "):  # the notebook's title is not a section
+                    section = first.lstrip("#").strip()
+                    outline.append(("heading", section))
+                continue
+            found = _START.match(text)
+            if found:
+                close()
+                current, current_id = [text], found.group(1)
+                if current_id in paragraphs:
+                    raise ValueError(f"rules text: the paragraph id {current_id} appears twice")
+                outline.append(("rule", current_id))
+            elif current is not None:
+                current.append(text)
+        close()
+    return outline, paragraphs
+
+
+@functools.cache
+def _load(game: str) -> tuple[tuple[tuple[str, str], ...], dict[str, Paragraph]]:
+    path = notebook_path(game)
+    try:
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        cells = ["".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{path.name}: cannot read the rules text ({error})") from None
+    outline, paragraphs = parse(cells)
+    return tuple(outline), paragraphs
+
+
+def paragraphs(game: str) -> dict[str, Paragraph]:
+    """Every paragraph of a game's rules by id, in the notebook's order."""
+    return _load(game)[1]
+
+
+def outline(game: str) -> tuple[tuple[str, str], ...]:
+    """Headings and paragraph ids in reading order."""
+    return _load(game)[0]
+
+
+def paragraph(game: str, rule: str) -> Paragraph:
+    try:
+        return paragraphs(game)[rule]
+    except KeyError:
+        raise ValueError(f"no paragraph {rule!r} in the {game} rules") from None
+
+
+@functools.cache
+def _markdown():
+    import mistune  # imported on first use: only the rules panel renders markdown
+
+    return mistune.create_markdown(plugins=["table"])
+
+
+def to_html(markdown: str) -> str:
+    """Markdown as HTML (raw HTML in the text is escaped, never passed through)."""
+    return str(_markdown()(markdown))
+
+
+def rule_links(text_html: str, known: set[str] | dict[str, object]) -> str:
+    """Turn every known rule id in already escaped HTML text into a link the rules panel opens."""
+
+    def link(found: re.Match) -> str:
+        rule = found.group(0)
+        if rule not in known:
+            return rule
+        return (
+            f"<a href='#' data-rule='{html.escape(rule)}' title='Read {html.escape(rule)}' "
+            f"style='color:#0b57d0;text-decoration:underline;cursor:pointer'>{rule}</a>"
+        )
+
+    return RULE_ID.sub(link, text_html)
