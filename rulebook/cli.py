@@ -4,9 +4,11 @@ game as an app."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 
@@ -29,13 +31,44 @@ def lab(port: int | None) -> int:
 
 
 GAMES = ("meetjesland", "kingdom_builder", "ab_die_post", "claim")
+APP_FILES = {
+    "meetjesland": "Verover het Meetjesland",
+    "kingdom_builder": "Kingdom Builder",
+    "ab_die_post": "Ab die Post",
+    "claim": "Claim",
+}
 
 
-def app(game: str, port: int | None, token: str | None = None) -> int:
-    """One game's notebook served by Voila: code hidden, board and charts live, token authentication on."""
-    notebook = notebooks_dir() / f"{game}.ipynb"
-    if not notebook.is_file():
-        raise SystemExit(f"rulebook: no notebook for {game!r} (games: {', '.join(GAMES)})")
+def app_notebook(game: str, folder: Path) -> Path:
+    """The app's notebook: one cell that opens the game (Voila names the page after the file)."""
+    if game not in GAMES:
+        raise SystemExit(f"rulebook: no game {game!r} (games: {', '.join(GAMES)})")
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "id": "app",
+                "metadata": {},
+                "outputs": [],
+                "source": f"from rulebook.app import App\n\nApp({game!r})",
+            }
+        ],
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path = folder / f"{APP_FILES[game]}.ipynb"
+    path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+    return path
+
+
+def voila_command(notebook: Path, port: int | None, token: str | None) -> list[str]:
+    """Voila on 127.0.0.1 with a token; a kernel is started and the page run before anyone asks for it, so the
+    page opens on a ready board."""
     command = [
         sys.executable,
         "-m",
@@ -43,13 +76,26 @@ def app(game: str, port: int | None, token: str | None = None) -> int:
         str(notebook),
         "--no-browser",
         "--Voila.ip=127.0.0.1",
-        f"--Voila.root_dir={notebooks_dir()}",
+        f"--Voila.root_dir={notebook.parent}",
+        "--preheat_kernel=True",
+        "--pool_size=1",
+        "--VoilaConfiguration.file_allowlist=[]",
     ]
     command.append(f"--token={token}" if token else "--token")
     if port:
         command.append(f"--port={port}")
-    print(f"Serving {game} with Voila; open the http://127.0.0.1:... address with its token printed below.", flush=True)
-    return subprocess.call(command)
+    return command
+
+
+def app(game: str, port: int | None, token: str | None = None) -> int:
+    """One game as an app: the board, its set-up and its rules, served by Voila with token authentication."""
+    with tempfile.TemporaryDirectory(prefix="rulebook-app-") as folder:
+        notebook = app_notebook(game, Path(folder))
+        print(
+            f"Serving {APP_FILES[game]} as an app; open the http://127.0.0.1:... address with its token printed below.",
+            flush=True,
+        )
+        return subprocess.call(voila_command(notebook, port, token))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -249,6 +249,8 @@ class Table(widgets.VBox):
             self.game_name,
             layout=widgets.Layout(max_height="14em", overflow="auto", border="1px solid #ccc", padding="2px 6px"),
         )
+        self.status.add_class("rulebook-status")
+        self.move_log.add_class("rulebook-log")
         self.undo_button = widgets.Button(description="Undo", icon="undo", tooltip="Take back the last move")
         self.undo_button.on_click(lambda _: self.undo())
         super().__init__(**kwargs)

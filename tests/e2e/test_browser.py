@@ -22,7 +22,7 @@ def board_of(page, game: str):
 
 
 def snapshot(board) -> tuple[str, str]:
-    status = board.locator(".widget-html").first.inner_text()
+    status = board.locator(".rulebook-status").first.inner_text()
     drawing = board.locator(".js-plotly-plot .scatterlayer").first.inner_html()
     return status, drawing
 

@@ -1,0 +1,443 @@
+"""The game app: one page that opens on a game, with its set-up, rules, save and load beside the board.
+
+``App("claim")`` is all the app notebook holds; ``rulebook app GAME`` serves it with Voila. The shell knows no game:
+it asks ``rulebook.setup`` what can be chosen, ``rulebook.<game>.widget.Board`` for the board, the game's verbs for
+saving and loading, and ``rulebook.rules_text`` for the rules (read from the game's notebook, the one source).
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import anywidget
+import ipywidgets as widgets
+import traitlets
+
+from . import rules_text
+from .setup import GameSetup, Option, setup_of
+from .ui import Table
+
+PANEL_WIDTH = "360px"
+MAX_UPLOAD = 5_000_000  # bytes: a save of a very long game is well under 1 MB
+
+
+@dataclass
+class Game:
+    """How the game on the board was started: what New game read from the set-up, or the file it was loaded from."""
+
+    players: int
+    seed: int
+    computer: dict[int, str]
+    options: dict[str, Any] = field(default_factory=dict)
+    loaded: Any = None  # the loaded position, for a game that came from a file
+    source: str = ""
+
+
+_RULES_ESM = """
+export default {
+  render({ model, el }) {
+    const box = document.createElement("div");
+    box.className = "rulebook-rules";
+    box.style.cssText = "max-height:var(--rules-height,600px);overflow:auto;font-size:13px;line-height:1.45;" +
+      "padding-right:6px";
+    el.append(box);
+    const focus = () => {
+      const id = model.get("focus");
+      for (const old of box.querySelectorAll(".rulebook-focus")) {
+        old.classList.remove("rulebook-focus");
+        old.style.background = "";
+        old.style.borderLeft = "";
+      }
+      const target = id ? box.querySelector(`[data-id="${CSS.escape(id)}"]`) : null;
+      if (target) {
+        target.classList.add("rulebook-focus");
+        target.style.background = "#fff6d5";
+        target.style.borderLeft = "4px solid #e6a100";
+        box.scrollTop = target.offsetTop - box.offsetTop - 4;
+      }
+    };
+    const show = () => { box.innerHTML = model.get("value"); focus(); };
+    show();
+    model.on("change:value", show);
+    model.on("change:focus", () => requestAnimationFrame(focus));
+    box.addEventListener("click", (event) => {
+      const link = event.target.closest("[data-rule]");
+      if (link) {
+        event.preventDefault();
+        model.set("focus", link.dataset.rule);
+        model.save_changes();
+      }
+    });
+  },
+};
+"""
+
+
+class RulesPanel(anywidget.AnyWidget):
+    """The whole rules text, scrolled to the paragraph in ``focus`` (which is highlighted)."""
+
+    _esm = _RULES_ESM
+    value = traitlets.Unicode("").tag(sync=True)
+    focus = traitlets.Unicode("").tag(sync=True)
+
+
+def rules_html(game: str) -> str:
+    """Every paragraph of a game's rules under its section heading, each marked with its id."""
+    known = rules_text.paragraphs(game)
+    parts: list[str] = []
+    heading = ""
+    for kind, text in rules_text.outline(game):
+        if kind == "heading":
+            heading = text
+            continue
+        if heading:
+            parts.append(f"<h4 style='margin:12px 0 4px'>{html.escape(heading)}</h4>")
+            heading = ""
+        paragraph = known[text]
+        style = "padding:2px 6px;margin:2px 0"
+        if paragraph.is_clarification:
+            style += ";color:#37474f;font-style:normal;border-top:1px dotted #b0bec5"
+        body = rules_text.rule_links(rules_text.to_html(paragraph.markdown), known)
+        parts.append(f"<div data-id='{html.escape(text)}' style='{style}'>{body}</div>")
+    return "".join(parts)
+
+
+_SAVE_ESM = """
+export default {
+  render({ model, el }) {
+    const button = document.createElement("button");
+    button.className = "lm-Widget jupyter-widgets jupyter-button widget-button";
+    button.textContent = "Save";
+    button.title = "Download this game as a file you can load later";
+    button.style.width = "80px";
+    button.addEventListener("click", () => model.send({ save: true }));
+    model.on("msg:custom", (message) => {
+      if (!message || !message.file) return;
+      const blob = new Blob([message.text], { type: "application/json" });
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = message.file;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    });
+    el.append(button);
+  },
+};
+"""
+
+
+class SaveButton(anywidget.AnyWidget):
+    """A Save button: a click asks the kernel for the game's JSON, which the browser downloads as a file."""
+
+    _esm = _SAVE_ESM
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.provider: Any = None
+        self.on_msg(self._message)
+
+    def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("save") and self.provider is not None:
+            name, text = self.provider()
+            self.send({"file": name, "text": text})
+
+
+def _option_control(option: Option) -> widgets.Widget:
+    style = {"description_width": "150px"}
+    layout = widgets.Layout(width="330px")
+    if option.choices:
+        control = widgets.Dropdown(
+            description=option.label, options=list(option.choices), value=option.default, style=style, layout=layout
+        )
+    elif isinstance(option.default, bool):
+        control = widgets.Checkbox(description=option.label, value=option.default, indent=False, layout=layout)
+    else:
+        control = widgets.BoundedIntText(
+            description=option.label,
+            value=option.default,
+            min=option.minimum if option.minimum is not None else -(10**9),
+            max=option.maximum if option.maximum is not None else 10**9,
+            style=style,
+            layout=layout,
+        )
+    control.tooltip = option.help
+    return control
+
+
+class App(widgets.VBox):
+    """One game as an app: toolbar (New game, Restart, Save, Load), the board, and a side panel (set-up, rules)."""
+
+    SETUP_TAB, RULES_TAB = 0, 1
+
+    def __init__(self, game: str, *, players: int | None = None, seed: int | None = None, computer: Any = None):
+        self.setup: GameSetup = setup_of(game)
+        self.game = game
+        self.module = importlib.import_module(f"rulebook.{game}")
+        self.board_class = importlib.import_module(f"rulebook.{game}.widget").Board
+        self.board: Table | None = None
+        self.current: Game | None = None
+        self.entropy = random.SystemRandom()
+
+        # toolbar
+        title = widgets.HTML(f"<b style='font-size:17px'>{html.escape(self.setup.title)}</b>")
+        self.new_button = widgets.Button(
+            description="New game", button_style="primary", tooltip="Start a game with the choices under Set-up"
+        )
+        self.new_button.add_class("rulebook-new-game")
+        self.restart_button = widgets.Button(description="Restart", tooltip="Play this game again from its start")
+        self.save_button = SaveButton()
+        self.save_button.provider = self.saved
+        self.upload = widgets.FileUpload(
+            accept=".json", multiple=False, description="Load", tooltip="Continue a saved game"
+        )
+        self.upload.layout.width = "90px"
+        self.about = widgets.HTML()
+        self.notice = widgets.HTML()
+        for button in (self.new_button, self.restart_button):
+            button.layout.width = "100px"
+        self.new_button.on_click(lambda _: self.new_game())
+        self.restart_button.on_click(lambda _: self.restart())
+        self.upload.observe(self._uploaded, names="value")
+        toolbar = widgets.HBox(
+            [title, self.new_button, self.restart_button, self.save_button, self.upload, self.about],
+            layout=widgets.Layout(align_items="center", gap="8px", flex_flow="row wrap"),
+        )
+
+        # game-over banner
+        self.banner_text = widgets.HTML()
+        self.banner_new = widgets.Button(description="New game", button_style="success", tooltip="Start another game")
+        self.banner_new.on_click(lambda _: self.new_game())
+        self.banner = widgets.HBox(
+            [self.banner_text, self.banner_new],
+            layout=widgets.Layout(
+                display="none", align_items="center", gap="12px", padding="4px 10px", border="2px solid #2e7d32"
+            ),
+        )
+        self.banner.add_class("rulebook-banner")
+
+        # side panel: set-up and rules
+        self.setup_panel = self._build_setup()
+        self.rules = RulesPanel(value=rules_html(game))
+        self.rules.layout.width = "100%"
+        self.rule_picker = widgets.Dropdown(
+            description="Go to",
+            options=[("-", "")] + [(self._rule_label(rule), rule) for rule in rules_text.paragraphs(game)],
+            layout=widgets.Layout(width="340px"),
+            style={"description_width": "40px"},
+        )
+        self.rule_picker.observe(lambda change: self.open_rule(change["new"]) if change["new"] else None, "value")
+        rules_box = widgets.VBox([self.rule_picker, self.rules])
+        self.tabs = widgets.Tab(children=[self.setup_panel, rules_box], titles=("Set-up", "Rules"))
+        self.tabs.layout.width = PANEL_WIDTH
+        self.tabs.layout.min_width = PANEL_WIDTH
+        self.board_box = widgets.Box(layout=widgets.Layout(flex="1 1 auto", min_width="0"))
+        body = widgets.HBox([self.board_box, self.tabs], layout=widgets.Layout(align_items="flex-start", gap="10px"))
+        super().__init__([toolbar, self.notice, self.banner, body], layout=widgets.Layout(width="100%"))
+        self.add_class("rulebook-app")
+        self._apply_arguments(players, seed, computer)
+        self.new_game()
+
+    # -- set-up panel ------------------------------------------------------------------------------------
+    def _build_setup(self) -> widgets.VBox:
+        setup = self.setup
+        self.players = widgets.Dropdown(
+            description="Players",
+            options=[(str(n), n) for n in setup.players],
+            value=setup.default_players,
+            style={"description_width": "150px"},
+            layout=widgets.Layout(width="230px"),
+        )
+        seat_choices = [("Person", "")] + [(setup.bot_label(name), name) for name in setup.bots]
+        self.seats: list[widgets.Dropdown] = []
+        for seat, name in enumerate(setup.seat_names(setup.players[-1])):
+            control = widgets.Dropdown(
+                description=name,
+                options=seat_choices,
+                value=setup.default_computer.get(seat, ""),
+                style={"description_width": "150px"},
+                layout=widgets.Layout(width="330px"),
+            )
+            self.seats.append(control)
+        self.seed_text = widgets.Text(
+            description="Seed",
+            placeholder="blank: a new random game",
+            style={"description_width": "150px"},
+            layout=widgets.Layout(width="330px"),
+            tooltip="The same seed deals the same game",
+        )
+        self.option_controls = {option.name: _option_control(option) for option in setup.options}
+        self.setup_message = widgets.HTML()
+        self.players.observe(lambda _: self._show_seats(), names="value")
+        self._show_seats()
+        hint = widgets.HTML(
+            "<div style='font-size:12px;color:#444'>Choose, then press <b>New game</b> above. "
+            "Each seat is a person at this screen or a computer player.</div>"
+        )
+        parts: list[widgets.Widget] = [hint, self.players, *self.seats, self.seed_text]
+        if self.option_controls:
+            parts.append(widgets.HTML("<b style='font-size:13px'>Game options</b>"))
+            parts.extend(self.option_controls.values())
+        parts.append(self.setup_message)
+        return widgets.VBox(parts, layout=widgets.Layout(max_height="640px", overflow="auto", padding="4px"))
+
+    def _show_seats(self) -> None:
+        players = self.players.value
+        names = self.setup.seat_names(players)
+        for seat, control in enumerate(self.seats):
+            control.layout.display = None if seat < players else "none"
+            if seat < players:
+                control.description = names[seat]
+        for option in self.setup.options:
+            if option.players:
+                self.option_controls[option.name].layout.display = None if players in option.players else "none"
+
+    def _apply_arguments(self, players: int | None, seed: int | None, computer: Any) -> None:
+        """Set the panel from the constructor's arguments (a notebook can open the app on a chosen game)."""
+        if players is not None:
+            self.players.value = players
+        if seed is not None:
+            self.seed_text.value = str(seed)
+        if computer is not None:
+            seats = computer.items() if isinstance(computer, dict) else ((seat, "greedy") for seat in computer)
+            for control in self.seats:
+                control.value = ""
+            for seat, name in seats:
+                self.seats[seat].value = name
+
+    def read_setup(self) -> Game:
+        """The game the set-up panel describes; ValueError says which choice is wrong."""
+        players = self.players.value
+        text = self.seed_text.value.strip()
+        if not text:
+            seed = self.entropy.randrange(1_000_000)
+        elif text.isdigit():
+            seed = int(text)
+        else:
+            raise ValueError(f"Seed: a whole number, or blank for a random game (not {text!r})")
+        computer = {seat: control.value for seat, control in enumerate(self.seats[:players]) if control.value}
+        options = {name: control.value for name, control in self.option_controls.items()}
+        return Game(players=players, seed=seed, computer=computer, options=options)
+
+    # -- games ----------------------------------------------------------------------------------------------
+    def new_game(self) -> bool:
+        """Start a game from the set-up panel; a choice the game refuses is explained and nothing changes."""
+        try:
+            game = self.read_setup()
+            self._start(game)
+        except ValueError as error:
+            self._say(f"Set-up: {error}", error=True)
+            self.tabs.selected_index = self.SETUP_TAB
+            return False
+        self._say("")
+        return True
+
+    def restart(self) -> None:
+        """The same game again from its start: same players, seats, seed and options (or the loaded position)."""
+        if self.current is not None:
+            self._start(self.current)
+            self._say("Restarted: the same game from its start.")
+
+    def _start(self, game: Game) -> None:
+        state = game.loaded if game.loaded is not None else self.setup.new_state(game.players, game.seed, game.options)
+        board = self.board_class(state, seed=game.seed, computer=game.computer)
+        self.current = game
+        self._show(board)
+
+    def _show(self, board: Table) -> None:
+        self.board = board
+        board.listeners.append(self._board_changed)
+        for text in (board.status, board.move_log):
+            text.handlers.append(self.open_rule)
+        self.board_box.children = (board,)
+        self._board_changed(board)
+
+    def _board_changed(self, board: Table) -> None:
+        """After every redraw of the board: the banner and the line about the game."""
+        if board is not self.board or self.current is None:
+            return
+        game = self.current
+        people = [name for seat, name in enumerate(self.setup.seat_names(game.players)) if seat not in game.computer]
+        who = ", ".join(people) if people else "nobody (computer players only)"
+        origin = game.source or f"seed {game.seed}"
+        self.about.value = (
+            f"<span style='font-size:12px;color:#444'>{game.players} players · {origin} · "
+            f"you play: {html.escape(who)}</span>"
+        )
+        if board.finished:
+            self.banner_text.value = (
+                "<b style='font-size:15px'>Game over.</b> "
+                f"<span style='font-size:14px'>{html.escape(board.result_text())}</span>"
+            )
+            self.banner.layout.display = "flex"
+        else:
+            self.banner.layout.display = "none"
+
+    def open_rule(self, rule: str) -> None:
+        """Show a paragraph of the rules beside the board."""
+        if rule not in rules_text.paragraphs(self.game):
+            return
+        self.rules.focus = rule
+        if self.rule_picker.value != rule:
+            self.rule_picker.value = rule
+        self.tabs.selected_index = self.RULES_TAB
+
+    def _rule_label(self, rule: str) -> str:
+        text = rules_text.paragraph(self.game, rule).markdown
+        words = text.split("**", 2)[-1].replace("*", "").replace("`", "").strip().lstrip(".) ").split()
+        return f"{rule}  {' '.join(words[:7])}…"
+
+    # -- save and load --------------------------------------------------------------------------------------
+    def saved(self) -> tuple[str, str]:
+        """The file name and JSON text of the game on the board."""
+        assert self.board is not None
+        state = self.board.state
+        moves = len(getattr(state, "history", ()))
+        return f"{self.game}-move{moves}.json", self.module.to_json(state)
+
+    def load(self, name: str, data: bytes) -> bool:
+        """Continue a saved game; a file that is not one leaves the game on the board as it was."""
+        try:
+            if len(data) > MAX_UPLOAD:
+                raise ValueError(f"the file is {len(data):,} bytes; a saved game is much smaller")
+            try:
+                text = bytes(data).decode("utf-8")
+            except UnicodeDecodeError:
+                raise ValueError("it is not a text file (a saved game is JSON text)") from None
+            state = self.module.from_json(text)
+        except (ValueError, RecursionError, TypeError, KeyError, IndexError, AttributeError) as error:
+            reason = "it is nested too deeply" if isinstance(error, RecursionError) else str(error)
+            self._say(f"Could not load {name}: {reason}. The game on the board is unchanged.", error=True)
+            return False
+        players = getattr(state, "players", self.setup.default_players)
+        keep = self.current.computer if self.current is not None else {}
+        computer = {seat: bot for seat, bot in keep.items() if seat < players}
+        moves = len(getattr(state, "history", ()))
+        seed = getattr(state, "seed", 0) + moves
+        game = Game(players=players, seed=seed, computer=computer, loaded=state, source=f"loaded from {name}")
+        try:
+            self._start(game)
+        except ValueError as error:
+            self._say(f"Could not load {name}: {error}. The game on the board is unchanged.", error=True)
+            return False
+        self._say(f"Loaded {name}: the game continues after move {moves}.")
+        return True
+
+    def _uploaded(self, change: dict[str, Any]) -> None:
+        files = change["new"]
+        if not files:
+            return
+        upload = files[0]
+        self.load(str(upload.get("name", "the file")), upload.get("content", b""))
+        self.upload.value = ()
+
+    def _say(self, text: str, error: bool = False) -> None:
+        colour = "#b00020" if error else "#1b5e20"
+        self.notice.value = f"<div style='color:{colour};font-size:13px'>{html.escape(text)}</div>" if text else ""
+        self.setup_message.value = self.notice.value if error else ""
