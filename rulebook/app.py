@@ -207,7 +207,7 @@ class App(widgets.VBox):
         self.upload.observe(self._uploaded, names="value")
         toolbar = widgets.HBox(
             [title, self.new_button, self.restart_button, self.save_button, self.upload, self.about],
-            layout=widgets.Layout(align_items="center", gap="8px", flex_flow="row wrap"),
+            layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="8px"),
         )
 
         # game-over banner
@@ -217,7 +217,7 @@ class App(widgets.VBox):
         self.banner = widgets.HBox(
             [self.banner_text, self.banner_new],
             layout=widgets.Layout(
-                display="none", align_items="center", gap="12px", padding="4px 10px", border="2px solid #2e7d32"
+                display="none", align_items="center", padding="4px 10px", border="2px solid #2e7d32"
             ),
         )
         self.banner.add_class("rulebook-banner")
@@ -238,7 +238,7 @@ class App(widgets.VBox):
         self.tabs.layout.width = PANEL_WIDTH
         self.tabs.layout.min_width = PANEL_WIDTH
         self.board_box = widgets.Box(layout=widgets.Layout(flex="1 1 auto", min_width="0"))
-        body = widgets.HBox([self.board_box, self.tabs], layout=widgets.Layout(align_items="flex-start", gap="10px"))
+        body = widgets.HBox([self.board_box, self.tabs], layout=widgets.Layout(align_items="flex-start"))
         super().__init__([toolbar, self.notice, self.banner, body], layout=widgets.Layout(width="100%"))
         self.add_class("rulebook-app")
         self._apply_arguments(players, seed, computer)

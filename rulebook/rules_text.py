@@ -16,8 +16,8 @@ from pathlib import Path
 
 GAMES = ("meetjesland", "kingdom_builder", "ab_die_post", "claim")
 PREFIX = {"meetjesland": "MJ", "kingdom_builder": "KB", "ab_die_post": "ADP", "claim": "CL"}
-_START = re.compile(r"^\*\*((?:MJ|KB|ADP|CL)-C?\d+(?:\.\d+)*)\b")
-RULE_ID = re.compile(r"\b(?:MJ|KB|ADP|CL)-C?\d+(?:\.\d+)*\b")
+_START = re.compile(r"^\*\*([A-Z]{2,3}-C?\d+(?:\.\d+)*)\b")
+RULE_ID = re.compile(r"\b[A-Z]{2,3}-C?\d+(?:\.\d+)*\b")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,318 @@
+"""The app shell, driven from Python as the page drives it: set-up -> New game, Restart, Save/Load, rule links and
+the game-over banner, for every game."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+
+import pytest
+
+from rulebook import claim, rules_text
+from rulebook.app import App, rules_html
+from rulebook.setup import SETUPS
+from rulebook.ui import Table
+
+GAMES = sorted(SETUPS)
+
+
+def visible_text(app: App) -> str:
+    """Every text the app shows a person (status, log, banner, toolbar, set-up labels and options)."""
+    board = app.board
+    parts = [board.status.text, board.move_log.text, app.about.value, app.notice.value, app.banner_text.value]
+    for control in board.move_controls() + list(app.option_controls.values()) + app.seats:
+        parts.append(str(getattr(control, "description", "")))
+        parts.extend(str(label) for label in getattr(control, "_options_labels", ()))
+    return "\n".join(parts)
+
+
+@pytest.fixture(params=GAMES)
+def app(request) -> App:
+    return App(request.param, seed=5)
+
+
+def test_the_app_opens_on_a_game_of_the_default_set_up(app):
+    setup = app.setup
+    assert isinstance(app.board, Table) and app.board_box.children == (app.board,)
+    assert app.board.state.players == setup.default_players
+    assert app.current.seed == 5 and app.current.computer == dict(setup.default_computer)
+    assert set(app.board.bots) == set(setup.default_computer)
+    assert app.banner.layout.display == "none" and app.notice.value == ""
+
+
+def test_new_game_reads_every_choice_of_the_set_up(app):
+    setup = app.setup
+    players = setup.players[-1]
+    app.players.value = players
+    app.seed_text.value = "42"
+    for seat, control in enumerate(app.seats[:players]):
+        control.value = "random" if seat % 2 else ""
+    assert app.new_game(), app.notice.value
+    assert app.board.state.players == players and app.current.seed == 42
+    assert set(app.board.bots) == {seat for seat in range(players) if seat % 2}
+    assert all(app.board.bots[seat] is setup.bots["random"] for seat in app.board.bots)
+    # the same set-up gives the same game; another seed another one
+    first = app.module.to_json(app.board.state)
+    assert app.new_game() and app.module.to_json(app.board.state) == first
+    app.seed_text.value = "43"
+    assert app.new_game() and app.current.seed == 43
+
+
+def test_a_blank_seed_draws_a_new_game_and_restart_replays_it(app):
+    app.seed_text.value = ""
+    app.new_game()
+    seed, start = app.current.seed, app.module.to_json(app.board.state)
+    board = app.board
+    move = board.game.legal_moves(board.state)[0]
+    assert board.play(move)
+    app.players.value = app.setup.players[-1]  # a changed panel does not change what Restart replays
+    app.restart()
+    assert app.board is not board and app.current.seed == seed
+    assert app.module.to_json(app.board.state) == start
+    assert "Restarted" in app.notice.value
+
+
+@pytest.mark.parametrize(
+    ("game", "option", "value", "check"),
+    [
+        ("meetjesland", "move_limit", 3, lambda state: state.config.move_limit == 3),
+        ("meetjesland", "hand_limit", 6, lambda state: state.config.hand_limit == 6),
+        ("meetjesland", "brewery_value", 7, lambda state: state.config.brewery_value == 7),
+        ("meetjesland", "set_three_alike", 9, lambda state: state.config.set_values[2] == 9),
+        ("meetjesland", "starting_points", "random", lambda state: state.phase != "setup"),
+        ("kingdom_builder", "first_game", True, lambda state: state.cards == ("fishermen", "knights", "merchants")),
+        ("kingdom_builder", "section_1", "barn:turned", lambda state: state.sections[0] == ("barn", True)),
+        ("kingdom_builder", "card_3", "lords", lambda state: "lords" in state.cards),
+        ("kingdom_builder", "tile_loss", "end_of_turn", lambda state: state.config.tile_loss == "end_of_turn"),
+        ("kingdom_builder", "lords_zero_scores", True, lambda state: state.config.lords_zero_scores),
+        ("kingdom_builder", "move_in_place", True, lambda state: state.config.move_in_place),
+        ("ab_die_post", "target", 21, lambda state: state.config.target == 21),
+        ("ab_die_post", "first_player", 2, lambda state: state.config.first_player == 1),
+        ("claim", "assembly", "random", lambda state: '"assembly":"random"' in claim.to_json(state)),
+        ("claim", "quiet_turn_limit", 10, lambda state: state.config.quiet_turn_limit == 10),
+        ("claim", "stalled_result", "draw", lambda state: state.config.stalled_result == "draw"),
+        ("claim", "partners_share_territories", False, lambda state: not state.config.partners_share_territories),
+    ],
+)
+def test_each_game_option_reaches_the_new_game(game, option, value, check):
+    app = App(game, seed=3, computer=())
+    app.option_controls[option].value = value
+    assert app.new_game(), app.notice.value
+    assert check(app.board.states[0])
+
+
+def test_claim_teams_choose_the_partners_of_a_four_player_game():
+    app = App("claim", seed=3, players=4, computer=())
+    app.option_controls["teams"].value = "Red + Blue against Green + Yellow"
+    assert app.new_game()
+    colours = app.board.state.colours
+    assert {colours[0], colours[2]} == {"red", "blue"} and {colours[1], colours[3]} == {"green", "yellow"}
+
+
+def test_kingdom_builder_sections_chosen_twice_are_refused_and_the_game_stays():
+    app = App("kingdom_builder", seed=3)
+    board = app.board
+    app.option_controls["section_1"].value = "barn:upright"
+    app.option_controls["section_2"].value = "barn:turned"
+    assert not app.new_game()
+    assert app.board is board and "only once" in app.notice.value and "barn" in app.notice.value
+    assert app.tabs.selected_index == App.SETUP_TAB
+
+
+def test_a_bad_seed_is_explained_and_changes_nothing(app):
+    board = app.board
+    app.seed_text.value = "twelve"
+    assert not app.new_game()
+    assert app.board is board and "Seed" in app.notice.value and "whole number" in app.notice.value
+
+
+def test_save_and_load_continue_the_same_game(app):
+    board = app.board
+    for _ in range(3):
+        moves = board.game.legal_moves(board.state)
+        if not moves:
+            break
+        board.play(moves[-1])
+    name, text = app.saved()
+    assert name.endswith(".json") and json.loads(text)
+    saved_state = board.state
+    other = App(app.game, seed=99)
+    assert other.load(name, text.encode())
+    assert other.module.to_json(other.board.state) == app.module.to_json(saved_state)
+    assert f"Loaded {name}" in other.notice.value and "loaded from" in other.about.value
+
+
+def test_the_save_button_sends_the_game_to_the_browser(app, monkeypatch):
+    sent = []
+    monkeypatch.setattr(app.save_button, "send", lambda content, buffers=None: sent.append(content))
+    app.save_button._message(app.save_button, {"save": True}, [])
+    assert sent and sent[0]["file"].endswith(".json")
+    assert app.module.to_json(app.module.from_json(sent[0]["text"])) == sent[0]["text"]
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b"{not json", "Could not load"),
+        (b"\xff\xfe\x00", "not a text file"),
+        (b'{"game": "nothing"}', "Could not load"),
+        (b"[" * 5000 + b"]" * 5000, "Could not load"),
+        (b"x" * 5_000_001, "much smaller"),
+    ],
+)
+def test_a_bad_file_is_explained_and_the_game_stays_as_it_was(app, data, reason):
+    board, state = app.board, app.board.state
+    assert not app.load("bad.json", data)
+    assert app.board is board and board.state is state
+    assert reason in app.notice.value and "unchanged" in app.notice.value
+    assert "Traceback" not in app.notice.value
+
+
+def test_a_save_of_another_game_is_refused(app):
+    other = next(game for game in GAMES if game != app.game)
+    text = App(other, seed=1).saved()[1]
+    board = app.board
+    assert not app.load("other.json", text.encode())
+    assert app.board is board
+
+
+def test_an_upload_goes_through_load_and_clears_the_picker(app):
+    name, text = app.saved()
+    upload = {"name": name, "type": "application/json", "size": len(text), "content": text.encode()}
+    app.upload.value = ({**upload, "last_modified": datetime.datetime.now(datetime.timezone.utc)},)
+    assert app.upload.value == () and f"Loaded {name}" in app.notice.value
+
+
+def test_a_rule_id_in_a_refusal_opens_its_paragraph_beside_the_board(app):
+    board = app.board
+    error = next(
+        (err for move in _crafted_moves(board) if (err := board.game.check(board.state, move)) is not None), None
+    )
+    assert error is not None
+    board.message, board.message_kind = f"Refused by {error.rule}: {error.message}", "error"
+    board.redraw()
+    assert f"data-rule='{error.rule}'" in board.status.value
+    board.status._message(board.status, {"rule": error.rule}, [])  # what a click on the link sends
+    assert app.tabs.selected_index == App.RULES_TAB and app.rules.focus == error.rule
+    assert f"data-id='{error.rule}'" in app.rules.value
+    app.rule_picker.value = next(iter(rules_text.paragraphs(app.game)))
+    assert app.rules.focus == app.rule_picker.value
+
+
+def _crafted_moves(board):
+    """A few moves that are refused in the opening position (the game's own move classes with odd values)."""
+    import dataclasses
+
+    legal = board.game.legal_moves(board.state)
+    moves = []
+    for move in legal[:5]:
+        for field in dataclasses.fields(move):
+            value = getattr(move, field.name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                moves.append(dataclasses.replace(move, **{field.name: value + 999}))
+    # a turn-ending move out of its place is refused in every game
+    for name in ("EndTurn", "Stop", "Pass", "Retreat", "Roll", "Fly", "KeepCard"):
+        kind = getattr(board.game, name, None)
+        if kind is not None:
+            try:
+                moves.append(kind())
+            except TypeError:
+                continue
+    return moves
+
+
+def test_a_stale_or_forged_rule_id_is_ignored(app):
+    app.tabs.selected_index = App.SETUP_TAB
+    app.board.status._message(app.board.status, {"rule": "XX-9.9"}, [])
+    app.board.status._message(app.board.status, {"rule": ["MJ-5.2"]}, [])
+    assert app.tabs.selected_index == App.SETUP_TAB and app.rules.focus == ""
+
+
+def test_game_over_shows_the_banner_and_switches_the_move_controls_off(app):
+    for seat in range(app.setup.default_players):
+        app.seats[seat].value = "greedy"
+    if "starting_points" in app.option_controls:
+        app.option_controls["starting_points"].value = "random"
+    assert app.new_game(), app.notice.value
+    board = app.board
+    assert board.finished, "computer players in every seat play the game to its end"
+    assert app.banner.layout.display == "flex"
+    banner = re.sub("<[^>]+>", "", app.banner_text.value)
+    assert "Game over." in banner and " win" in banner
+    controls = board.move_controls()
+    assert controls and all(control.disabled for control in controls)
+    assert not board.undo_button.disabled
+    before = board.state
+    assert not board.play(board.game.legal_moves(board.states[0])[0])
+    assert board.state is before and "game is over" in board.status.text
+    app.seats[0].value = ""
+    assert app.new_game() and app.banner.layout.display == "none"
+    assert any(not control.disabled for control in app.board.move_controls())
+
+
+def test_nothing_of_python_shows_in_the_app(app):
+    board = app.board
+    for _ in range(6):
+        moves = board.game.legal_moves(board.state)
+        if not moves:
+            break
+        board.play(moves[len(moves) // 2])
+    text = visible_text(app)
+    for fragment in ("Fraction(", "Traceback", "computer=", "seed=", "None", "{'", "<rulebook", "object at 0x"):
+        assert fragment not in text, fragment
+
+
+def test_the_rules_panel_holds_every_paragraph_of_the_notebook_once(app):
+    panel = rules_html(app.game)
+    ids = re.findall(r"data-id='([^']+)'", panel)
+    assert ids == list(rules_text.paragraphs(app.game))
+
+
+def test_every_rule_id_the_engine_raises_is_a_paragraph_the_app_can_open():
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[1] / "rulebook"
+    for game in GAMES:
+        source = "\n".join(path.read_text() for path in (root / game).glob("*.py"))
+        raised = set(re.findall(r'IllegalMove\(\s*"([A-Z]+-C?\d+(?:\.\d+)*)"', source))
+        assert raised, game
+        assert raised <= set(rules_text.paragraphs(game)), raised - set(rules_text.paragraphs(game))
+
+
+def test_each_set_up_option_names_paragraphs_that_exist():
+    for game, setup in SETUPS.items():
+        for option in setup.options:
+            for rule in rules_text.RULE_ID.findall(option.help):
+                assert rule in rules_text.paragraphs(game), (game, option.name, rule)
+
+
+def test_the_rules_text_parser_keeps_tables_and_lists_with_their_paragraph():
+    cells = [
+        "# Title\n\nIntro.\n\n## 1. Part\n\n**XX-1.1** First.\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n"
+        "**XX-C1 (clarification: x).** Second:\n\n1. one\n2. two\n\n### Aside\n\nNot a rule.",
+        "**XX-2.1** Third.",
+    ]
+    outline, paragraphs = rules_text.parse(cells)
+    assert outline == [
+        ("heading", "1. Part"),
+        ("rule", "XX-1.1"),
+        ("rule", "XX-C1"),
+        ("heading", "Aside"),
+        ("rule", "XX-2.1"),
+    ]
+    assert "| 1 | 2 |" in paragraphs["XX-1.1"].markdown
+    assert paragraphs["XX-C1"].markdown.endswith("2. two") and paragraphs["XX-C1"].is_clarification
+    assert paragraphs["XX-2.1"].section == "Aside"
+    with pytest.raises(ValueError, match="twice"):
+        rules_text.parse(["**XX-1.1** a", "**XX-1.1** b"])
+
+
+def test_the_app_notebook_is_one_cell_that_opens_the_game(tmp_path):
+    from rulebook.cli import app_notebook, voila_command
+
+    path = app_notebook("claim", tmp_path)
+    notebook = json.loads(path.read_text())
+    assert [cell["source"] for cell in notebook["cells"]] == ["from rulebook.app import App\n\nApp('claim')"]
+    command = voila_command(path, 8899, "secret")
+    assert "--Voila.ip=127.0.0.1" in command and "--token=secret" in command and "--preheat_kernel=True" in command
