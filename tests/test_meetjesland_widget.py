@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import html
+import re
+
+import ipywidgets as widgets
 import pytest
 
 from rulebook import meetjesland as mj
@@ -153,3 +157,192 @@ def test_the_dice_line_says_what_the_roll_cost(attacker, defender, says):
     from rulebook.meetjesland.widget import dice_html
 
     assert dice_html(mj.Dice(attacker, defender)).endswith(f"{says}</span>")
+
+
+# -- what a player sees: the board fits the app's box, shows no Python, and stops at the end of the game ----------
+
+PYTHON_LOOKS = re.compile(
+    r"Fraction\(|[{}\[\]]|\bNone\b|\bTrue\b|\bFalse\b|computer=|seed=|Config\.|Traceback|\(\)|self\.|rulebook"
+    r"|\b[A-Z][A-Za-z]*\(|\b[a-z]+_[a-z_]+\b|\d\.\d{3,}"  # reprs, ids like zelzate_west, unrounded numbers
+)
+
+
+def visible_texts(table: Board) -> list[str]:
+    """Every text of the board a player can read: status, panels, legend, log, options, labels, tooltips, map."""
+
+    def plain(text: str) -> str:
+        return html.unescape(re.sub(r"<[^>]*>", " ", text))
+
+    texts = [table.status.text, plain(table.move_log.value), plain(table.status.detail)]
+    stack = list(table.children)
+    while stack:
+        child = stack.pop()
+        if isinstance(child, (widgets.Box, widgets.Accordion)):
+            stack.extend(child.children)
+            texts += [str(title) for title in getattr(child, "titles", ())]
+        if isinstance(child, widgets.HTML):
+            texts.append(plain(child.value))
+        texts += [str(getattr(child, name, "") or "") for name in ("description", "tooltip", "placeholder")]
+        if isinstance(child, (widgets.Dropdown, widgets.SelectMultiple)):
+            texts += [str(label) for label, _ in child.options]
+    figure = table.figure
+    texts += [plain(text) for text in figure.data[5].hovertext] + [str(name) for name in figure.data[6].text]
+    return [text for text in texts if text]
+
+
+def python_in(table: Board) -> list[str]:
+    return [text for text in visible_texts(table) if PYTHON_LOOKS.search(text)]
+
+
+def test_the_python_detector_finds_what_it_is_for():
+    """The checks below are only as good as this pattern: it must catch the leaks it names."""
+    for leak in (
+        "Fraction(1, 6)",
+        "{'a': 1}",
+        "None",
+        "computer=(1, 2)",
+        "Config.move_limit",
+        "Attack(origin=",
+        "zelzate_west",
+        "0.10648",
+        "()",
+    ):
+        assert PYTHON_LOOKS.search(leak), leak
+    for fine in (
+        "Chance to conquer with 3 against 2: 10.6%",
+        "Zelzate-West",
+        "Refused by MJ-5.2: Eeklo is not yours",
+        "Hand: no cards",
+        "Game over: White wins (white holds the whole Meetjesland).",
+    ):
+        assert not PYTHON_LOOKS.search(fine), fine
+
+
+@pytest.fixture(scope="module")
+def played() -> tuple[Board, list[tuple[str, str]]]:
+    """A whole game with seat 0 played through the board's own controls; every text shown on the way that looks
+    like Python is kept with the moment it was seen."""
+    import random
+
+    from rulebook.meetjesland.bots import greedy_player
+
+    table = Board(mj.new_game(players=4, seed=5), seed=5, computer={1: "greedy", 2: "greedy", 3: "greedy"})
+    seen = [("start", text) for text in python_in(table)]
+    aimed: list[str] = []
+    table.auto_button.click()
+    chooser = random.Random(0)
+    for step in range(3000):
+        if mj.outcome(table.state) is not None:
+            break
+        if step % 25 == 0:  # a few refusals on the way: buttons pressed with nothing chosen
+            table._set(None, None)
+            before = table.state
+            for button in (table.trade_button, table.place_button, table.move_button, table.attack_button):
+                button.click()
+                seen += [(f"{button.description} with nothing chosen", text) for text in python_in(table)]
+            assert table.state is before
+        move = greedy_player(table.state, chooser)
+        if isinstance(move, mj.Attack):  # aim with clicks, as a person does, so the odds line shows
+            table.select(move.origin)
+            table.select(move.target)
+            table.stake.value = move.stake
+            seen += [(f"aiming {move}", text) for text in python_in(table)]
+            aimed.append(table.odds.value)
+        assert table.play(move), table.status.text
+        seen += [(f"after {move}", text) for text in python_in(table)]
+    assert mj.outcome(table.state) is not None
+    seen += [("game over", text) for text in python_in(table)]
+    assert any("Chance to conquer" in odds and "%" in odds for odds in aimed)  # the odds were read on the way
+    assert len(visible_texts(table)) > 100  # the map's hover texts among them
+    return table, seen
+
+
+def test_no_text_of_a_played_game_shows_python(played):
+    _, seen = played
+    assert seen == []
+
+
+def test_a_finished_game_says_who_won_and_switches_off_every_move_control(played):
+    table, _ = played
+    result = mj.outcome(table.state)
+    winner = mj.PLAYER_COLOURS[result.winners[0]].capitalize()
+    assert table.prompt().startswith(f"Game over: {winner} wins (")
+    assert table.status.text.startswith(f"Game over: {winner} wins (")
+    controls = table.move_controls()
+    assert {table.attack_button, table.end_button, table.cards, table.origin_menu, table.stake} <= set(controls)
+    assert all(control.disabled for control in controls)
+    assert not table.undo_button.disabled
+    before = table.state
+    territory = table.state.board.territories[0]
+    table._clicked(table.figure.data[5], type("Points", (), {"point_inds": [0]})(), None)  # a click on the map
+    assert table.state is before and table.origin != territory or table.origin is None
+    assert "The game is over" in table.status.text
+    assert not table.play(mj.EndTurn()) and table.state is before
+
+
+def test_undo_after_the_end_switches_the_controls_back_on(played):
+    table, _ = played
+    table.undo_button.click()
+    if mj.outcome(table.state) is None and table.state.player == 0:
+        assert not table.end_button.disabled and not table.origin_menu.disabled
+    table.states.append(table.state)  # leave the shared game where it was for other tests
+
+
+def test_the_board_fits_the_app_box_with_its_controls_beside_the_map():
+    """The app gives a board 880 x 680 px: the map and the controls column side by side, the log folded below."""
+    from rulebook.meetjesland.widget import COLUMN_WIDTH, MAP_HEIGHT, MAP_WIDTH
+
+    table = after_setup()
+    status, row, log_box = table.children
+    assert status is table.status
+    map_column, controls = row.children
+    assert table.figure in map_column.children and table.undo_button in {
+        button for child in controls.children for button in getattr(child, "children", (child,))
+    }
+    px = lambda value: int(str(value).removesuffix("px"))  # noqa: E731
+    assert (table.figure.layout.width, table.figure.layout.height) == (MAP_WIDTH, MAP_HEIGHT)
+    assert px(map_column.layout.width) + px(controls.layout.width) + 8 <= 880
+    assert MAP_HEIGHT + 60 + 90 <= 680  # status (three lines) and legend (five lines at 11 px) around the map
+    for child in controls.children:
+        for control in getattr(child, "children", (child,)):
+            width = control.layout.width
+            assert width is None or px(width) <= COLUMN_WIDTH // (len(getattr(child, "children", ())) or 1)
+    assert isinstance(log_box, widgets.Accordion) and log_box.selected_index is None  # folded
+
+
+def test_odds_say_when_the_chosen_territory_cannot_attack():
+    import dataclasses
+
+    table = after_setup()
+    state = table.state
+    origin, target = next(
+        (o, t) for o in state.territories_of(0) for t in state.board.neighbours[o] if state.owner_of(t) != 0
+    )
+    points = list(state.points)
+    points[state.board.index[origin]] = 1
+    table.states.append(dataclasses.replace(state, points=tuple(points)))
+    table.select(origin)
+    table.select(target)
+    assert "cannot attack" in table.odds.value and "%" not in table.odds.value
+
+
+def test_chance_to_conquer_is_a_percentage_with_one_decimal():
+    table = after_setup()
+    state = table.state
+    origin, target = next(
+        (o, t)
+        for o in state.territories_of(0)
+        for t in state.board.neighbours[o]
+        if state.owner_of(t) != 0 and state.points_on(o) >= 2
+    )
+    table.select(origin)
+    table.select(target)
+    assert re.search(r": \d{1,3}\.\d%$", re.sub(r"<[^>]*>", "", table.odds.value)), table.odds.value
+
+
+def test_trading_with_no_card_chosen_asks_for_cards_without_reaching_the_engine():
+    table = after_setup()
+    before = table.state
+    table.trade_button.click()
+    assert table.state is before
+    assert "Choose the cards to trade" in table.status.text

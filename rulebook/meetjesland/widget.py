@@ -105,7 +105,16 @@ def place_names(
     return [placed[i][0] / scale for i in range(len(xs))], [placed[i][1] / scale for i in range(len(xs))]
 
 
-def map_figure(state: State, width: int = 580, height: int = 560) -> BoardFigure:
+MAP_WIDTH, MAP_HEIGHT = 500, 480  # px: with the 360 px controls column the board fits the app's 880 x 680 px box
+COLUMN_WIDTH = 360  # px, the controls column at the right of the map
+
+
+def plural(count: int, word: str) -> str:
+    """``1 point``, ``3 points``."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -> BoardFigure:
     """The map as a FigureWidget: borders by kind, regions as halos, territories by owner with their points."""
     board = state.board
     graph = board.graph
@@ -148,7 +157,7 @@ def map_figure(state: State, width: int = 580, height: int = 560) -> BoardFigure
         mode="markers",
         hoverinfo="skip",
         name="regions",
-        marker=dict(size=40, color=[colours[board.region(t)] for t in territories], opacity=0.45, line=dict(width=0)),
+        marker=dict(size=36, color=[colours[board.region(t)] for t in territories], opacity=0.45, line=dict(width=0)),
     )
     figure.add_scatter(
         x=xs,
@@ -163,9 +172,9 @@ def map_figure(state: State, width: int = 580, height: int = 560) -> BoardFigure
         y=ys,
         mode="markers+text",
         name="territories",
-        textfont=dict(size=12),
+        textfont=dict(size=11),
         hoverinfo="text",
-        marker=dict(size=25, line=dict(width=1.5, color="#222222")),
+        marker=dict(size=23, line=dict(width=1.5, color="#222222")),
     )
     names = [board.name(t) for t in territories]
     name_xs, name_ys = place_names(xs, ys, names, width=width - 10, height=height - 10)
@@ -184,32 +193,43 @@ def map_figure(state: State, width: int = 580, height: int = 560) -> BoardFigure
 
 
 def legend_html(state: State) -> str:
-    """What the colours, shapes and lines of the map mean."""
+    """What the colours, shapes, lines and rings of the map mean, in a few short lines under the map."""
     colours = state.board.graph.graph["region_colours"]
     regions = " ".join(
-        f"<span style='background:{colour};opacity:0.8;padding:0 6px;border-radius:8px'>{region}</span>"
+        f"<span style='background:{colour};opacity:0.8;padding:0 5px;border-radius:8px'>{region}</span>"
         for region, colour in colours.items()
     )
     shapes = {"circle": "●", "square": "■", "diamond": "◆", "triangle-up": "▲", "pentagon": "⬟", "hexagram": "✶"}
     players = " ".join(f"{shapes[PLAYER_SYMBOL[p]]} {player_chip(p)}" for p in range(state.players))
     return (
-        "<div style='font-size:12px;line-height:1.8'>"
-        f"<b>Regions</b> (halo): {regions}<br><b>Players</b> (shape and colour, number = points): {players}<br>"
-        "<b>Borders</b>: thin grey line = same municipality, white line = between municipalities or a bridge, "
-        "<span style='color:#1d4e89'><b>thick blue line</b></span> = canal, no access (MJ-5.2).<br>"
-        "<b>Rings</b>: <span style='color:#e6a100'>gold</span> chosen, <span style='color:#2e7d32'>green</span> "
-        "may attack or move there, <span style='color:#1f77b4'>blue</span> place here, "
-        "<span style='color:#c0392b'>red</span> target.</div>"
+        f"<div style='font-size:11px;line-height:1.6;width:{MAP_WIDTH}px'>"
+        f"<b>Regions</b> (halo): {regions}<br><b>Players</b> (number = points): {players}<br>"
+        "<b>Borders</b>: grey = same municipality, white = other municipality or bridge, "
+        "<span style='color:#1d4e89'><b>thick blue</b></span> = canal, no access (MJ-5.2)<br>"
+        "<b>Rings</b>: <span style='color:#b07b00'><b>gold</b></span> chosen, "
+        "<span style='color:#2e7d32'><b>green</b></span> may attack or move there, "
+        "<span style='color:#1f77b4'><b>blue</b></span> place here, <span style='color:#c0392b'><b>red</b></span> "
+        "target</div>"
     )
 
 
+def card_label(card: str) -> str:
+    """A card as players name it: the village and its colour, or the Brewery card."""
+    if card == rules.BREWERY:
+        return "Brewery Van Steenberge (traded alone)"
+    return f"{rules.card_name(card)} ({rules.card_colour(card)})"
+
+
 def _control(kind, **options):
-    """A control of the side panel: one width and one label width for all of them."""
-    return kind(layout=widgets.Layout(width="320px"), style={"description_width": "64px"}, **options)
+    """A control of the side column: one width and one label width for all of them."""
+    return kind(layout=widgets.Layout(width=f"{COLUMN_WIDTH - 8}px"), style={"description_width": "64px"}, **options)
 
 
 class Board(Table):
-    """A Meetjesland game on a live map; ``computer`` maps seats to computer players (``bots.BOTS`` names)."""
+    """A Meetjesland game on a live map; ``computer`` maps seats to computer players (``bots.BOTS`` names).
+
+    The map sits at the left and a column of controls at its right, so that the whole board fits in 880 x 680 px
+    (the app's board area); the move log waits below in a closed accordion."""
 
     def __init__(self, state: State, *, seed: int = 0, computer: Any = (), **kwargs: Any) -> None:
         super().__init__(state, seed=seed, computer=computer, **kwargs)
@@ -219,15 +239,20 @@ class Board(Table):
         self.figure.data[5].on_click(self._clicked)
         board = state.board
         names = [(board.name(t), t) for t in sorted(board.territories, key=board.name)]
-        self.origin_menu = _control(widgets.Dropdown, options=[("-", None)] + names, description="From / on")
-        self.target_menu = _control(widgets.Dropdown, options=[("-", None)] + names, description="To")
-        self.stake = _control(widgets.IntSlider, value=1, min=1, max=1, description="Stake")
+        # "" stands for no choice: a Dropdown shows a value of None as an empty box, without its label
+        self.origin_menu = _control(
+            widgets.Dropdown, options=[("(click the map)", "")] + names, value="", description="From / on"
+        )
+        self.target_menu = _control(
+            widgets.Dropdown, options=[("(click the map)", "")] + names, value="", description="To"
+        )
         self.amount = _control(widgets.IntSlider, value=1, min=1, max=1, description="Points")
-        self.odds = widgets.HTML()
-        self.dice = widgets.HTML()
+        self.stake = _control(widgets.IntSlider, value=1, min=1, max=1, description="Stake")
+        self.odds = widgets.HTML(layout=widgets.Layout(min_height="1.5em"))
+        self.dice = widgets.HTML(layout=widgets.Layout(min_height="3em"))
         self.mission = widgets.HTML()
         self.hand = widgets.HTML()
-        self.cards = _control(widgets.SelectMultiple, options=[], description="Cards", rows=3)
+        self.cards = _control(widgets.SelectMultiple, options=[], description="Cards", rows=4)
         button = widgets.Button
         self.place_button = button(description="Place", icon="plus", tooltip="Place the points on the chosen territory")
         self.auto_button = button(description="Auto-place", tooltip="Spread the remaining starting points at random")
@@ -236,13 +261,19 @@ class Board(Table):
             icon="plus-circle",
             tooltip="MJ-4.4: take points for your territories, place them, then pass",
         )
-        self.attack_button = button(description="Attack", button_style="danger", icon="bolt")
-        self.roll_button = button(description="Roll again", icon="refresh")
+        self.attack_button = button(
+            description="Attack", button_style="danger", icon="bolt", tooltip="MJ-5.3: attack with the stake"
+        )
+        self.roll_button = button(description="Roll again", icon="refresh", tooltip="Roll the dice once more")
         self.blitz_button = button(description="Roll to the end", tooltip="Keep rolling until one side is out")
-        self.retreat_button = button(description="Break off")
+        self.retreat_button = button(description="Break off", tooltip="Stop the attack; the stake stays where it is")
         self.move_button = button(description="Move points", tooltip="MJ-5.9: between neighbouring own territories")
-        self.trade_button = button(description="Trade cards", icon="exchange")
-        self.end_button = button(description="End turn", button_style="primary")
+        self.trade_button = button(
+            description="Trade cards",
+            icon="exchange",
+            tooltip="MJ-4.7: three chosen cards, or the Brewery card alone, for extra points",
+        )
+        self.end_button = button(description="End turn", button_style="primary", tooltip="Pass to the next player")
         actions = {
             self.place_button: self._place,
             self.auto_button: self._auto,
@@ -255,9 +286,11 @@ class Board(Table):
             self.trade_button: self._trade,
             self.end_button: lambda: self.play(EndTurn()),
         }
+        half = f"{COLUMN_WIDTH // 2 - 8}px"
         for widget, action in actions.items():
             widget.on_click(lambda _, action=action: action())
-            widget.layout.width = "155px"
+            widget.layout.width = half
+        self.undo_button.layout.width = half
         self.origin_menu.observe(self._menus_changed, names="value")
         self.target_menu.observe(self._menus_changed, names="value")
         self.stake.observe(lambda _: self._show_odds(), names="value")
@@ -280,11 +313,11 @@ class Board(Table):
                 row([self.trade_button, self.end_button]),
                 row([self.undo_button]),
             ],
-            layout=widgets.Layout(width="335px"),
+            layout=widgets.Layout(width=f"{COLUMN_WIDTH}px", overflow="hidden"),
         )
         self.legend = widgets.HTML(legend_html(state))
         log_box = widgets.Accordion(children=[self.move_log], titles=("Move log",))
-        left = widgets.VBox([self.figure, self.legend], layout=widgets.Layout(width="590px"))
+        left = widgets.VBox([self.figure, self.legend], layout=widgets.Layout(width=f"{MAP_WIDTH + 4}px"))
         self.children = [
             self.status,
             row([left, controls], layout=widgets.Layout(justify_content="flex-start")),
@@ -300,6 +333,10 @@ class Board(Table):
     def select(self, territory: str) -> None:
         """A click on a territory: choose where to place, attack from, or the target of an attack or move."""
         state = self.state
+        if self.finished:
+            self.message, self.message_kind = "The game is over: start a new game to play again.", "info"
+            self.redraw()
+            return
         own = state.owner_of(territory) == state.turn
         if (
             self.origin
@@ -325,12 +362,13 @@ class Board(Table):
     def _set(self, origin: str | None, target: str | None) -> None:
         self.origin, self.target = origin, target
         with self.hold_trait_notifications():
-            self.origin_menu.value, self.target_menu.value = origin, target
+            self.origin_menu.value, self.target_menu.value = origin or "", target or ""
         self.redraw()
 
     def _menus_changed(self, _change) -> None:
-        if (self.origin_menu.value, self.target_menu.value) != (self.origin, self.target):
-            self.origin, self.target = self.origin_menu.value, self.target_menu.value
+        chosen = (self.origin_menu.value or None, self.target_menu.value or None)
+        if chosen != (self.origin, self.target):
+            self.origin, self.target = chosen
             self.redraw()
 
     def _place(self) -> None:
@@ -372,6 +410,13 @@ class Board(Table):
         self.play(Fortify(self.origin, self.target, self.amount.value))
 
     def _trade(self) -> None:
+        if not self.cards.value:
+            self.message, self.message_kind = (
+                "Choose the cards to trade in the 'Cards' list: three cards, or the Brewery card alone (MJ-4.7).",
+                "error",
+            )
+            self.redraw()
+            return
         self.play(TradeCards(tuple(self.cards.value)))
 
     # -- output -----------------------------------------------------------------------------------
@@ -382,12 +427,14 @@ class Board(Table):
         state = self.state
         result = rules.outcome(state)
         if result is not None:
-            return f"Game over: {result.reason}."
+            winners = " and ".join(PLAYER_COLOURS[p].capitalize() for p in result.winners) or "Nobody"
+            return f"Game over: {winners} {'wins' if len(result.winners) <= 1 else 'win'} ({result.reason})."
         name = PLAYER_COLOURS[state.turn].capitalize()
         who = f"{name} (computer)" if state.turn in self.bots else name
         if state.phase == "setup":
             return (
-                f"{who} sets up: place {state.to_place} more point(s) on your territories (click one, or Auto-place)."
+                f"{who} sets up: place {plural(state.to_place, 'more point')} on your territories "
+                "(click one, or Auto-place)."
             )
         if state.battle is not None:
             b = state.battle
@@ -398,7 +445,7 @@ class Board(Table):
         if len(state.hands[state.turn]) > state.config.hand_limit:
             return f"{who} holds {len(state.hands[state.turn])} cards: trade three of them first (MJ-4.8)."
         if state.to_place:
-            return f"{who}: place {state.to_place} point(s) on your territories."
+            return f"{who}: place {plural(state.to_place, 'point')} on your territories."
         if state.stage == "start":
             count = rules.reinforcements(len(state.territories_of(state.turn)))
             return (
@@ -421,14 +468,15 @@ class Board(Table):
             text=[str(p) for p in state.points],
             textfont={"color": [PLAYER_TEXT[o] for o in state.owner]},
             hovertext=[
-                f"{board.name(t)} ({board.region(t)}, number {board.number(t)})<br>{PLAYER_COLOURS[o]}: {p} point(s)"
+                f"{board.name(t)}: {board.region(t)} region, bonus number {board.number(t)}<br>"
+                f"{PLAYER_COLOURS[o].capitalize()}, {plural(p, 'point')}"
                 for t, o, p in zip(territories, state.owner, state.points)
             ],
         )
         figure.data[4].update(
             marker={
                 "color": [highlight.get(t, "#ffffff") for t in territories],
-                "size": [35 if t in highlight else 0 for t in territories],
+                "size": [32 if t in highlight else 0 for t in territories],
             }
         )
         self._sync_controls()
@@ -462,17 +510,22 @@ class Board(Table):
         self.stake.max = max(1, available)
         self.amount.max = max(1, state.to_place or min(available, state.config.move_limit - state.moved))
         mission = state.mission(player)
-        self.mission.value = f"<b>{player_chip(player)}'s mission</b>: {html.escape(mission.text)}"
+        self.mission.value = (
+            f"<div style='font-size:13px;line-height:1.35'><b>Mission</b> of {player_chip(player)}: "
+            f"{html.escape(mission.text)}</div>"
+        )
         hand = state.hands[player]
         colours = state.board.graph.graph["region_colours"]
-        chips = " ".join(
-            f"<span style='border:2px solid {colours.get(rules.card_colour(c), '#8d6e63')};"
-            f"padding:0 3px;border-radius:3px;font-size:11px'>{html.escape(rules.card_name(c))}"
-            f" <i>({rules.card_colour(c)})</i></span>"
+        # The colours as swatches (the list below names them in words): the hand stays one line however long.
+        swatches = "".join(
+            f"<span title='{html.escape(card_label(c), quote=True)}' style='display:inline-block;width:10px;"
+            f"height:12px;margin-right:2px;vertical-align:middle;border:1px solid #333;"
+            f"background:{colours.get(rules.card_colour(c), '#8d6e63')}'></span>"
             for c in hand
         )
-        self.hand.value = f"<b>Hand ({len(hand)})</b>: {chips or 'no cards'}"
-        self.cards.options = [(f"{rules.card_name(c)} ({rules.card_colour(c)})", c) for c in hand]
+        count = plural(len(hand), "card") if hand else "no cards"
+        self.hand.value = f"<div style='font-size:13px'><b>Hand</b>: {count} {swatches}</div>"
+        self.cards.options = [(card_label(c), c) for c in hand]
         dice = state.last_dice
         self.dice.value = "" if dice is None else dice_html(dice)
         playing = state.player is not None and state.player not in self.bots
@@ -499,6 +552,14 @@ class Board(Table):
     def _show_odds(self) -> None:
         state = self.state
         if (
+            self.origin
+            and state.battle is None
+            and state.owner_of(self.origin) == state.turn
+            and state.points_on(self.origin) < 2
+            and not state.to_place
+        ):
+            self.odds.value = f"{html.escape(state.board.name(self.origin))} has 1 point: it cannot attack (MJ-5.2)."
+        elif (
             self.origin
             and self.target
             and state.battle is None
