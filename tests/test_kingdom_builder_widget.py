@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
+import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from rulebook import kingdom_builder as kb
 from rulebook.kingdom_builder import bots, charts
+from rulebook.kingdom_builder.rules import COLOURS
 from rulebook.kingdom_builder.widget import Board
 
 FIRST = "sections: tavern paddock oasis farm\ncards: fishermen knights merchants\nplayers: {players}\n"
@@ -66,8 +69,51 @@ def test_move_tile_choose_origin_then_target_and_undo():
     assert table.state.board[5 * 20 + 10] == 0
 
 
+def shown_texts(table: Board) -> list[str]:
+    """Every text the board shows a player: labels, options, tooltips, HTML panels (tags dropped), hover texts."""
+    texts: list[str] = [table.status.text, table.move_log.text]
+    stack = list(table.children)
+    while stack:
+        child = stack.pop()
+        stack.extend(getattr(child, "children", ()))
+        texts += [str(title) for title in getattr(child, "titles", ())]
+        for name in ("description", "tooltip", "label"):
+            if getattr(child, name, None):
+                texts.append(str(getattr(child, name)))
+        texts += [str(label) for label in getattr(child, "_options_labels", ())]
+        if isinstance(child, widgets.HTML):
+            texts.append(re.sub(r"<[^>]*>", " ", child.value))
+    for trace in table.figure.data:
+        texts += [str(text) for text in (*(trace.hovertext or ()), *(trace.text or ()))]
+    return texts
+
+
+PYTHON = re.compile(
+    r"Fraction\(|[{}]|\bNone\b|computer=|seed=|Traceback|<class|\bplayer \d|Config\.|\w+\(\)|\b[a-z]+_[a-z]+"
+)
+
+
+def python_in(texts: list[str]) -> list[str]:
+    return [text for text in texts if PYTHON.search(text)]
+
+
+def test_python_pattern_catches_what_it_should():
+    assert python_in(["Fraction(1, 6)", "{'a': 1}", "None", "Board(computer={1: 'greedy'})", "player 0 has"]) == [
+        "Fraction(1, 6)",
+        "{'a': 1}",
+        "None",
+        "Board(computer={1: 'greedy'})",
+        "player 0 has",
+    ]
+    assert python_in(["first_game", "legal_moves()"]) == ["first_game", "legal_moves()"]
+    assert python_in(["Orange: build at (7,7)", "1 in 6", "16.7%", "no card", "top-left quarter"]) == []
+
+
 def test_whole_game_against_the_greedy_computer_with_buttons_only():
     table = Board(kb.new_game(players=2, seed=4, first_game=True), seed=4, computer=(1,))
+    seen: set[str] = set(shown_texts(table))
+    table.select((9, 9))  # refusals are shown too
+    seen |= set(shown_texts(table))
     for _ in range(400):
         if kb.outcome(table.state) is not None:
             break
@@ -77,10 +123,58 @@ def test_whole_game_against_the_greedy_computer_with_buttons_only():
             table.origin_menu.value = table.origin_menu.options[1][1]
         else:
             table.end_button.click()
+        seen |= set(shown_texts(table))
     result = kb.outcome(table.state)
-    assert result is not None and "Game over" in table.status.text
-    assert table.state.turns[0] == table.state.turns[1]
-    assert "total" in table.scores.value
+    assert result is not None and table.state.turns[0] == table.state.turns[1]
+    # KB-2.1: the prompt line states the result, with every score.
+    winner = COLOURS[result.winners[0]].capitalize()
+    assert table.status.text.startswith(f"Game over: {winner} wins")
+    assert all(f"{COLOURS[p].capitalize()} {result.scores[p]}" in table.status.text for p in range(2))
+    assert "Total" in table.scores.value and "Settlements left" in table.scores.value
+    # The game is over: every move control is off, Undo and the view controls stay on.
+    for control in (table.action_menu, table.origin_menu, table.target_menu, table.play_button, table.end_button):
+        assert control.disabled
+    assert not table.undo_button.disabled
+    assert not table.scoring_card.disabled and not table.scoring_player.disabled
+    table.scoring_card.value = "knights"  # a view control still works after the end
+    assert len(table.figure.data[3].x) > 0 and table.scoring_card.label == "Knights"
+    before = table.state
+    table._clicked(0, SimpleNamespace(point_inds=[9 * 20 + 9]))  # a click on the board is refused, in words
+    assert table.state is before and "The game is over" in table.status.text
+    seen |= set(shown_texts(table))
+    assert python_in(sorted(seen)) == []
+    table.undo_button.click()  # Undo takes back the last move of the person and switches the controls on again
+    assert kb.outcome(table.state) is None and not table.action_menu.disabled
+
+
+def test_refusals_name_players_by_colour_and_menus_show_a_first_line():
+    table = table_at({(7, 6): 0})
+    assert table.target_menu.label == "choose one of 2 hexes" and table.target_menu.value is None
+    assert table.origin_menu.label == "only for Barn, Harbor, Paddock" and table.origin_menu.disabled
+    assert table.scoring_card.label == "no card"
+    table.select((9, 9))
+    assert "Refused by KB-6.3" in table.status.text
+    assert "orange has free grass hexes" in table.status.text and "player 0" not in table.status.text
+    table = table_at({(5, 10): 0})
+    table.action_menu.value = "paddock"
+    assert table.origin_menu.label == "choose a settlement" and not table.origin_menu.disabled
+    assert python_in(shown_texts(table)) == []
+
+
+def test_board_and_controls_fit_beside_the_app_panel():
+    """Figure, status line and controls fit 880 x 680 px; the move log waits in a closed accordion below."""
+    table = table_at({(7, 6): 0})
+    status, row, log_box = table.children
+    assert status is table.status and isinstance(log_box, widgets.Accordion) and log_box.selected_index is None
+    assert log_box.children == (table.move_log,)
+    board, controls = row.children
+    assert board.children[0] is table.figure
+    width = int(board.layout.width.removesuffix("px")) + int(controls.layout.width.removesuffix("px"))
+    assert width <= 880 and table.figure.layout.width <= int(board.layout.width.removesuffix("px"))
+    assert table.figure.layout.height <= 480  # with the status line, legend and log header: under 680 px
+    menus = [c for c in controls.children if isinstance(c, widgets.Dropdown)]
+    assert menus and all(int(m.layout.width.removesuffix("px")) <= int(controls.layout.width[:-2]) for m in menus)
+    assert any(table.scoring_card in getattr(c, "children", ()) for c in controls.children)
 
 
 def test_scoring_highlight_and_charts():

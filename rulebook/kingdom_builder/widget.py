@@ -7,14 +7,16 @@ everything can be done with the dropdowns and buttons as well as by clicking hex
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from ..core import IllegalMove
 from ..ui import BoardFigure, Table
 from . import rules
-from .rules import COLOURS, MOVE_TILES, Build, EndTurn, State, UseTile
+from .rules import COLOURS, MOVE_TILES, SLOT_NAMES, Build, EndTurn, State, UseTile
 
 # Terrain fills differ in lightness as well as hue, so the board stays readable in grey-scale.
 TERRAIN_FILL = {
@@ -32,7 +34,12 @@ TERRAIN_FILL = {
 PLAYER_FILL = ("#ff7f0e", "#1f4e9e", "#ffffff", "#111111")
 PLAYER_TEXT = ("#000000", "#ffffff", "#000000", "#ffffff")
 PLAYER_SYMBOL = ("circle", "square", "diamond", "triangle-up")
-STATUS_WORD = {"ready": "usable", "used": "used this turn", "pending": "usable from next turn"}
+SHAPES = {"circle": "●", "square": "■", "diamond": "◆", "triangle-up": "▲"}
+STATUS_WORD = {"used": "used this turn", "pending": "usable from next turn"}
+# The board and its controls fit 880 x 680 px: the app puts a 360 px panel beside them in a 1280 x 800 window.
+FIGURE_WIDTH = 540
+FIGURE_HEIGHT = 464  # the board's 36.4 x 31.1 hex sides at the same scale
+COLUMN_WIDTH = 320
 
 
 def hex_centre(row: int, column: int) -> tuple[float, float]:
@@ -40,42 +47,47 @@ def hex_centre(row: int, column: int) -> tuple[float, float]:
     return math.sqrt(3) * (column + 0.5 * (row & 1)), -1.5 * row
 
 
-def board_figure(state: State, width: int = 600, height: int = 530) -> BoardFigure:
-    """The board as a FigureWidget: terrain hexes, special-hex labels, highlights and settlements."""
+def hex_words(geometry: Any, index: int) -> str:
+    """A hex as a player names it: coordinates, what is on it, and the section and quarter of the board."""
+    terrain, location = geometry.terrain[index], geometry.location[index]
+    what = f"{location} location" if location else terrain
+    where = f"{geometry.section_of[index]} section, {SLOT_NAMES[geometry.sector[index]]} quarter"
+    return f"{rules.label(divmod(index, 20))} {what}<br>{where}"
+
+
+def board_figure(state: State, width: int = FIGURE_WIDTH, height: int = FIGURE_HEIGHT) -> BoardFigure:
+    """The board as a FigureWidget: terrain hexes, special-hex labels, highlights and settlements.
+
+    Marker sizes follow the width, so the hexes tile the board at any size."""
     geometry = state.geometry
     centres = [hex_centre(*divmod(i, 20)) for i in range(400)]
     xs = [x for x, _ in centres]
     ys = [y for _, y in centres]
+    unit = (width - 4) / 36.4  # pixels per hex side: the x range below is 36.4 sides wide
     figure = go.Figure(
         layout=go.Layout(
             width=width,
             height=height,
-            margin={"l": 5, "r": 5, "t": 30, "b": 5},
+            margin={"l": 2, "r": 2, "t": 2, "b": 2},
             showlegend=False,
             dragmode=False,
             plot_bgcolor="#ffffff",
             clickmode="event",
+            hoverlabel={"font": {"size": 12}},
             xaxis={"visible": False, "range": [-1.2, 35.2], "fixedrange": True},
             yaxis={"visible": False, "range": [-29.8, 1.3], "fixedrange": True, "scaleanchor": "x"},
-            title={"text": "Kingdom Builder", "x": 0.5, "font": {"size": 14}},
         )
     )
-    hover = [
-        f"({i // 20},{i % 20}) {geometry.terrain[i]}"
-        + (f": {geometry.location[i]}" if geometry.location[i] else "")
-        + f"<br>section {geometry.section_of[i]}, sector {geometry.sector[i]}"
-        for i in range(400)
-    ]
     figure.add_scatter(
         x=xs,
         y=ys,
         mode="markers",
         name="hexes",
-        hovertext=hover,
+        hovertext=[hex_words(geometry, i) for i in range(400)],
         hoverinfo="text",
         marker={
             "symbol": "hexagon",
-            "size": 31,
+            "size": round(1.92 * unit),
             "color": [TERRAIN_FILL[t] for t in geometry.terrain],
             "line": {"width": 0.6, "color": "#444444"},
         },
@@ -88,7 +100,7 @@ def board_figure(state: State, width: int = 600, height: int = 530) -> BoardFigu
         name="specials",
         hoverinfo="skip",
         text=["♜" if geometry.terrain[i] == "castle" else geometry.location[i][:2].title() for i in specials],
-        textfont={"size": 11, "color": "#000000"},
+        textfont={"size": 10, "color": "#000000"},
     )
     figure.add_scatter(
         x=[],
@@ -96,7 +108,7 @@ def board_figure(state: State, width: int = 600, height: int = 530) -> BoardFigu
         mode="markers",
         name="legal",
         hoverinfo="skip",
-        marker={"symbol": "hexagon-open", "size": 27, "color": "#d50000", "line": {"width": 3}},
+        marker={"symbol": "hexagon-open", "size": round(1.67 * unit), "color": "#d50000", "line": {"width": 3}},
     )
     figure.add_scatter(
         x=[],
@@ -104,7 +116,7 @@ def board_figure(state: State, width: int = 600, height: int = 530) -> BoardFigu
         mode="markers",
         name="scoring",
         hoverinfo="skip",
-        marker={"symbol": "circle-open", "size": 24, "color": "#000000", "line": {"width": 3}},
+        marker={"symbol": "circle-open", "size": round(1.5 * unit), "color": "#000000", "line": {"width": 3}},
     )
     figure.add_scatter(
         x=[],
@@ -112,7 +124,7 @@ def board_figure(state: State, width: int = 600, height: int = 530) -> BoardFigu
         mode="markers+text",
         name="settlements",
         hoverinfo="text",
-        marker={"size": 16, "line": {"width": 1.2, "color": "#000000"}},
+        marker={"size": round(unit), "line": {"width": 1.2, "color": "#000000"}},
         textfont={"size": 9},
     )
     # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
@@ -120,24 +132,29 @@ def board_figure(state: State, width: int = 600, height: int = 530) -> BoardFigu
     return BoardFigure(figure)
 
 
-def legend_html(players: int = 4) -> str:
-    """A key to the terrain colours and the marks on the board."""
+def legend_html(state: State) -> str:
+    """A key to the terrain colours and the marks on this board (its locations named in full)."""
     chips = " ".join(
         f"<span style='background:{TERRAIN_FILL[t]};color:{'#fff' if t in ('forest', 'canyon') else '#000'};"
         f"padding:0 4px;border:1px solid #444'>{t}</span>"
         for t in TERRAIN_FILL
         if t not in ("castle", "location")
     )
-    shapes = {"circle": "●", "square": "■", "diamond": "◆", "triangle-up": "▲"}
-    seats = ", ".join(f"{shapes[PLAYER_SYMBOL[p]]} {p + 1} {COLOURS[p]}" for p in range(min(players, len(COLOURS))))
+    geometry = state.geometry
+    locations = sorted({geometry.location[i] for i in geometry.locations})
+    places = ", ".join(f"<b>{name[:2].title()}</b> {name}" for name in locations)
     return (
-        f"<div style='font-size:11px;line-height:1.8'>{chips}<br>Settlements (shape, number): {seats}<br>"
-        "♜ castle, Ta/Pa/Oa/Fa/To/Ha/Or/Ba location; red rings: legal hexes; black rings: scoring hexes</div>"
+        f"<div style='font-size:11px;line-height:1.7'>{chips}<br><b>♜</b> castle; locations: {places}<br>"
+        "<span style='color:#d50000'><b>red rings</b></span>: where you may build or move now; "
+        "<b>black rings</b>: the hexes a card scores</div>"
     )
 
 
 class Board(Table):
-    """A Kingdom Builder game on a live board; ``computer`` maps seats to computer players (``bots.BOTS`` names)."""
+    """A Kingdom Builder game on a live board; ``computer`` maps seats to computer players (``bots.BOTS`` names).
+
+    The figure sits at the left and a column of controls at its right (880 x 680 px in all, so that the app's side
+    panel fits beside it); the move log waits in a closed accordion below."""
 
     def __init__(self, state: State, *, seed: int = 0, computer: Any = (), **kwargs: Any) -> None:
         super().__init__(state, seed=seed, computer=computer, **kwargs)
@@ -150,30 +167,44 @@ class Board(Table):
             self.figure.data[number].on_click(
                 lambda trace, points, selector, number=number: self._clicked(number, points)
             )
-        self.action_menu = widgets.Dropdown(description="Action", layout=widgets.Layout(width="330px"))
-        self.origin_menu = widgets.Dropdown(description="Move from", layout=widgets.Layout(width="330px"))
-        self.target_menu = widgets.Dropdown(description="Hex", layout=widgets.Layout(width="330px"))
+        menu = {"layout": widgets.Layout(width=f"{COLUMN_WIDTH - 10}px"), "style": {"description_width": "70px"}}
+        self.action_menu = widgets.Dropdown(description="Action", **menu)
+        self.origin_menu = widgets.Dropdown(description="Move from", **menu)
+        self.target_menu = widgets.Dropdown(description="Hex", **menu)
+        button = widgets.Layout(width="96px")
         self.play_button = widgets.Button(
-            description="Play", button_style="success", icon="check", tooltip="Build or use the tile on the chosen hex"
+            description="Play",
+            button_style="success",
+            icon="check",
+            tooltip="Build, or use the tile, on the hex chosen under Hex",
+            layout=button,
         )
         self.end_button = widgets.Button(
-            description="End turn", button_style="primary", tooltip="KB-8.1: discard the card and draw the next one"
+            description="End turn",
+            button_style="primary",
+            tooltip="Discard your terrain card and draw the next one (rule KB-8.1)",
+            layout=button,
         )
+        self.undo_button.layout = button
         self.card = widgets.HTML()
         self.tiles = widgets.HTML()
         self.scores = widgets.HTML()
         cards = [(name.title(), name) for name in (*state.cards, "castles")]
         self.scoring_card = widgets.Dropdown(
-            options=[("-", None)] + cards,
-            description="Scoring hexes of card",
-            style={"description_width": "initial"},
-            layout=widgets.Layout(width="330px"),
+            options=[("no card", None)] + cards,
+            index=0,
+            description="Ring scoring of",
+            tooltip="Ring the hexes that earn gold for a card (or for the castles)",
+            style={"description_width": "100px"},
+            layout=widgets.Layout(width="205px"),
         )
         self.scoring_player = widgets.Dropdown(
-            options=[(COLOURS[p], p) for p in range(state.players)],
-            description="of player",
-            layout=widgets.Layout(width="330px"),
+            options=[(COLOURS[p].capitalize(), p) for p in range(state.players)],
+            description="for",
+            style={"description_width": "22px"},
+            layout=widgets.Layout(width=f"{COLUMN_WIDTH - 215}px"),
         )
+        self.view_controls += [self.scoring_card, self.scoring_player]  # they change the rings, not the game
         self.play_button.on_click(lambda _: self._play_chosen())
         self.end_button.on_click(lambda _: self.play(EndTurn()))
         self.action_menu.observe(self._action_changed, names="value")
@@ -186,18 +217,20 @@ class Board(Table):
                 self.action_menu,
                 self.origin_menu,
                 self.target_menu,
-                widgets.HBox([self.play_button, self.end_button]),
-                widgets.HBox([self.undo_button]),
+                widgets.HBox([self.play_button, self.end_button, self.undo_button]),
+                self.scores,
                 self.tiles,
-                widgets.HTML(legend_html(state.players)),
+                widgets.HBox([self.scoring_card, self.scoring_player]),
             ],
-            layout=widgets.Layout(width="340px"),
+            layout=widgets.Layout(width=f"{COLUMN_WIDTH}px"),
         )
-        # Table.log is shadowed by traitlets' logger on widgets, so the move log lives in its own attribute.
-        self.move_log = widgets.HTML(layout=widgets.Layout(max_height="14em", overflow="auto"))
-        log_box = widgets.Accordion(children=[self.move_log], titles=("Move log",))
-        scoring = widgets.HBox([self.scores, widgets.VBox([self.scoring_card, self.scoring_player])])
-        self.children = [self.status, widgets.HBox([self.figure, controls]), scoring, log_box]
+        board = widgets.VBox(
+            [self.figure, widgets.HTML(legend_html(state))], layout=widgets.Layout(width=f"{FIGURE_WIDTH + 8}px")
+        )
+        self.move_log.layout.max_height = "12em"
+        log_box = widgets.Accordion(children=[self.move_log], titles=("Move log",), selected_index=None)
+        self.children = [self.status, widgets.HBox([board, controls]), log_box]
+        self.layout.max_width = "880px"
         self.start()
 
     # -- input ------------------------------------------------------------------------------------
@@ -208,6 +241,9 @@ class Board(Table):
     def select(self, hex_: tuple[int, int]) -> None:
         """A click on a hex: choose the settlement a move tile moves, or build / move onto the hex."""
         state, action = self.state, self.action_menu.value
+        if self.finished:
+            self.play(Build(hex_))  # refused: Table.play says that the game is over
+            return
         if state.player is None:
             return
         if action in MOVE_TILES:
@@ -217,7 +253,10 @@ class Board(Table):
                 self.origin_menu.value = hex_
                 return
             if self.origin is None:
-                self.message, self.message_kind = f"Choose which settlement the {action} moves first.", "info"
+                self.message = (
+                    f"Choose which settlement the {action} moves first (click it, or pick it under Move from)."
+                )
+                self.message_kind = "info"
                 self.redraw()
                 return
             self.play(UseTile(action, hex_, self.origin))
@@ -228,7 +267,7 @@ class Board(Table):
 
     def _play_chosen(self) -> None:
         if self.target_menu.value is None:
-            self.message, self.message_kind = "Choose a hex first (click one or pick it under 'Hex').", "error"
+            self.message, self.message_kind = "Choose a hex first: click one, or pick it under Hex.", "error"
             self.redraw()
             return
         self.select(self.target_menu.value)
@@ -243,16 +282,19 @@ class Board(Table):
             self.origin = change["new"]
             self.redraw()
 
+    def _refuse(self, error: IllegalMove) -> bool:
+        """The engine names players by seat number ("player 0"); the board says their colour, as everywhere else."""
+        message = re.sub(r"\bplayer (\d)\b", lambda found: COLOURS[int(found.group(1))], error.message)
+        return super()._refuse(IllegalMove(error.rule, message))
+
     # -- output -----------------------------------------------------------------------------------
     def describe_player(self, player: int | None) -> str:
         return "Chance" if player is None else COLOURS[player].capitalize()
 
     def prompt(self) -> str:
         state = self.state
-        result = rules.outcome(state)
-        if result is not None:
-            names = " and ".join(COLOURS[p] for p in result.winners)
-            return f"Game over: {names} win{'s' if len(result.winners) == 1 else ''} with {max(result.scores)} gold."
+        if self.finished:
+            return f"Game over: {self.result_text()}"
         if state.player is None:
             return "A terrain card is being drawn."
         who = COLOURS[state.player].capitalize() + (" (computer)" if state.player in self.bots else "")
@@ -283,9 +325,10 @@ class Board(Table):
             actions.append((f"{kind.title()} tile", kind))
         with self.hold_trait_notifications():
             current = self.action_menu.value
-            self.action_menu.options = actions or [("-", None)]
+            self.action_menu.options = actions or [("nothing to do now", None)]
             names = [a for _, a in actions]
-            self.action_menu.value = current if current in names else (names[0] if names else None)
+            # index 0, not value None: a Dropdown whose value is None shows an empty box instead of the first label
+            self.action_menu.index = names.index(current) if current in names else 0
         action = self.action_menu.value
         origins: list = []
         if action in MOVE_TILES:
@@ -293,8 +336,8 @@ class Board(Table):
             if self.origin not in origins:
                 self.origin = None
             with self.hold_trait_notifications():
-                self.origin_menu.options = [("-", None)] + [(rules.label(o), o) for o in origins]
-                self.origin_menu.value = self.origin
+                self.origin_menu.options = [("choose a settlement", None)] + [(rules.label(o), o) for o in origins]
+                self.origin_menu.index = origins.index(self.origin) + 1 if self.origin in origins else 0
             targets = (
                 sorted(
                     {m.target for m in moves if isinstance(m, UseTile) and m.tile == action and m.origin == self.origin}
@@ -304,18 +347,21 @@ class Board(Table):
             )
         else:
             with self.hold_trait_notifications():
-                self.origin_menu.options = [("-", None)]
-                self.origin_menu.value = None
+                self.origin_menu.options = [("only for Barn, Harbor, Paddock", None)]
+                self.origin_menu.index = 0
             if action == "build":
                 targets = [m.hex for m in moves if isinstance(m, Build)]
             else:
                 targets = [m.target for m in moves if isinstance(m, UseTile) and m.tile == action]
         geometry = state.geometry
         with self.hold_trait_notifications():
-            self.target_menu.options = [("-", None)] + [
+            first = {0: "no hex to choose", 1: "choose the one hex"}.get(
+                len(targets), f"choose one of {len(targets)} hexes"
+            )
+            self.target_menu.options = [(first, None)] + [
                 (f"{rules.label(t)} {geometry.terrain[t[0] * 20 + t[1]]}", t) for t in targets
             ]
-            self.target_menu.value = None
+            self.target_menu.index = 0
         self.origin_menu.disabled = action not in MOVE_TILES
         return targets, origins
 
@@ -342,10 +388,10 @@ class Board(Table):
         self.figure.data[4].update(
             x=[x for x, _ in places],
             y=[y for _, y in places],
-            text=[str(o + 1) for o in owners],  # seat numbers from 1, as in the legend
+            text=[str(o + 1) for o in owners],  # seat numbers from 1, as in the score table
             marker={"color": [PLAYER_FILL[o] for o in owners], "symbol": [PLAYER_SYMBOL[o] for o in owners]},
             textfont={"color": [PLAYER_TEXT[o] for o in owners]},
-            hovertext=[f"{rules.label(divmod(i, 20))}: {COLOURS[o]}" for i, o in zip(occupied, owners)],
+            hovertext=[f"{rules.label(divmod(i, 20))} {COLOURS[o]} settlement" for i, o in zip(occupied, owners)],
         )
         playing = state.player is not None and state.player not in self.bots
         self.play_button.disabled = not playing or not moves or self.action_menu.value is None
@@ -357,20 +403,16 @@ class Board(Table):
 
     def _card_html(self) -> str:
         state = self.state
-        if state.player is None:
-            return ""
+        if self.finished or state.player is None:
+            return "<div style='font-size:13px'>&nbsp;</div>"
         card = state.hands[state.player]
         shown = (
-            f"<b style='background:{TERRAIN_FILL[card]};padding:0 6px;border:1px solid #333'>{card}</b>"
+            f"<b style='background:{TERRAIN_FILL[card]};color:{'#fff' if card in ('forest', 'canyon') else '#000'};"
+            f"padding:0 6px;border:1px solid #333'>{card}</b>"
             if card
             else "<i>none</i>"
         )
-        settlements = ", ".join(f"{COLOURS[p]} {state.supply[p]}" for p in range(state.players))
-        cards = ", ".join(state.cards)
-        return (
-            f"<div style='font-size:13px'>Card of {COLOURS[state.player]}: {shown}<br>"
-            f"Settlements left: {settlements}<br>Kingdom Builder cards: {cards}</div>"
-        )
+        return f"<div style='font-size:13px'>{COLOURS[state.player].capitalize()}'s terrain card: {shown}</div>"
 
     def _tiles_html(self) -> str:
         state = self.state
@@ -378,24 +420,41 @@ class Board(Table):
         for p in range(state.players):
             tiles = (
                 ", ".join(
-                    f"{kind} {rules.label(hex_)} <i>({STATUS_WORD[status]})</i>"
+                    f"{kind.title()} {rules.label(hex_)}"
+                    + (f" <i style='color:#666'>({STATUS_WORD[status]})</i>" if status in STATUS_WORD else "")
                     for kind, hex_, status in state.tiles_of(p)
                 )
                 or "none"
             )
-            rows.append(f"<b>{COLOURS[p]}</b>: {tiles}")
-        return "<div style='font-size:12px'><b>Location tiles</b><br>" + "<br>".join(rows) + "</div>"
+            rows.append(f"<b>{COLOURS[p].capitalize()}</b>: {tiles}")
+        return (
+            "<div style='font-size:12px;line-height:1.35'><b>Location tiles</b> (usable unless marked)<br>"
+            + "<br>".join(rows)
+            + "</div>"
+        )
 
     def _scores_html(self) -> str:
+        """Gold per card and player (players in columns, so four of them still fit the column), and supplies."""
         state = self.state
         table = rules.score(state)
-        columns = [*state.cards, "castles", "total"]
-        head = "".join(f"<th style='padding:0 4px'>{c}</th>" for c in ["", *columns])
-        body = "".join(
-            "<tr>"
-            + f"<td><b>{COLOURS[p]}</b></td>"
-            + "".join(f"<td style='text-align:right'>{table[p][c]}</td>" for c in columns)
-            + "</tr>"
+        # Every cell styled here: the notebook's and Voila's table styles would otherwise pad each row to 30 px.
+        cell = "padding:0 4px;line-height:1.3;border:none;text-align:right"
+        head = f"<th style='{cell}'></th>" + "".join(
+            f"<th style='{cell}'>{SHAPES[PLAYER_SYMBOL[p]]} {p + 1}<br>{COLOURS[p].capitalize()}</th>"
             for p in range(state.players)
         )
-        return f"<div style='font-size:12px'><b>Running score (gold)</b><table>{head}{body}</table></div>"
+        lines = [
+            *((card.title(), [table[p][card] for p in range(state.players)]) for card in (*state.cards, "castles")),
+            ("<b>Total</b>", [f"<b>{table[p]['total']}</b>" for p in range(state.players)]),
+            ("Settlements left", list(state.supply)),
+        ]
+        rows = "".join(
+            f"<tr><td style='{cell};text-align:left'>{name}</td>"
+            + "".join(f"<td style='{cell}'>{value}</td>" for value in values)
+            + "</tr>"
+            for name, values in lines
+        )
+        return (
+            "<div style='font-size:12px'><b>Score so far (gold)</b>"
+            f"<table style='border-collapse:collapse;margin:0'><tr>{head}</tr>{rows}</table></div>"
+        )
