@@ -4,9 +4,13 @@ plus the charts (titles, axes, exact hover values), the computer players and ``b
 from __future__ import annotations
 
 import dataclasses
+import html
 import random
+import re
 from fractions import Fraction
+from types import SimpleNamespace
 
+import ipywidgets as widgets
 import plotly.graph_objects as go
 import pytest
 
@@ -26,6 +30,7 @@ from rulebook.ab_die_post import (
     outcome,
     widget,
 )
+from rulebook.ui import RuleText
 
 
 def board_at(state, computer=()):
@@ -45,7 +50,7 @@ def test_drawing_resolves_the_card_and_computers_take_their_turns():
     board = board_at(new_game(players=3, seed=0), computer=(1, 2))
     board.draw_button.click()
     assert board.state.drawn == 1 and board.state.player == 0 and sum(board.state.hands[0]) == 1
-    assert "last card" in board.info.value and "Next card busts" in board.odds_panel.value
+    assert "last card" in board.info.value and "third red 3 (bust)" in board.odds_panel.value
     board.stop_button.click()
     state = board.state
     assert state.player == 0 and state.turn_player == 0 and len(state.history) > 3  # computers drew in between
@@ -60,8 +65,15 @@ def test_drawing_resolves_the_card_and_computers_take_their_turns():
 def test_live_bust_odds_with_two_red_threes_held():
     state = dataclasses.replace(new_game(players=2, seed=0), hands=((0, 0, 2), (0, 0, 0)), pile=(16, 23, 14))
     board = board_at(state)
-    assert "Next card busts: <b>14/53</b>" in board.odds_panel.value
-    assert "Reach 4 points (to fly) before a bust: <b>1</b>" in board.odds_panel.value
+    assert f"{float(Fraction(14, 53)):.1%}" == "26.4%"
+    assert "The next card is a third red 3 (bust): <b>26.4%</b>" in board.odds_panel.value
+    assert "Reaching 4 points (to fly) before a bust: <b>100% (certain)</b>" in board.odds_panel.value
+    advice = odds.best_stopping_rule("points", 6, 2, (16, 23, 14))
+    assert not advice.draw and advice.value_if_stop == 6
+    assert (
+        "For the most points in hand: <b>stop</b>: stopping keeps 6 points; drawing on ends the turn with "
+        f"{float(advice.value_if_draw):.1f} points on average." in board.odds_panel.value
+    )
 
 
 def test_flying_by_click_and_by_dropdown():
@@ -98,8 +110,8 @@ def test_hurricane_payment_and_keep_through_the_dropdown():
     board.play_button.click()
     assert board.states[1].hands[0] == (0, 0, 0)
     assert (
-        "P1: pay repairs with 1 x 2, 1 x red 3<br><i>Player 1 pays 1 x 2, 1 x red 3 for repairs."
-        in board.move_log.value
+        "P1 (red): pay repairs with 1 x 2, 1 x red 3\nP1 (red) pays 1 x 2, 1 x red 3 for repairs."
+        in board.move_log.text
     )
     keep = dataclasses.replace(
         new_game(players=2, seed=0),
@@ -137,6 +149,138 @@ def test_a_person_plays_a_whole_game_against_the_computer():
         assert "Refused" not in board.status.text
     assert outcome(board.state) is not None and "Game over" in board.status.text
     assert len(board.plane_trace.x) == 4 and board.move_log.value.count("<li") == 40
+
+
+# What must never reach a player: Python reprs and names, code, raw field ids, bare fractions, engine numbering.
+PYTHON_TEXT = re.compile(
+    r"Fraction\(|[{}]|\bNone\b|computer=|seed=|Config\.|object at 0x|Traceback|\bdef \w"
+    r"|\b(?:inner|central|outer)-\d+-\d+\b|\bPlayer \d\b|\b\d+/\d+\b"
+)
+
+
+def shown_texts(board):
+    """Every text the board shows: status, the choice list and its label, panels, log, figure hovers and labels,
+    button captions and tooltips."""
+
+    def read(text):
+        return html.unescape(re.sub(r"<[^>]+>", " ", text))
+
+    texts = [board.status.text, board.move_log.text, read(board.info.value), read(board.odds_panel.value)]
+    texts += [read(board.choice_label.value), *board.log_box.titles, board.figure.layout.title.text]
+    texts += [label for label, _ in board.choice.options]
+    for trace in board.figure.data:
+        for values in (trace.hovertext, trace.text):
+            texts += [values] if isinstance(values, str) else [str(value) for value in values or ()]
+        texts.append(trace.name or "")
+    buttons = (board.draw_button, board.stop_button, board.fly_button, board.stay_button, board.play_button)
+    texts += [f"{button.description} {button.tooltip}" for button in (*buttons, board.undo_button)]
+    return texts
+
+
+def play_on(board, rng):
+    """One person's action, mixing every way to play: buttons, field clicks (good and bad), the list, Stay."""
+    state = board.state
+    if state.phase == "turn":
+        points = hand_points(state.hands[0])
+        if rng.random() < 0.1:
+            board.fly_button.click() if points < 4 else board.stop_button.click()  # refused now and then
+        if not state.drawn and points >= 6:
+            board.fly_button.click()
+        else:
+            (board.draw_button if points < 6 else board.stop_button).click()
+    elif state.phase == "move":
+        choice = rng.random()
+        if choice < 0.2:
+            board.click_field("outer-3-16")  # rarely a target: explained, not played
+        if choice < 0.6 and board.target_trace.customdata:
+            board.click_field(rng.choice(board.target_trace.customdata))
+        elif choice < 0.75:
+            board.stay_button.click()
+        else:
+            board.play_button.click()
+    else:
+        board.play_button.click()
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_nothing_of_python_shows_in_a_played_game(players):
+    board = board_at(new_game(players=players, seed=players), computer=range(1, players))
+    rng = random.Random(players)
+    seen = set()
+    for _ in range(3000):
+        for text in shown_texts(board):
+            found = PYTHON_TEXT.search(text)
+            assert found is None, f"{found.group(0)!r} shown in: {text}"
+            seen.update(word for word in ("Refused by", "lane, section", "%", "Hurricane!") if word in text)
+        if outcome(board.state) is not None:
+            break
+        play_on(board, rng)
+    assert outcome(board.state) is not None
+    assert {"Refused by", "lane, section", "%"} <= seen  # the texts that used to show ids and fractions were seen
+
+
+def test_the_engine_text_is_said_in_players_words():
+    track = new_game(players=2, seed=0).track
+    assert (
+        widget.say(track, "P1 (red): fly 3 fields to inner-1-2 via central-1-1 > inner-1-1; then P2")
+        == "P1 (red): fly 3 fields to inner lane, section 1, field 2 via the central lane; then P2"
+    )
+    assert widget.say(track, "Player 2 stays on start.") == "P2 (blue) stays on the start field."
+    assert widget.say(track, "Player 1 flies 4 fields to airport.") == "P1 (red) flies 4 fields to the airport."
+    assert widget.say(track, "the route must start at player 1's plane on outer-1-10") == (
+        "the route must start at P1 (red)'s plane on outer lane, section 1, field 10"
+    )
+    assert widget.percent(Fraction(14, 53)) == "26.4%" and widget.percent(Fraction(0)) == "0% (no chance)"
+    # two routes to one field differ by the passenger card (ADP-8.1): the list says which one picks it up
+    state = dataclasses.replace(new_game(players=2, seed=0), positions=("central-2-3", "start"), phase="marble")
+    board = board_at(apply(dataclasses.replace(state, player=None), MarbleShaken("yellow")), computer=(1,))
+    labels = [label for label, _ in board.choice.options]
+    assert len(set(labels)) == len(labels)
+    assert "fly 5 fields to outer lane, section 2, field 11 via the central lane, picking up the passenger" in labels
+    assert "fly 5 fields to outer lane, section 2, field 11 via the central lane" in labels
+    assert "fly here: outer lane, section 2, field 11" in board.target_trace.hovertext
+    assert board.click_field("outer-2-11") and board.states[1].passenger == 0  # a click takes the passenger route
+    assert "via the central lane, picking up the passenger\nP1 (red) flies 5 fields" in board.move_log.text
+
+
+def test_a_finished_game_switches_off_the_move_controls_and_states_the_scores():
+    board = board_at(new_game(players=3, seed=5), computer=(1, 2))
+    greedy = bots.BOTS["greedy"]
+    while outcome(board.state) is None:
+        assert board.play(greedy(board.state, board.rng))
+    result = outcome(board.state)
+    moves = [board.draw_button, board.stop_button, board.fly_button, board.stay_button, board.choice, board.play_button]
+    assert all(control.disabled for control in moves) and not board.undo_button.disabled
+    assert {id(control) for control in board.move_controls()} == {id(control) for control in moves}
+    scores = ", ".join(f"{widget.player_label(p)} {score}" for p, score in enumerate(result.scores))
+    winner = widget.player_label(result.winners[0])
+    assert f"Game over: {winner} wins with {max(result.scores)} points" in board.status.text
+    assert f"Scores: {scores}." in board.status.text
+    finished = board.state
+    board._clicked(board.field_trace, SimpleNamespace(point_inds=[0]), None)  # a click on the track
+    assert board.state is finished and "The game is over" in board.status.text
+    board.draw_button.click()
+    board.play_choice()
+    assert board.state is finished and len(board.states) > 1
+    board.undo()
+    assert outcome(board.state) is None and not any(control.disabled for control in moves)
+
+
+def test_the_board_fits_beside_the_app_side_panel():
+    board = board_at(new_game(players=6, seed=1), computer=range(1, 6))
+    row = board.children[1]
+    figure, column = row.children
+    assert figure is board.figure and figure.layout.width <= 500 and figure.layout.height <= 500
+    assert figure.layout.width + int(column.layout.width.removesuffix("px")) <= 880
+    inside = [board.draw_button, board.stop_button, board.fly_button, board.stay_button, board.choice]
+    inside += [board.play_button, board.undo_button, board.info, board.odds_panel]
+    boxes = [child for child in column.children if isinstance(child, widgets.HBox)]
+    flat = [child for child in column.children if not isinstance(child, widgets.HBox)]
+    assert {id(c) for c in inside} <= {id(c) for c in flat + [b for box in boxes for b in box.children]}
+    # the log folds away under the board, and it is still the board's RuleText (rule ids stay links)
+    assert board.children == (board.status, row, board.log_box) and board.log_box.selected_index is None
+    assert isinstance(board.move_log, RuleText) and board.log_box.children == (board.move_log,)
+    assert board.status.layout.max_width == "880px" and board.layout.max_width == "880px"
 
 
 def test_track_figure_and_charts_have_titles_axes_and_exact_hover():
