@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+import ipywidgets as widgets
 import pytest
 
 pytest.importorskip("ipywidgets")
@@ -10,7 +13,8 @@ pytest.importorskip("plotly")
 from rulebook import claim
 from rulebook.claim import bots
 from rulebook.claim.diagram import figure
-from rulebook.claim.widget import Board, board_figure
+from rulebook.claim.widget import CONTROLS_WIDTH, FIGURE_BOX, Board, board_figure, figure_pair, point_name, readable
+from rulebook.ui import RuleText
 
 
 def pick(board: Board, point) -> None:
@@ -46,7 +50,7 @@ def test_click_a_piece_to_see_its_moves_and_captures_then_play_a_series():
     pick(board, (4, 3))
     assert board.selected == (4, 3)
     texts = list(board.figure.data[3].text)
-    assert any(text.startswith("step to (3, 3): captures 2") for text in texts)
+    assert any(text.startswith("step to D4: captures 2 (") for text in texts)  # (3, 3) on an island of 7 rows
     pick(board, (3, 3))
     assert board.state.follow_up == (3, 3)
     assert not board.stop_button.disabled
@@ -57,7 +61,7 @@ def test_click_a_piece_to_see_its_moves_and_captures_then_play_a_series():
     pick(board, (3, 4))
     assert "b" not in "".join(board.state.grid)
     # red is alone in both territories: clicking a free point of one places a tower there
-    assert "Towers may go in a, b" in board.status.text
+    assert "You may put a tower in territories a, b" in board.status.text
     pick(board, (3, 4))  # let the piece go, then click a free point of territory a
     assert board.selected is None
     pick(board, (0, 0))
@@ -82,9 +86,7 @@ def test_move_list_and_buttons_play_everything():
 
 
 def test_a_whole_four_player_game_against_the_computer():
-    board = Board(
-        claim.new_game(players=4, seed=2), seed=2, computer={1: "random", 2: "greedy", 3: "random"}
-    )
+    board = Board(claim.new_game(players=4, seed=2), seed=2, computer={1: "random", 2: "greedy", 3: "random"})
     moves = 0
     while claim.outcome(board.state) is None:
         board.computer_button.click()
@@ -92,6 +94,7 @@ def test_a_whole_four_player_game_against_the_computer():
         assert moves < 2000
     assert "Game over" in board.status.text
     assert board.computer_button.disabled
+    assert "win" in board.status.text and "Towers: Red " in board.status.text
 
 
 def test_a_whole_two_player_game_by_clicks():
@@ -125,3 +128,133 @@ def test_static_board_figure():
     fig = board_figure(state, title="Figure (5)")
     assert fig.layout.title.text == "Figure (5)"
     assert len(fig.data[4].x) == "".join(state.grid).count("b") + "".join(state.grid).count("y")
+
+
+def test_points_are_named_by_column_letter_and_row_number_from_the_bottom():
+    assert point_name((0, 0), 11) == "A11" and point_name((10, 8), 11) == "I1"
+    assert readable("step (2, 1) -> (2, 2)", 5) == "step from B3 to C3"
+    assert readable("jump (4, 0) -> (4, 2) -> (2, 2)", 5) == "jump from A1 to C1, then to C3"
+    assert readable("Refused by CL-4.2: Claim: the point (0, 0) is taken by a red piece", 11) == (
+        "Refused by CL-4.2: the point A11 is taken by a red piece"
+    )
+    board = Board(claim.new_game(players=2, seed=1))
+    labels = board.figure.data[6]
+    assert set("ABCDEFGHI") <= set(labels.text) and {"1", "11"} <= set(labels.text)
+    assert ("A", 0.0) in {(text, x) for text, x in zip(labels.text, labels.x)}  # column A under column 0
+
+
+def test_the_figure_and_its_controls_fit_beside_the_apps_side_panel():
+    for players, seed in ((2, 7), (3, 1), (4, 11)):
+        board = Board(claim.new_game(players=players, seed=seed), seed=seed, computer={1: "greedy"})
+        island = board.state.island
+        width, height = board.figure.layout.width, board.figure.layout.height
+        assert (width, height) <= FIGURE_BOX or (width <= FIGURE_BOX[0] and height <= FIGURE_BOX[1])
+        assert width + CONTROLS_WIDTH + 10 <= 880 and height <= 680
+        assert min(width, height) >= 400, "smaller, not unreadable"
+        # the island's shape decides the size: one lattice step is as many pixels across as down
+        across = (width - 8) / (island.width + 0.95)
+        down = (height - 8) / (island.height + 0.95)
+        assert abs(across - down) < 0.5 and across >= 35
+        # the figure beside one column that holds the status line and every control
+        (row,) = board.children
+        assert isinstance(row, widgets.HBox) and row.children[0] is board.figure
+        column = row.children[1]
+        assert column.layout.width == f"{CONTROLS_WIDTH}px" and column.children[0] is board.status
+        inside = set(map(id, _descendants(column)))
+        for control in (board.move_list, board.play_button, board.point_picker, board.pick_button):
+            assert id(control) in inside
+        for control in (board.stop_button, board.pass_button, board.undo_button, board.computer_button):
+            assert id(control) in inside
+        assert isinstance(board.move_log, RuleText) and board.log_panel.selected_index is None  # log folded
+
+
+def test_the_person_is_told_which_colour_they_play():
+    board = Board(claim.new_game(players=2, seed=1), seed=1, computer={1: "greedy"})
+    assert board.status.text.startswith("You play Red. Place 2 more pieces")
+    four = Board(claim.new_game(players=4, seed=11), seed=11, computer={1: "greedy", 2: "greedy", 3: "random"})
+    assert four.status.text.startswith("You play Red (partner: Green).")
+    alone = Board(claim.new_game(players=2, seed=1))  # two people at one screen: the colour to move, not "you"
+    assert alone.status.text.startswith("Red to move.")
+
+
+FORBIDDEN = re.compile(r"Fraction\(|[{}]|None|computer=|seed=|Traceback|\(\d+, \d+\)|\b(?:Step|Jump|Place|Remove)\(")
+
+
+def _descendants(box):
+    for child in box.children:
+        yield child
+        if isinstance(child, (widgets.Box, widgets.Accordion)):
+            yield from _descendants(child)
+
+
+def _shown_texts(board: Board) -> list[str]:
+    """Every text of the board a player can read: status, scores, log, options, tooltips and hover texts."""
+    texts = [board.status.text, board.move_log.text, re.sub("<[^>]*>", "", board.score_view.value)]
+    texts += [label for label, _ in board.move_list.options] + [label for label, _ in board.point_picker.options]
+    for control in _descendants(board):
+        texts += [getattr(control, "description", ""), getattr(control, "tooltip", "") or ""]
+    texts += list(board.log_panel.titles)
+    figure = board.figure
+    texts += list(figure.data[0].text) + list(figure.data[3].text or ()) + list(figure.data[4].hovertext or ())
+    return texts
+
+
+def test_no_python_shows_on_a_played_game():
+    assert FORBIDDEN.search("Red: step (2, 1) -> (2, 2)") and FORBIDDEN.search("{'a': 1}")  # the check can fail
+    board = Board(claim.new_game(players=2, seed=5), seed=5, computer={1: "greedy"})
+    seen = []
+    while claim.outcome(board.state) is None:
+        state = board.state
+        move = bots.greedy_bot(state, board.rng)
+        if isinstance(move, (claim.Step, claim.Jump)):
+            pick(board, move.origin)  # a selected piece: its targets and their captures are shown
+            seen += _shown_texts(board)
+            pick(board, move.origin)  # let it go
+            enemy = next(p for p in state.island.points if state.owner(p) not in (None, state.turn))
+            pick(board, enemy)  # explained: not a piece the person can move
+            seen += _shown_texts(board)
+            assert not board.play(claim.Step(move.origin, move.origin))  # refused: the engine's text names points
+            seen += _shown_texts(board)
+        assert board.play(move), board.status.text
+        seen += _shown_texts(board)
+    board.click_point((5, 5))
+    seen += _shown_texts(board)
+    bad = sorted({text for text in seen if FORBIDDEN.search(text)})
+    assert not bad, bad[:5]
+    assert any(re.search(r"\b[A-I]\d+ to [A-I]\d+\b", text) for text in seen)  # moves named by their points
+
+
+def test_a_finished_game_switches_off_every_move_control_and_says_the_result():
+    board = Board(claim.new_game(players=2, seed=5), seed=5, computer={1: "greedy"})
+    while claim.outcome(board.state) is None:
+        board.computer_button.click()
+    result = claim.outcome(board.state)
+    towers = ", ".join(
+        f"{colour.capitalize()} {len(board.state.towers(p))}" for p, colour in enumerate(["red", "blue"])
+    )
+    assert board.status.text.startswith(f"Game over: Red wins ({result.reason}). Towers: {towers}.")
+    for control in (board.move_list, board.play_button, board.point_picker, board.pick_button):
+        assert control.disabled
+    for control in (board.stop_button, board.pass_button, board.computer_button):
+        assert control.disabled
+    assert not board.undo_button.disabled
+    history = board.state.history
+    board.click_point(board.state.island.points[0])  # a click on the figure after the end is refused
+    assert board.state.history == history and "The game is over" in board.status.text
+    board.undo()  # taking the last move back gives the controls back
+    assert not board.computer_button.disabled and not board.play_button.disabled
+
+
+def test_a_drawn_game_says_nobody_wins_with_the_towers():
+    state = claim.new_game(players=2, seed=3, config=claim.Config(quiet_turn_limit=1))
+    board = Board(bots.play_until_battle(state, __import__("random").Random(3)), seed=3, computer={1: "greedy"})
+    while claim.outcome(board.state) is None:
+        board.computer_button.click()
+    assert board.status.text.startswith("Game over: ")
+    assert "Towers: Red " in board.status.text and ", Blue " in board.status.text
+
+
+def test_the_rules_figures_name_their_moves_by_the_points():
+    pair = figure_pair(1)
+    after = [annotation.text for annotation in pair.layout.annotations if annotation.text.startswith("after")]
+    assert after == ["after: step from B3 to C3"]
