@@ -216,9 +216,7 @@ class App(widgets.VBox):
         self.banner_new.on_click(lambda _: self.new_game())
         self.banner = widgets.HBox(
             [self.banner_text, self.banner_new],
-            layout=widgets.Layout(
-                display="none", align_items="center", padding="4px 10px", border="2px solid #2e7d32"
-            ),
+            layout=widgets.Layout(display="none", align_items="center", padding="4px 10px", border="2px solid #2e7d32"),
         )
         self.banner.add_class("rulebook-banner")
 

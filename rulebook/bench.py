@@ -19,6 +19,7 @@ TARGETS = {
     "win_table N=1000 (ms)": "≤ 150",
     "battle_outcomes 100 v 100 (ms)": "≤ 10",
     "import rulebook (s)": "≤ 0.5",
+    "ratio boards / libraries": "≤ 1.30",
     "all notebooks (s)": "≤ 60",
     **{f"widget click (ms), {game}": "≤ 50" for game in ("meetjesland", "kingdom_builder", "ab_die_post", "claim")},
 }
@@ -122,6 +123,37 @@ def import_time() -> float:
     return min(float(subprocess.run(command, capture_output=True, text=True, check=True).stdout) for _ in range(3))
 
 
+BASELINE = ("ipywidgets", "anywidget", "plotly.graph_objects", "networkx", "numpy")
+WIDGETS = tuple(f"rulebook.{game}.widget" for game in GAMES)
+
+
+def _import_cpu(modules: tuple[str, ...]) -> float:
+    """CPU seconds to import ``modules`` in a fresh interpreter (the best of five, so a busy moment does not count)."""
+    code = (
+        "import time; t = time.process_time()\n"
+        f"for name in {list(modules)!r}: __import__(name)\n"
+        "print(time.process_time() - t)"
+    )
+    runs = [
+        float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+        for _ in range(5)
+    ]
+    return min(runs)
+
+
+def app_imports() -> dict[str, object]:
+    """What the four boards cost to import against the libraries they stand on (the app's kernel imports them)."""
+    base = _import_cpu(BASELINE)
+    boards = _import_cpu(BASELINE + WIDGETS)
+    app = _import_cpu(BASELINE + WIDGETS + ("rulebook.app",))
+    return {
+        "ipywidgets + anywidget + plotly.graph_objects + networkx + numpy, CPU (s)": round(base, 3),
+        "those + the four rulebook.<game>.widget modules, CPU (s)": round(boards, 3),
+        "ratio boards / libraries": f"{boards / base:.2f}",
+        "those + rulebook.app, CPU (s)": round(app, 3),
+    }
+
+
 def notebook_times() -> dict[str, float]:
     import nbformat
     from nbclient import NotebookClient
@@ -152,6 +184,7 @@ def main() -> int:
             continue
         sections.append((game.replace("_", " ").title(), module.bench()))
     sections.append(("Start-up", {"import rulebook (s)": round(import_time(), 3)}))
+    sections.append(("App imports", app_imports()))
     notebooks = notebook_times()
     notebooks["all notebooks (s)"] = round(sum(notebooks.values()), 2)
     sections.append(("Notebook execution (s, kernel start included)", notebooks))

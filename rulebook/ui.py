@@ -21,24 +21,44 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 
-def _defer_import(name: str) -> None:
-    """Register ``name`` so that it is imported on first use instead of now (the standard library's LazyLoader).
+class _Deferred:
+    """Stands for a module until something reads from it, then imports it."""
 
-    plotly's FigureWidget imports ``plotly.io._renderers``, which imports nbformat only to check its version when
-    a figure is shown as a mime bundle; nbformat pulls in jsonschema's format checkers, whose IRI grammar takes
-    about 1.5 s to build. Boards never need it, so it waits until something does."""
-    if name in sys.modules:
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(importlib.import_module(self._name), attribute)
+
+    def __bool__(self) -> bool:
+        return importlib.util.find_spec(self._name) is not None
+
+
+def _plotly_renderers_without_nbformat() -> None:
+    """Import plotly's renderers with nbformat put off until a figure is shown as a mime bundle.
+
+    plotly's FigureWidget imports ``plotly.io._renderers``, which imports nbformat at once only to check its version
+    when a figure is rendered as a mime bundle; nbformat pulls in jsonschema's format checkers, whose IRI grammar
+    takes about 1.5 s of CPU to build. Boards never need it; charts shown in a notebook still get it, on first use."""
+    if "plotly.io._renderers" in sys.modules or "nbformat" in sys.modules:
         return
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None:
+    try:
+        from _plotly_utils import optional_imports
+    except ImportError:
         return
-    spec.loader = importlib.util.LazyLoader(spec.loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
+    skipped = getattr(optional_imports, "_not_importable", None)
+    if not isinstance(skipped, set):
+        return
+    skipped.add("nbformat")
+    try:
+        import plotly.io._renderers as renderers
+    finally:
+        skipped.discard("nbformat")
+    if getattr(renderers, "nbformat", "missing") is None:
+        renderers.nbformat = _Deferred("nbformat")
 
 
-_defer_import("nbformat")
+_plotly_renderers_without_nbformat()
 
 import anywidget  # noqa: E402 - after the deferred import above, which must come before plotly's
 import ipywidgets as widgets  # noqa: E402
@@ -254,6 +274,7 @@ class Table(widgets.VBox):
         self.undo_button = widgets.Button(description="Undo", icon="undo", tooltip="Take back the last move")
         self.undo_button.on_click(lambda _: self.undo())
         super().__init__(**kwargs)
+        self.add_class("rulebook-board")
 
     # -- state -------------------------------------------------------------------------------------
     @property
@@ -282,7 +303,8 @@ class Table(widgets.VBox):
             self.redraw()
             return False
         self.states.append(state)
-        self.message, self.message_kind = f"{self.describe_player(self._mover(self.states[-2]))}: {move}", "info"
+        mover = self.describe_player(self._mover(self.states[-2]))
+        self.message, self.message_kind = f"{mover}: {self.move_text(move)}", "info"
         self.message += self.replies(self._settle())
         self.redraw()
         return True
@@ -318,7 +340,7 @@ class Table(widgets.VBox):
         if not played:
             return ""
         if len(played) <= shown:
-            return "".join(f"; then {self.describe_player(player)}: {move}" for player, move in played)
+            return "".join(f"; then {self.describe_player(player)}: {self.move_text(move)}" for player, move in played)
         return f"; then the computer players made {len(played)} moves (the log lists them, newest first)"
 
     def undo(self) -> None:
@@ -350,6 +372,10 @@ class Table(widgets.VBox):
 
     def describe_player(self, player: int | None) -> str:
         return "Chance" if player is None else f"Player {player + 1}"
+
+    def move_text(self, move: Any) -> str:
+        """A move in the words the board uses (the engine's own words unless the board names places otherwise)."""
+        return str(move)
 
     def prompt(self) -> str:
         """What the player to move should do next (one line)."""
@@ -418,7 +444,7 @@ class Table(widgets.VBox):
 
     def log_html(self, history: list[Any], limit: int = 40) -> str:
         """The last moves, numbered, newest first: the move just played is the one a player looks for."""
-        rows = [self.status.linked(str(move)) for move in history[-limit:]]
+        rows = [self.status.linked(self.move_text(move)) for move in history[-limit:]]
         first = len(history) - len(rows) + 1
         items = "".join(f"<li value='{first + i}'>{row}</li>" for i, row in reversed(list(enumerate(rows))))
         return f"<ol reversed style='margin:0;padding-left:2.5em;font-size:12px'>{items}</ol>"

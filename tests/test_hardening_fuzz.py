@@ -570,6 +570,9 @@ def test_no_loader_uses_pickle_or_eval() -> None:
             if isinstance(node, ast.Call):
                 function = node.func
                 called = function.id if isinstance(function, ast.Name) else getattr(function, "attr", "")
+                owner = getattr(getattr(function, "value", None), "id", "")
+                if called == "compile" and owner == "re":  # a regular expression, not code
+                    continue
                 if called in UNSAFE_CALLS:
                     found.append(f"{path.name}:{node.lineno} calls {called}")
     assert not found, found

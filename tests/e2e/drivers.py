@@ -40,13 +40,13 @@ def meetjesland(page, board) -> None:
         if state.owner_of(t) != 0
     )
     button(board, "Auto-place").click()
-    board.locator(".widget-html", has_text="White's turn").first.wait_for(timeout=30_000)
+    board.locator(".widget-html, .rulebook-status", has_text="White's turn").first.wait_for(timeout=30_000)
     index = state.board.index
     click_point(board, 5, index[origin])
     click_point(board, 5, index[target])
-    board.locator(".widget-html", has_text="Chance to conquer").first.wait_for(timeout=30_000)
+    board.locator(".widget-html, .rulebook-status", has_text="Chance to conquer").first.wait_for(timeout=30_000)
     button(board, "Attack").click()
-    board.locator(".widget-html", has_text="Dice").first.wait_for(timeout=30_000)
+    board.locator(".widget-html, .rulebook-status", has_text="Dice").first.wait_for(timeout=30_000)
 
 
 DRIVERS = {"meetjesland": meetjesland}
@@ -56,7 +56,7 @@ BOARD_INDEX = {"claim": 2}  # which board of the notebook the driver plays on (d
 def kingdom_builder(page, board) -> None:
     """Click the first highlighted hex: the first settlement of the turn is built there."""
     click_point(board, 2, 0)
-    board.locator(".widget-html", has_text="build").first.wait_for(timeout=30_000)
+    board.locator(".widget-html, .rulebook-status", has_text="build").first.wait_for(timeout=30_000)
 
 
 def ab_die_post(page, board) -> None:
@@ -97,9 +97,9 @@ def claim(page, board) -> None:
     cells = table.figure.data[0]
     where = {(round(-y), round(x)): i for i, (x, y) in enumerate(zip(cells.x, cells.y))}
     click_point(board, 0, where[tuple(move.origin)])
-    board.locator(".widget-html", has_text="for the piece on").first.wait_for(timeout=30_000)
+    board.locator(".widget-html, .rulebook-status", has_text="for the piece on").first.wait_for(timeout=30_000)
     click_point(board, 0, where[tuple(move.destination)])
-    board.locator(".widget-html", has_text=str(move)).first.wait_for(timeout=30_000)
+    board.locator(".widget-html, .rulebook-status", has_text=table.move_text(move)).first.wait_for(timeout=30_000)
 
 
 DRIVERS.update({"kingdom_builder": kingdom_builder, "ab_die_post": ab_die_post, "claim": claim})
