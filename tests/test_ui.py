@@ -65,7 +65,7 @@ def test_the_move_log_shows_the_newest_move_first_with_its_number():
     for _ in range(3):
         move = claim.legal_moves(board.state)[0]
         assert board.play(move)
-        played.append(str(move))
+        played.append(board.move_text(move))
     history = list(board.state.history)
     log = board.log_html(history)
     numbers = [int(item.split("'")[0]) for item in log.split("<li value='")[1:]]
