@@ -1,0 +1,275 @@
+"""The game app in a real browser, served as `rulebook app GAME` serves it (Voila, preheated kernel): the board in the
+first screen, a New game with another set-up chosen by clicking, a move played by clicking the board, a refused move's
+rule opened beside the board, and (Ab die Post, Claim) a game played to its end with the banner. Times from opening
+the address to a usable board go to .e2e/timings.md beside a minimal Voila page served the same way."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+
+import pytest
+
+from rulebook.cli import app_notebook, voila_command
+
+from .conftest import SHOTS, TOKEN, free_port, stop, wait_for
+from .drivers import DRIVERS, button, click_point
+
+WIDTH, HEIGHT = 1280, 800
+MINIMAL = {
+    "cells": [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": "button",
+            "metadata": {},
+            "outputs": [],
+            "source": "import ipywidgets as widgets\n\nwidgets.Button(description='Ready')",
+        }
+    ],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+
+@pytest.fixture()
+def serve(jupyter_env, request, tmp_path):
+    """Serve a notebook exactly as `rulebook app` does; returns the page's address once the kernel is preheated."""
+
+    def start(notebook) -> str:
+        port = free_port()
+        process = subprocess.Popen(
+            voila_command(notebook, port, TOKEN),
+            env=jupyter_env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(SHOTS / f"voila-{notebook.stem}.log", "w"),
+        )
+        request.addfinalizer(lambda: stop(process))
+        wait_for(f"http://127.0.0.1:{port}/", process)
+        time.sleep(8)  # the same head start for every page: Voila runs the notebook in its preheated kernel
+        return f"http://127.0.0.1:{port}/?token={TOKEN}"
+
+    return start
+
+
+def record(what: str, seconds: float) -> None:
+    with open(SHOTS / "timings.md", "a", encoding="utf-8") as report:
+        report.write(f"| {what} | {seconds:.1f} |\n")
+
+
+def open_page(browser, url: str, ready: str) -> tuple[object, float]:
+    page = browser.new_page()
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    started = time.monotonic()
+    page.goto(url, wait_until="commit", timeout=120_000)
+    page.wait_for_selector(ready, timeout=180_000)
+    return page, time.monotonic() - started
+
+
+def open_app(browser, serve, tmp_path, game: str):
+    page, seconds = open_page(
+        browser, serve(app_notebook(game, tmp_path)), ".rulebook-app .rulebook-board .js-plotly-plot"
+    )
+    page.locator(".rulebook-status").first.wait_for(timeout=60_000)
+    record(f"app {game} (Voila, preheated): address to usable board", seconds)
+    return page, seconds
+
+
+def show_setup(page) -> None:
+    page.locator(".rulebook-app .lm-TabBar-tab", has_text="Set-up").first.click()
+    time.sleep(0.3)
+
+
+def changed(page, before: str, seconds: float = 20) -> str:
+    """The status line once it differs from ``before`` (the kernel answers a click asynchronously)."""
+    deadline = time.monotonic() + seconds
+    now = status(page)
+    while now == before and time.monotonic() < deadline:
+        time.sleep(0.3)
+        now = status(page)
+    return now
+
+
+def choose(page, label: str, value: str) -> None:
+    """Pick an option of a set-up dropdown as a person does (the select labelled ``label``)."""
+    show_setup(page)
+    control = page.locator(".rulebook-app .widget-dropdown", has=page.locator(f"label:text-is('{label}')")).first
+    control.locator("select").select_option(label=value)
+    time.sleep(0.5)
+
+
+def type_seed(page, seed: str) -> None:
+    show_setup(page)
+    field = page.locator(".rulebook-app .widget-text", has=page.locator("label:text-is('Seed')")).first
+    field.locator("input").fill(seed)
+    field.locator("input").press("Enter")
+    time.sleep(0.5)
+
+
+def new_game(page) -> None:
+    page.locator(".rulebook-new-game").first.click()
+    time.sleep(2)
+    assert "Set-up:" not in page.inner_text(".rulebook-app"), page.inner_text(".rulebook-app")[:500]
+
+
+def set_number(page, label: str, value: int) -> None:
+    show_setup(page)
+    field = page.locator(".rulebook-app .widget-inline-hbox", has=page.locator(f"label:text-is('{label}')")).first
+    field.locator("input").fill(str(value))
+    field.locator("input").press("Enter")
+    time.sleep(0.5)
+
+
+def check_first_screen(page, game: str) -> None:
+    """The board's figure and every control of the board sit inside the 1280x800 window, with no scrolling."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    board = page.locator(".rulebook-app .rulebook-board").first
+    pieces = board.locator(".js-plotly-plot, button, select, input")
+    outside = []
+    for index in range(pieces.count()):
+        piece = pieces.nth(index)
+        if not piece.is_visible():
+            continue
+        box = piece.bounding_box()
+        if box and (box["x"] + box["width"] > WIDTH + 1 or box["y"] + box["height"] > HEIGHT + 1):
+            outside.append((piece.evaluate("e => e.outerHTML.slice(0, 80)"), box))
+    page.screenshot(path=SHOTS / f"app-{game}-first-screen.png")
+    assert not outside, f"{game}: outside the first screen: {outside[:3]}"
+    tabs = page.locator(".rulebook-app .widget-tab").first.bounding_box()
+    assert tabs and tabs["x"] + tabs["width"] <= WIDTH + 1, tabs
+
+
+def open_refused_rule(page, game: str) -> None:
+    """A refusal's rule id is a link: a click shows that paragraph, with its id, in the rules panel."""
+    link = page.locator(".rulebook-status a[data-rule]").first
+    link.wait_for(timeout=30_000)
+    rule = link.inner_text()
+    link.click()
+    focus = page.locator(".rulebook-rules .rulebook-focus").first
+    focus.wait_for(timeout=30_000)
+    assert rule in focus.inner_text(), (rule, focus.inner_text()[:200])
+    box = focus.bounding_box()
+    assert box and 0 <= box["y"] < HEIGHT and box["x"] < WIDTH, box
+    page.screenshot(path=SHOTS / f"app-{game}-rule.png")
+
+
+def game_over(page, game: str, first_seat: str, seconds: float = 120) -> None:
+    banner = page.locator(".rulebook-banner").first
+    banner.wait_for(state="visible", timeout=seconds * 1000)
+    text = banner.inner_text()
+    assert "Game over." in text and "win" in text, text
+    page.screenshot(path=SHOTS / f"app-{game}-game-over.png")
+    enabled = page.locator(".rulebook-board .widget-button:not([disabled]):not(:has-text('Undo'))")
+    assert enabled.count() == 0, [enabled.nth(i).inner_text() for i in range(enabled.count())]
+    choose(page, first_seat, "Person")
+    banner.locator("button:has-text('New game')").click()  # a person in the first seat: the game waits for them
+    banner.wait_for(state="hidden", timeout=30_000)
+
+
+def status(page) -> str:
+    return page.locator(".rulebook-status").first.inner_text()
+
+
+def test_minimal_voila_page_for_comparison(browser, serve, tmp_path):
+    """The yardstick: one notebook with one button, served the same way."""
+    path = tmp_path / "Minimal.ipynb"
+    path.write_text(json.dumps(MINIMAL))
+    page, seconds = open_page(browser, serve(path), "button:has-text('Ready')")
+    record("minimal Voila page (one button, preheated): address to usable button", seconds)
+    page.close()
+
+
+def test_meetjesland_app(browser, serve, tmp_path):
+    page, _ = open_app(browser, serve, tmp_path, "meetjesland")
+    try:
+        check_first_screen(page, "meetjesland")
+        choose(page, "Players", "3")
+        type_seed(page, "5")
+        new_game(page)
+        assert "3 players" in page.inner_text(".rulebook-app") and "seed 5" in page.inner_text(".rulebook-app")
+        choose(page, "Players", "4")  # the notebook's game, which the driver knows
+        type_seed(page, "1")
+        new_game(page)
+        board = page.locator(".rulebook-app .rulebook-board").first
+        button(board, "End turn").click()  # the starting points are not placed yet: refused
+        open_refused_rule(page, "meetjesland")
+        DRIVERS["meetjesland"](page, board)
+        page.screenshot(path=SHOTS / "app-meetjesland-played.png")
+    finally:
+        page.close()
+
+
+def test_kingdom_builder_app(browser, serve, tmp_path):
+    page, _ = open_app(browser, serve, tmp_path, "kingdom_builder")
+    try:
+        check_first_screen(page, "kingdom_builder")
+        choose(page, "Players", "3")
+        type_seed(page, "1")
+        new_game(page)
+        assert "3 players" in page.inner_text(".rulebook-app")
+        choose(page, "Players", "2")  # the notebook's game, on which the driver plays
+        type_seed(page, "7")
+        page.locator(".rulebook-app .widget-checkbox", has_text="first game").locator("input").check()
+        new_game(page)
+        board = page.locator(".rulebook-app .rulebook-board").first
+        before = status(page)
+        DRIVERS["kingdom_builder"](page, board)  # a highlighted hex: a settlement is built
+        after = changed(page, before)
+        assert after != before and "Refused" not in after, after
+        click_point(board, 0, 0)  # the corner hex, water on this board: refused
+        open_refused_rule(page, "kingdom_builder")
+    finally:
+        page.close()
+
+
+def test_ab_die_post_app_played_to_the_end(browser, serve, tmp_path):
+    page, _ = open_app(browser, serve, tmp_path, "ab_die_post")
+    try:
+        check_first_screen(page, "ab_die_post")
+        choose(page, "Players", "4")
+        choose(page, "P4 (green)", "Computer: draws to 6, flies far")
+        type_seed(page, "1")
+        new_game(page)
+        board = page.locator(".rulebook-app .rulebook-board").first
+        button(board, "Fly").click()  # no cards yet: refused
+        open_refused_rule(page, "ab_die_post")
+        before = status(page)
+        button(board, "Draw a card").click()
+        assert changed(page, before) != before
+        # a whole game: every seat a computer player, to a short target
+        choose(page, "Players", "2")
+        choose(page, "P1 (red)", "Computer: draws to 6, flies far")
+        set_number(page, "Points to win", 3)
+        new_game(page)
+        game_over(page, "ab_die_post", "P1 (red)")
+    finally:
+        page.close()
+
+
+def test_claim_app_played_to_the_end(browser, serve, tmp_path):
+    page, _ = open_app(browser, serve, tmp_path, "claim")
+    try:
+        check_first_screen(page, "claim")
+        type_seed(page, "1")
+        set_number(page, "Quiet turns before a stop", 2)
+        new_game(page)
+        board = page.locator(".rulebook-app .rulebook-board").first
+        before = status(page)
+        click_point(board, 0, 0)  # in placement every free point may take a piece
+        after = changed(page, before)
+        assert after != before and "Refused" not in after, after
+        click_point(board, 0, 0)  # the same point again, now under the piece: refused
+        open_refused_rule(page, "claim")
+        # the person lets the computer choose each of their moves until the game ends
+        computer = button(board, "Computer move")
+        for _ in range(400):
+            if page.locator(".rulebook-banner").first.is_visible():
+                break
+            if computer.is_enabled():
+                computer.click()
+            time.sleep(0.25)
+        game_over(page, "claim", "Red")
+    finally:
+        page.close()
