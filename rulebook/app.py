@@ -57,9 +57,16 @@ export default {
         target.classList.add("rulebook-focus");
         target.style.background = "#fff6d5";
         target.style.borderLeft = "4px solid #e6a100";
-        box.scrollTop = target.offsetTop - box.offsetTop - 4;
+        scroll();
       }
     };
+    // The panel may be hidden (another tab) when the focus arrives: scroll again once it has a size.
+    const scroll = () => {
+      const target = box.querySelector(".rulebook-focus");
+      if (!target || box.clientHeight === 0) return;
+      box.scrollTop += target.getBoundingClientRect().top - box.getBoundingClientRect().top - 4;
+    };
+    new ResizeObserver(() => requestAnimationFrame(scroll)).observe(box);
     const show = () => { box.innerHTML = model.get("value"); focus(); };
     show();
     model.on("change:value", show);
@@ -381,10 +388,12 @@ class App(widgets.VBox):
         """Show a paragraph of the rules beside the board."""
         if rule not in rules_text.paragraphs(self.game):
             return
+        self.tabs.selected_index = self.RULES_TAB  # shown first, so the panel has a size to scroll in
+        if self.rules.focus == rule:
+            self.rules.focus = ""  # the same rule again (the reader may have scrolled away): scroll back to it
         self.rules.focus = rule
         if self.rule_picker.value != rule:
             self.rule_picker.value = rule
-        self.tabs.selected_index = self.RULES_TAB
 
     def _rule_label(self, rule: str) -> str:
         text = rules_text.paragraph(self.game, rule).markdown

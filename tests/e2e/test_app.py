@@ -150,7 +150,12 @@ def open_refused_rule(page, game: str) -> None:
     focus = page.locator(".rulebook-rules .rulebook-focus").first
     focus.wait_for(timeout=30_000)
     assert rule in focus.inner_text(), (rule, focus.inner_text()[:200])
-    box = focus.bounding_box()
+    box = None
+    for _ in range(50):  # the panel scrolls once it is shown: give it a few frames
+        box = focus.bounding_box()
+        if box and 0 <= box["y"] < HEIGHT and box["x"] < WIDTH:
+            break
+        page.wait_for_timeout(100)
     assert box and 0 <= box["y"] < HEIGHT and box["x"] < WIDTH, box
     page.screenshot(path=SHOTS / f"app-{game}-rule.png")
 
