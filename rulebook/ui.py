@@ -18,7 +18,7 @@ import random
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class _Deferred:
@@ -157,9 +157,13 @@ export default {
     model.on("change:detail", show);
     el.addEventListener("click", (event) => {
       const link = event.target.closest("[data-rule]");
+      const step = event.target.closest("[data-step]");
       if (link) {
         event.preventDefault();
         model.send({ rule: link.dataset.rule });
+      } else if (step) {
+        event.preventDefault();
+        model.send({ step: Number(step.dataset.step) });
       } else if (event.target.closest("[data-close]")) {
         model.set("detail", "");
         model.save_changes();
@@ -184,11 +188,18 @@ class RuleText(anywidget.AnyWidget):
         super().__init__(**kwargs)
         self.game = game
         self.handlers: list[Callable[[str], None]] = []
+        self.step_handlers: list[Callable[[int], None]] = []
         self.on_msg(self._message)
 
     def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        if isinstance(content, dict) and isinstance(content.get("rule"), str):
+        if not isinstance(content, dict):
+            return
+        if isinstance(content.get("rule"), str):
             self.open_rule(content["rule"])
+        step = content.get("step")
+        if isinstance(step, int) and not isinstance(step, bool):
+            for handler in self.step_handlers:
+                handler(step)
 
     def open_rule(self, rule: str) -> None:
         """What a click on a rule id does."""
@@ -242,10 +253,24 @@ def computer_players(game: str, computer: Mapping[int, str | Bot] | Iterable[int
     return players
 
 
-class Table(widgets.VBox):
-    """A game in play: the current state, earlier states for Undo, a log, and the controls around a board.
+class Step(NamedTuple):
+    """One move of the game on the board: ``states[index - 1]`` -> ``states[index]``.
 
-    Every game's board takes the same arguments: ``Board(state, seed=..., computer={seat: "greedy", ...})``."""
+    ``move`` is the first new entry of ``after.history`` (the move played); chance outcomes that followed it are the
+    later new entries."""
+
+    index: int
+    player: int | None
+    move: Any
+    before: Any
+    after: Any
+
+
+class Table(widgets.VBox):
+    """A game in play: the states so far (for Undo and replay), a log, and the controls around a board.
+
+    Every game's board takes the same arguments: ``Board(state, seed=..., computer={seat: "greedy", ...})``.
+    ``state`` is the position shown (an earlier one while the history is replayed), ``live`` the newest."""
 
     def __init__(
         self, state: Any, *, seed: int = 0, computer: Mapping[int, str | Bot] | Iterable[int] = (), **kwargs: Any
@@ -259,11 +284,12 @@ class Table(widgets.VBox):
         if isinstance(players, int) and any(seat >= players for seat in self.bots):
             raise ValueError(f"computer: seats are 0 to {players - 1} in a game of {players}")
         self.states: list[Any] = [state]
+        self.view: int | None = None  # the index in ``states`` being replayed; None shows the game as it stands
         self.message = ""
         self.message_kind = "info"
         self.listeners: list[Callable[[Table], None]] = []
-        self.view_controls: list[Any] = []  # controls that only change the view: they stay on after the game
         self._frozen: list[Any] = []
+        self._narrations: dict[int, tuple[Any, Any, str]] = {}
         self.status = RuleText(self.game_name, layout=widgets.Layout(min_height="2.6em"))
         self.move_log = RuleText(
             self.game_name,
@@ -271,31 +297,56 @@ class Table(widgets.VBox):
         )
         self.status.add_class("rulebook-status")
         self.move_log.add_class("rulebook-log")
-        self.undo_button = widgets.Button(description="Undo", icon="undo", tooltip="Take back the last move")
+        self.move_log.step_handlers.append(self.show_move)
+        self.undo_button = widgets.Button(description="Undo", icon="undo", tooltip="Take back your last move")
         self.undo_button.on_click(lambda _: self.undo())
+        self.history_bar = self._history_bar()
+        self.view_controls: list[Any] = list(self._history_controls)  # stay on during replay and after the game
         super().__init__(**kwargs)
         self.add_class("rulebook-board")
 
     # -- state -------------------------------------------------------------------------------------
     @property
     def state(self) -> Any:
+        """The position on the board: the newest one, or the one being replayed."""
+        return self.states[-1] if self.view is None else self.states[self.view]
+
+    @property
+    def live(self) -> Any:
+        """The game as it stands (whatever the board shows)."""
         return self.states[-1]
 
     @property
     def finished(self) -> bool:
-        return self.game.outcome(self.state) is not None
+        return self.game.outcome(self.live) is not None
+
+    @property
+    def replaying(self) -> bool:
+        return self.view is not None
 
     def play(self, move: Any) -> bool:
-        """Try a move for the player to move; refused moves leave the state unchanged and explain why."""
+        """Try a move for the person to move; refused moves leave the state unchanged and explain why."""
+        if self.replaying:
+            self.view = None
+            self.message, self.message_kind = "Back to the game: you were looking at an earlier move.", "error"
+            self.redraw()
+            return False
         if self.finished:
             self.message, self.message_kind = "The game is over: start a new game to play again.", "error"
             self.redraw()
             return False
+        player = self.current_player(self.live)
+        if player in self.bots:
+            name = self.describe_player(player)
+            self.message = f"It is {name}'s turn, and the computer plays {name}: wait for its move."
+            self.message_kind = "error"
+            self.redraw()
+            return False
         try:
-            error = self.game.check(self.state, move)
+            error = self.game.check(self.live, move)
             if error is not None:
                 return self._refuse(error)
-            state = self.game.apply(self.state, move)
+            state = self.game.apply(self.live, move)
         except IllegalMove as error:
             return self._refuse(error)
         except ValueError as error:  # malformed input from a control: shown, never raised
@@ -303,8 +354,9 @@ class Table(widgets.VBox):
             self.redraw()
             return False
         self.states.append(state)
-        mover = self.describe_player(self._mover(self.states[-2]))
-        self.message, self.message_kind = f"{mover}: {self.move_text(move)}", "info"
+        self._settle_chance()
+        mine = self.step(len(self.states) - 1)
+        self.message, self.message_kind = f"{self.describe_player(mine.player)}: {self.step_text(mine)}", "info"
         self.message += self.replies(self._settle())
         self.redraw()
         return True
@@ -314,44 +366,63 @@ class Table(widgets.VBox):
         self.redraw()
         return False
 
-    def _settle(self) -> list[tuple[int | None, Any]]:
-        """Resolve chance nodes with the seeded generator, then let computer players take their turns; returns
-        the computer players' moves as (player, move)."""
-        played: list[tuple[int | None, Any]] = []
+    def _settle_chance(self) -> None:
+        """Resolve the chance nodes in front of the newest state with the seeded generator (in place)."""
         for _ in range(100_000):
-            state = self.state
+            state = self.live
+            if self.game.outcome(state) is not None:
+                return
+            outcomes = self.game.chance_outcomes(state)
+            if not outcomes:
+                return
+            self.states[-1] = self.game.apply(state, pick(outcomes, self.rng))
+        raise RuntimeError("chance did not settle")
+
+    def _settle(self) -> list[Step]:
+        """Resolve chance nodes with the seeded generator, then let computer players take their turns; returns
+        the computer players' moves."""
+        played: list[Step] = []
+        for _ in range(100_000):
+            self._settle_chance()
+            state = self.live
             if self.game.outcome(state) is not None:
                 return played
-            outcomes = self.game.chance_outcomes(state)
-            if outcomes:
-                self.states[-1] = self.game.apply(state, pick(outcomes, self.rng))
-                continue
-            player = self.current_player(state)
-            bot = self.bots.get(player)
+            bot = self.bots.get(self.current_player(state))
             if bot is None:
                 return played
-            move = bot(state, self.rng)
-            self.states.append(self.game.apply(state, move))
-            played.append((self._mover(state), move))
+            self.states.append(self.game.apply(state, bot(state, self.rng)))
+            self._settle_chance()
+            played.append(self.step(len(self.states) - 1))
         raise RuntimeError("computer players did not finish their turns")
 
-    def replies(self, played: list[tuple[int | None, Any]], shown: int = 2) -> str:
-        """What the computer players did after a person's move, for the status line (a long series is counted)."""
+    def replies(self, played: list[Step], shown: int = 2) -> str:
+        """What the computer players did after a person's move, for the status line: told one by one when there
+        are few, else counted per player (the board marks them and the log tells each)."""
         if not played:
             return ""
         if len(played) <= shown:
-            return "".join(f"; then {self.describe_player(player)}: {self.move_text(move)}" for player, move in played)
-        return f"; then the computer players made {len(played)} moves (the log lists them, newest first)"
+            return "".join(f"; then {self.describe_player(s.player)}: {self.step_text(s)}" for s in played)
+        counts: dict[int | None, int] = {}
+        for step in played:
+            counts[step.player] = counts.get(step.player, 0) + 1
+        told = [
+            f"{self.describe_player(p)}{' played' if i == 0 else ''} {n} move{'s' if n > 1 else ''}"
+            for i, (p, n) in enumerate(counts.items())
+        ]
+        listed = told[0] if len(told) == 1 else ", ".join(told[:-1]) + " and " + told[-1]
+        return f"; then {listed} (marked on the board; the log tells each, newest first)"
 
     def undo(self) -> None:
-        """Go back to the state before the last move of a person (computer moves are undone with it)."""
-        if len(self.states) == 1:
-            self.message, self.message_kind = "Nothing to undo.", "info"
+        """Go back to the last earlier position where a person was to move (computer replies are undone with it)."""
+        self.view = None
+        for index in range(len(self.states) - 2, -1, -1):
+            player = self.current_player(self.states[index])
+            if player is not None and player not in self.bots:
+                del self.states[index + 1 :]
+                self.message, self.message_kind = "Took back your last move.", "info"
+                break
         else:
-            self.states.pop()
-            while len(self.states) > 1 and self.current_player(self.state) in self.bots:
-                self.states.pop()
-            self.message, self.message_kind = "Took back the last move.", "info"
+            self.message, self.message_kind = "Nothing to undo.", "info"
         self.redraw()
 
     def start(self) -> Table:
@@ -363,6 +434,142 @@ class Table(widgets.VBox):
             settle_figure(figure)
         return self
 
+    # -- history -----------------------------------------------------------------------------------
+    def step(self, index: int) -> Step:
+        """The move that led from ``states[index - 1]`` to ``states[index]``."""
+        before, after = self.states[index - 1], self.states[index]
+        earlier = getattr(before, "history", ())
+        new = tuple(getattr(after, "history", ()))[len(earlier) :]
+        return Step(index, self._mover(before), new[0] if new else None, before, after)
+
+    def steps_shown(self) -> list[Step]:
+        """The moves to mark on the board: while replaying, the move that led to the position shown; otherwise the
+        person's last move and every computer reply since (with computer players only, the last round)."""
+        if self.view is not None:
+            return [self.step(self.view)] if self.view >= 1 else []
+        steps: list[Step] = []
+        now = self.current_player(self.live)
+        for index in range(len(self.states) - 1, 0, -1):
+            step = self.step(index)
+            steps.append(step)
+            if step.player not in self.bots or step.player == now:
+                break
+        return steps[::-1]
+
+    def narrate(self, before: Any, move: Any, after: Any) -> str:
+        """A move and its consequence in players' words: the game's ``narrate`` where it has one."""
+        narrate = getattr(self.game, "narrate", None)
+        narrate = getattr(narrate, "narrate", narrate)  # the function, also where a module of that name shadows it
+        if not callable(narrate) or move is None:
+            return self.move_text(move)
+        return narrate(before, move, after)
+
+    def step_text(self, step: Step) -> str:
+        """The narration of one step (cached: states never change)."""
+        cached = self._narrations.get(step.index)
+        if cached is not None and cached[0] is step.before and cached[1] is step.after:
+            return cached[2]
+        text = self.narrate(step.before, step.move, step.after)
+        self._narrations[step.index] = (step.before, step.after, text)
+        return text
+
+    def show_move(self, index: int) -> None:
+        """Replay: show the position after move ``index`` (0 is the start); the newest returns to the game."""
+        last = len(self.states) - 1
+        index = max(0, min(int(index), last))
+        self.view = None if index == last else index
+        if self.view is None:
+            self.message, self.message_kind = "Back to the game.", "info"
+        elif index == 0:
+            self.message, self.message_kind = "Replay: the position at the start.", "info"
+        else:
+            step = self.step(index)
+            text = f"{self.describe_player(step.player)}: {self.step_text(step)}"
+            self.message, self.message_kind = f"Replay, move {index} of {last}: {text}", "info"
+        self.redraw()
+
+    def _history_bar(self) -> widgets.HBox:
+        def button(icon: str, tooltip: str, target: Callable[[], int]) -> widgets.Button:
+            control = widgets.Button(icon=icon, tooltip=tooltip, layout=widgets.Layout(width="36px"))
+            control.on_click(lambda _: self.show_move(target()))
+            return control
+
+        shown = lambda: len(self.states) - 1 if self.view is None else self.view  # noqa: E731
+        first = button("fast-backward", "The start of the game", lambda: 0)
+        back = button("step-backward", "One move back", lambda: shown() - 1)
+        forward = button("step-forward", "One move on", lambda: shown() + 1)
+        latest = button("fast-forward", "Back to the game as it stands", lambda: len(self.states) - 1)
+        self._slider = widgets.IntSlider(
+            min=0, max=0, value=0, readout=False, continuous_update=False, layout=widgets.Layout(width="220px")
+        )
+        self._slider.observe(self._slid, "value")
+        self._history_label = widgets.HTML(layout=widgets.Layout(width="190px"))
+        self._history_controls = (first, back, self._slider, forward, latest)
+        bar = widgets.HBox([first, back, self._slider, forward, latest, self._history_label])
+        bar.add_class("rulebook-history")
+        return bar
+
+    def _slid(self, change: dict[str, Any]) -> None:
+        if not self._drawing_history:
+            self.show_move(change["new"])
+
+    _drawing_history = False
+
+    def _draw_history_bar(self) -> None:
+        last = len(self.states) - 1
+        shown = last if self.view is None else self.view
+        self._drawing_history = True
+        try:
+            self._slider.max = max(last, 0)
+            self._slider.value = shown
+        finally:
+            self._drawing_history = False
+        self._slider.disabled = last == 0
+        first, back, _, forward, latest = self._history_controls
+        first.disabled = back.disabled = shown == 0
+        forward.disabled = latest.disabled = shown == last
+        if self.view is None:
+            self._history_label.value = f"<span style='font-size:12px'>{last} moves played</span>"
+        else:
+            self._history_label.value = (
+                f"<span style='font-size:12px;background:#fff3cd;padding:1px 4px'><b>Replay</b>: move {shown} of "
+                f"{last}</span>"
+            )
+
+    def history_html(self, limit: int = 60) -> str:
+        """The moves so far, newest first, each told in players' words; consecutive moves of one player are grouped
+        under their name. A line is a link that replays the position after it."""
+        last = len(self.states) - 1
+        first = max(1, last - limit + 1)
+        groups: list[tuple[int | None, list[Step]]] = []
+        for index in range(last, first - 1, -1):
+            step = self.step(index)
+            if groups and groups[-1][0] == step.player:
+                groups[-1][1].append(step)
+            else:
+                groups.append((step.player, [step]))
+        parts = []
+        for player, steps in groups:
+            who = html.escape(self.describe_player(player))
+            if player in self.bots:
+                who += " <span style='color:#666'>(computer)</span>"
+            items = []
+            for step in steps:
+                style = "cursor:pointer"
+                if step.index == self.view:
+                    style += ";background:#fff3cd"
+                items.append(
+                    f"<li value='{step.index}' data-step='{step.index}' style='{style}' title='Show the position after "
+                    f"this move'>{self.move_log.linked(self.step_text(step))}</li>"
+                )
+            parts.append(
+                f"<div style='margin:2px 0'><b>{who}</b><ol reversed style='margin:0;padding-left:2.5em'>"
+                f"{''.join(items)}</ol></div>"
+            )
+        if not parts:
+            return "<div style='font-size:12px;color:#666'>No move played yet.</div>"
+        return f"<div style='font-size:12px'>{''.join(parts)}</div>"
+
     # -- to override ---------------------------------------------------------------------------
     def current_player(self, state: Any) -> int | None:
         return getattr(state, "player", None)
@@ -373,12 +580,23 @@ class Table(widgets.VBox):
     def describe_player(self, player: int | None) -> str:
         return "Chance" if player is None else f"Player {player + 1}"
 
+    def you_text(self) -> str:
+        """Who the people at the screen play: "You play White"."""
+        seats = getattr(self.live, "players", 0)
+        people = [seat for seat in range(seats if isinstance(seats, int) else 0) if seat not in self.bots]
+        if not people:
+            return "The computer plays every seat"
+        if len(people) == 1:
+            return f"You play {self.describe_player(people[0])}"
+        names = [self.describe_player(seat) for seat in people]
+        return "People play " + ", ".join(names[:-1]) + " and " + names[-1]
+
     def move_text(self, move: Any) -> str:
         """A move in the words the board uses (the engine's own words unless the board names places otherwise)."""
         return str(move)
 
     def prompt(self) -> str:
-        """What the player to move should do next (one line)."""
+        """Whose turn it is and what they can do now (one line)."""
         return ""
 
     def draw(self) -> None:
@@ -386,7 +604,7 @@ class Table(widgets.VBox):
 
     def result_text(self) -> str:
         """The result of a finished game in words, with the scores when the game keeps them."""
-        result = self.game.outcome(self.state)
+        result = self.game.outcome(self.live)
         if result is None:
             return ""
         names = [self.describe_player(player) for player in result.winners]
@@ -404,14 +622,16 @@ class Table(widgets.VBox):
 
     # -- drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
-        """Draw the position; once the game is over every move control is switched off."""
+        """Draw the position; while replaying, and once the game is over, every move control is switched off."""
         for control in self._frozen:
             control.disabled = False
         self._frozen = []
         self.status.value = self.status_html()
         self.draw()
-        if self.finished:
-            for control in self.move_controls():
+        self._draw_history_bar()
+        if self.finished or self.replaying:
+            frozen = self.move_controls() + ([self.undo_button] if self.replaying else [])
+            for control in frozen:
                 if not control.disabled:
                     control.disabled = True
                     self._frozen.append(control)
@@ -437,7 +657,15 @@ class Table(widgets.VBox):
     # -- shared rendering ----------------------------------------------------------------------
     def status_html(self) -> str:
         colour = {"error": "#b00020", "info": "#1b5e20"}[self.message_kind]
-        lines = [f"<b>{html.escape(self.prompt())}</b>"]
+        if self.replaying:
+            head = (
+                f"<b>Replay of move {self.view} of {len(self.states) - 1}</b>: the board shows an earlier position; "
+                "&#9197; returns to the game."
+            )
+        else:
+            prompt = html.escape(self.prompt())
+            head = f"<span style='color:#444'>{html.escape(self.you_text())}.</span> <b>{prompt}</b>"
+        lines = [head]
         if self.message:
             lines.append(f"<span style='color:{colour}'>{self.status.linked(self.message)}</span>")
         return "<div style='font-size:14px;line-height:1.4'>" + "<br>".join(lines) + "</div>"

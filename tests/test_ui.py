@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
+import random
+import re
 
 import plotly.graph_objects as go
 import pytest
@@ -85,9 +88,10 @@ def test_the_status_line_says_what_the_computer_answered():
         if replies:
             break
     assert 1 <= replies <= 2, replies
-    answered = [board.move_text(m) for m in board.state.history][-replies:]
-    expected = f"{board.describe_player(0)}: {board.move_text(move)}"
-    expected += "".join(f"; then {board.describe_player(1)}: {reply}" for reply in answered)
+    steps = [board.step(index) for index in range(len(board.states) - replies - 1, len(board.states))]
+    assert steps[0].move == move and [s.player for s in steps] == [0] + [1] * replies
+    expected = f"{board.describe_player(0)}: {board.step_text(steps[0])}"
+    expected += "".join(f"; then {board.describe_player(1)}: {board.step_text(s)}" for s in steps[1:])
     assert board.message == expected
     assert board.message in board.status.text
 
@@ -96,8 +100,124 @@ def test_a_long_series_of_computer_moves_is_counted_not_listed():
     board = mj_widget.Board(meetjesland.new_game(players=4, seed=1), seed=1, computer=(1, 2, 3))
     board.auto_button.click()
     computer_moves = len(board.states) - 2  # the start and the person's auto-placement come first
-    assert computer_moves > 2
+    assert computer_moves == 3  # one reinforcement each (hand count: three computer seats, one place each)
     assert board.message == (
-        f"Starting points spread at random; then the computer players made {computer_moves} moves "
-        "(the log lists them, newest first)"
+        "Starting points spread at random; then Black played 1 move, Pink 1 move and Teal 1 move "
+        "(marked on the board; the log tells each, newest first)"
     )
+
+
+GAMES = {"meetjesland": meetjesland, "kingdom_builder": kingdom_builder, "ab_die_post": ab_die_post, "claim": claim}
+
+
+def _bots(game):
+    return importlib.import_module(f"rulebook.{game}.bots").BOTS
+
+
+def _person_move(board, rng):
+    return rng.choice(board.game.legal_moves(board.live))
+
+
+@pytest.mark.parametrize("game", sorted(BOARDS))
+def test_undo_always_returns_to_a_position_where_a_person_is_to_move(game):
+    for seed in range(4):
+        board = BOARDS[game]()
+        board.bots = {1: _bots(game)["random"]}
+        board.start()
+        rng = random.Random(seed)
+        for turn in range(30):
+            if board.finished:
+                break
+            if rng.random() < 0.3:
+                board.undo()
+            else:
+                assert board.play(_person_move(board, rng)), board.message
+            assert board.current_player(board.live) not in board.bots or board.finished, (turn, board.message)
+
+
+def test_the_claim_notebook_board_never_hands_a_person_the_computer_s_move():
+    # the notebook's board (seed 7, the computer plays Blue): three Undo clicks once left Blue to move, and a click
+    # played Blue's move for it
+    board = claim_widget.Board(claim.new_game(players=2, seed=7), seed=7, computer={1: "greedy"})
+    for _ in range(3):
+        assert board.play(claim.legal_moves(board.live)[0])
+    for _ in range(3):
+        board.undo()
+        assert board.current_player(board.live) == 0
+    assert board.message in ("Took back your last move.", "Nothing to undo.")
+
+
+def test_a_move_for_a_computer_seat_is_refused_and_changes_nothing():
+    board = claim_widget.Board(claim.new_game(players=2, seed=3), seed=3)
+    assert board.play(claim.legal_moves(board.live)[0])
+    while board.current_player(board.live) == 0:
+        assert board.play(claim.legal_moves(board.live)[0])
+    board.bots[1] = claim.bots.BOTS["greedy"]  # Blue, to move now, becomes a computer seat
+    before = list(board.states)
+    assert not board.play(claim.legal_moves(board.live)[0])
+    assert board.states == before
+    assert "It is Blue's turn, and the computer plays Blue" in board.status.text
+
+
+def test_the_moves_to_mark_are_the_person_s_move_and_every_computer_reply():
+    board = mj_widget.Board(meetjesland.new_game(players=4, seed=1), seed=1, computer=(1, 2, 3))
+    board.auto_button.click()
+    steps = board.steps_shown()
+    assert [step.player for step in steps] == [0, 1, 2, 3]
+    assert [step.index for step in steps] == list(range(len(board.states) - 4, len(board.states)))
+    assert all(step.after is board.states[step.index] for step in steps)
+
+
+def test_replay_shows_an_earlier_position_read_only_and_a_click_on_the_board_returns_to_the_game():
+    board = claim_widget.Board(claim.new_game(players=2, seed=3), seed=3, computer={1: "greedy"})
+    for _ in range(4):
+        assert board.play(claim.legal_moves(board.live)[0])
+    last = len(board.states) - 1
+    board.move_log._message(None, {"step": 2}, None)  # a click on the log line of move 2
+    assert board.view == 2 and board.state is board.states[2] and board.live is board.states[-1]
+    assert f"Replay of move 2 of {last}" in board.status.text
+    assert board.steps_shown() == [board.step(2)]
+    assert all(control.disabled for control in board.move_controls()) and board.undo_button.disabled
+    assert board._slider.value == 2 and not board._slider.disabled
+    first, back, _, forward, latest = board._history_controls
+    back.click()
+    assert board.view == 1 and board.state is board.states[1]
+    first.click()
+    assert board.view == 0 and board.steps_shown() == []
+    before = list(board.states)
+    assert not board.play(claim.legal_moves(board.states[0])[0])  # a click on the replayed board
+    assert board.view is None and board.states == before and "Back to the game" in board.status.text
+    board._slider.value = 3
+    assert board.view == 3
+    latest.click()
+    assert board.view is None and not any(c.disabled for c in board.move_controls() if c.description == "Undo")
+
+
+def test_the_log_names_the_player_on_every_group_and_links_each_move_to_its_position():
+    board = claim_widget.Board(claim.new_game(players=2, seed=3), seed=3, computer={1: "greedy"})
+    for _ in range(4):
+        assert board.play(claim.legal_moves(board.live)[0])
+    log = board.history_html()
+    groups = re.findall(r"<b>(\w+)(?: <span[^>]*>\(computer\)</span>)?</b>", log)
+    expected = []
+    for index in range(len(board.states) - 1, 0, -1):
+        name = board.describe_player(board.step(index).player)
+        if not expected or expected[-1] != name:
+            expected.append(name)
+    assert groups == expected and "Blue <span style='color:#666'>(computer)</span>" in log
+    steps = [int(n) for n in re.findall(r"data-step='(\d+)'", log)]
+    assert steps == list(range(len(board.states) - 1, 0, -1))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_move_of_random_games_is_told_in_words(game):
+    for seed in range(3):
+        board = BOARDS[game]()
+        board.rng = random.Random(seed)
+        board.bots = {seat: _bots(game)["random"] for seat in range(board.live.players)}
+        del board.states[1:]
+        board._settle()
+        assert len(board.states) > 20
+        for index in range(1, min(len(board.states), 400)):
+            text = board.step_text(board.step(index))
+            assert isinstance(text, str) and text.strip(), (index, board.step(index).move)
