@@ -6,12 +6,13 @@ networkx graph and validates it; anything wrong raises ``ValueError`` that names
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
+
+from .core import parse_json, quote
 
 
 def graphs_dir() -> Path:
@@ -32,9 +33,10 @@ def read(path: str | Path) -> dict[str, Any]:
     """Parse a board file's JSON; a malformed file raises ``ValueError`` naming it."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path.name}: not valid JSON ({error})") from None
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path.name}: cannot be read ({type(error).__name__})") from None
+    data = parse_json(text, f"{path.name}: not valid JSON")
     if not isinstance(data, dict):
         raise ValueError(f"{path.name}: expected a node-link object at the top level")
     return data
@@ -46,7 +48,7 @@ def _node_id(value: Any, where: str) -> Any:
         return tuple(value)
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
         return value
-    raise ValueError(f"{where}: a node id must be a string, a number or a list of those, not {value!r}")
+    raise ValueError(f"{where}: a node id must be a string, a number or a list of those, not {quote(value)}")
 
 
 def from_data(
@@ -63,8 +65,10 @@ def from_data(
     names a boolean edge attribute, every node must be reachable through the edges where it is true."""
     if not isinstance(data, dict):
         raise ValueError(f"{name}: expected a node-link object")
-    if data.get("directed", False) or data.get("multigraph", False):
-        raise ValueError(f"{name}: a board must be an undirected simple graph (directed/multigraph false)")
+    for key in ("directed", "multigraph"):  # networkx reads a missing "multigraph" as true: say so at load
+        if data.get(key) is not False:
+            found = "missing" if key not in data else f"found {quote(data[key])}"
+            raise ValueError(f"{name}: '{key}' must be false: a board is an undirected simple graph ({found})")
     if not isinstance(data.get("graph", {}), dict):
         raise ValueError(f"{name}: 'graph' (the board's own attributes) must be an object")
     nodes, edges = data.get("nodes"), data.get("edges")
@@ -79,11 +83,11 @@ def from_data(
             node = {**node, "id": key}
             nodes[index] = node
         if key in ids:
-            raise ValueError(f"{name}: node {key!r} is listed twice")
+            raise ValueError(f"{name}: node {quote(key)} is listed twice")
         ids.add(key)
         missing = [attribute for attribute in node_attributes if attribute not in node]
         if missing:
-            raise ValueError(f"{name}: node {key!r} lacks {', '.join(missing)}")
+            raise ValueError(f"{name}: node {quote(key)} lacks {', '.join(missing)}")
     seen: dict[frozenset, dict] = {}
     for index, edge in enumerate(edges):
         if not isinstance(edge, dict) or "source" not in edge or "target" not in edge:
@@ -92,27 +96,27 @@ def from_data(
         edge.update(source=source, target=target)
         for end in (source, target):
             if end not in ids:
-                raise ValueError(f"{name}: edge {source!r}-{target!r} names unknown node {end!r}")
+                raise ValueError(f"{name}: edge {quote(source)}-{quote(target)} names unknown node {quote(end)}")
         if source == target:
-            raise ValueError(f"{name}: edge {source!r}-{target!r} joins a node to itself")
+            raise ValueError(f"{name}: edge {quote(source)}-{quote(target)} joins a node to itself")
         pair = frozenset((source, target))
         attributes = {k: v for k, v in edge.items() if k not in ("source", "target")}
         if pair in seen:
             if seen[pair] != attributes:
                 raise ValueError(
-                    f"{name}: edge {source!r}-{target!r} is listed twice with different data (not symmetric)"
+                    f"{name}: edge {quote(source)}-{quote(target)} is listed twice with different data (not symmetric)"
                 )
-            raise ValueError(f"{name}: edge {source!r}-{target!r} is listed twice")
+            raise ValueError(f"{name}: edge {quote(source)}-{quote(target)} is listed twice")
         seen[pair] = attributes
         missing = [attribute for attribute in edge_attributes if attribute not in edge]
         if missing:
-            raise ValueError(f"{name}: edge {source!r}-{target!r} lacks {', '.join(missing)}")
+            raise ValueError(f"{name}: edge {quote(source)}-{quote(target)} lacks {', '.join(missing)}")
         if passable is not None and not isinstance(edge.get(passable), bool):
-            raise ValueError(f"{name}: edge {source!r}-{target!r}: '{passable}' must be true or false")
+            raise ValueError(f"{name}: edge {quote(source)}-{quote(target)}: '{passable}' must be true or false")
     try:
-        graph = nx.node_link_graph(data, edges="edges")
+        graph = nx.node_link_graph(data, directed=False, multigraph=False, edges="edges")
     except (KeyError, TypeError, nx.NetworkXError) as error:
-        raise ValueError(f"{name}: not networkx node-link data ({error!r})") from None
+        raise ValueError(f"{name}: not networkx node-link data ({quote(str(error), 200)})") from None
     if graph.number_of_nodes() == 0:
         raise ValueError(f"{name}: the board has no nodes")
     if passable is not None:

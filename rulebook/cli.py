@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -19,15 +20,30 @@ def notebooks_dir() -> Path:
     return folder
 
 
-def lab(port: int | None) -> int:
-    """JupyterLab on notebooks/, token authentication on (Jupyter prints the address with its token)."""
-    command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--ServerApp.root_dir={notebooks_dir()}"]
+def lab_command(port: int | None, ip: str = "127.0.0.1", token: str | None = None) -> list[str]:
+    """JupyterLab on notebooks/, bound to ``ip`` (this machine only unless asked otherwise) with a token, whatever the
+    user's Jupyter config says: both are given on the command line, which overrides config files."""
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        f"--ServerApp.root_dir={notebooks_dir()}",
+        f"--ServerApp.ip={ip}",
+        f"--IdentityProvider.token={token or secrets.token_hex(24)}",
+    ]
     if port:
         command.append(f"--port={port}")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
-    print("Starting JupyterLab; open the http://127.0.0.1:... address with its token printed below.", flush=True)
-    return subprocess.call(command)
+    return command
+
+
+def lab(port: int | None, ip: str = "127.0.0.1") -> int:
+    """JupyterLab on notebooks/, token authentication on (Jupyter prints the address with its token)."""
+    where = "this machine only" if ip == "127.0.0.1" else f"the address {ip}, so other machines may reach it"
+    print(f"Starting JupyterLab on {where}; open the address with its token printed below.", flush=True)
+    return subprocess.call(lab_command(port, ip))
 
 
 GAMES = ("meetjesland", "kingdom_builder", "ab_die_post", "claim")
@@ -103,12 +119,17 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     lab_parser = commands.add_parser("lab", help="open JupyterLab on the rulebook notebooks")
     lab_parser.add_argument("--port", type=int, default=None)
+    lab_parser.add_argument(
+        "--ip",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only); a token is required whatever it is",
+    )
     app_parser = commands.add_parser("app", help="serve one game's notebook as an app (Voila, code hidden)")
     app_parser.add_argument("game", choices=GAMES)
     app_parser.add_argument("--port", type=int, default=None)
     args = parser.parse_args(argv)
     if args.command == "lab":
-        return lab(args.port)
+        return lab(args.port, args.ip)
     return app(args.game, args.port)
 
 

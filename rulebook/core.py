@@ -140,12 +140,26 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _frozen(value: Any, where: str) -> Any:
+MAX_NESTING = 8  # no move field nests deeper than a list of pairs; deeper input is refused, never recursed into
+
+
+def quote(value: Any, limit: int = 60) -> str:
+    """A value for an error message: its repr, cut to a short prefix (a save may hold megabytes in one field)."""
+    if isinstance(value, (dict, list, tuple)) and len(value) > limit:
+        text = repr(type(value)(list(value)[:limit]) if not isinstance(value, dict) else "{...}")
+    else:
+        text = repr(value) if not isinstance(value, str) or len(value) <= limit else repr(value[:limit])
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _frozen(value: Any, where: str, depth: int = 0) -> Any:
+    if depth > MAX_NESTING:
+        raise ValueError(f"{where}: nested more than {MAX_NESTING} deep")
     if isinstance(value, list):
-        return tuple(_frozen(item, where) for item in value)
+        return tuple(_frozen(item, where, depth + 1) for item in value)
     if value is None or isinstance(value, (bool, int, str)):
         return value
-    raise ValueError(f"{where}: unexpected value {value!r}")
+    raise ValueError(f"{where}: unexpected value {quote(value)}")
 
 
 def decode_move(data: Any, classes: Mapping[str, type], where: str = "move") -> Any:
@@ -154,18 +168,21 @@ def decode_move(data: Any, classes: Mapping[str, type], where: str = "move") -> 
         raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
     name = data.get("move")
     if not isinstance(name, str) or name not in classes:
-        raise ValueError(f"{where}: unknown move {name!r} (known: {', '.join(sorted(classes))})")
+        raise ValueError(f"{where}: unknown move {quote(name)} (known: {', '.join(sorted(classes))})")
     cls = classes[name]
     names = {field.name for field in dataclasses.fields(cls)}
     given = set(data) - {"move"}
     if given != names:
         missing, extra = sorted(names - given), sorted(given - names)
-        raise ValueError(f"{where}: {name} fields wrong (missing {missing}, unexpected {extra})")
+        raise ValueError(f"{where}: {name} fields wrong (missing {missing}, unexpected {quote(extra)})")
     values = {key: _frozen(data[key], f"{where}.{key}") for key in names}
     try:
         return cls(**values)
     except (TypeError, ValueError) as error:
-        raise ValueError(f"{where}: {error}") from None
+        raise ValueError(f"{where}: {quote(str(error), 200)}") from None
+
+
+SAVE_KEYS = ("game", "version", "setup", "history")
 
 
 def dump_game(game: str, version: int, setup: Mapping[str, Any], history: Iterable[Any]) -> str:
@@ -177,18 +194,29 @@ def dump_game(game: str, version: int, setup: Mapping[str, Any], history: Iterab
     )
 
 
+def parse_json(text: str | bytes, what: str) -> Any:
+    """``json.loads`` whose every failure is a ValueError starting with ``what`` (nesting too deep included)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{what}: the JSON is nested too deeply") from None
+    except (TypeError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{what}: {quote(str(error), 200)}") from None
+
+
 def load_game(text: str | bytes, game: str, version: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Parse and check the envelope of a save file; returns ``(setup, history)`` still to be replayed."""
-    try:
-        data = json.loads(text)
-    except (TypeError, json.JSONDecodeError) as error:
-        raise ValueError(f"not a saved game: {error}") from None
+    data = parse_json(text, "not a saved game")
     if not isinstance(data, dict):
         raise ValueError("not a saved game: expected a JSON object")
+    unknown = sorted(set(data) - set(SAVE_KEYS))
+    if unknown:
+        raise ValueError(f"saved game: unknown key {quote(unknown[0])} (a save holds {', '.join(SAVE_KEYS)})")
     if data.get("game") != game:
-        raise ValueError(f"this is a saved game of {data.get('game')!r}, not {game!r}")
-    if data.get("version") != version:
-        raise ValueError(f"saved with rules version {data.get('version')!r}; this rulebook plays version {version}")
+        raise ValueError(f"this is a saved game of {quote(data.get('game'))}, not {game!r}")
+    saved = data.get("version")
+    if type(saved) is not int or saved != version:  # not `true`, which equals 1 in Python
+        raise ValueError(f"saved with rules version {quote(saved)}; this rulebook plays version {version}")
     setup, history = data.get("setup"), data.get("history")
     if not isinstance(setup, dict):
         raise ValueError("saved game: 'setup' must be an object")

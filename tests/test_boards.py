@@ -71,3 +71,31 @@ def test_meetjesland_board_connected_only_through_passable_borders():
     assert graph.number_of_nodes() == 44 and graph.number_of_edges() == 100
     open_only = nx.Graph((u, v) for u, v, ok in graph.edges(data="passable") if ok)
     assert nx.is_connected(open_only) and open_only.number_of_nodes() == 44
+
+
+@pytest.mark.parametrize("key", ["multigraph", "directed"])
+def test_a_board_without_its_graph_kind_is_refused_at_load(key):
+    # networkx reads node-link data without "multigraph" as a MultiGraph, which then failed in play
+    data = good()
+    del data[key]
+    with pytest.raises(ValueError, match=f"'{key}' must be false.*missing"):
+        boards.from_data(data)
+
+
+def test_a_board_file_nested_too_deep_or_unreadable_is_a_value_error(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError, match="deep.json: not valid JSON: the JSON is nested too deeply"):
+        boards.read(deep)
+    folder = tmp_path / "folder.json"
+    folder.mkdir()
+    with pytest.raises(ValueError, match="folder.json: cannot be read"):
+        boards.read(folder)
+
+
+def test_an_error_quotes_only_a_short_prefix_of_a_huge_node_id():
+    data = good()
+    data["edges"].append({"source": "a", "target": "x" * 5_000_000, "passable": True})
+    with pytest.raises(ValueError) as error:
+        boards.from_data(data)
+    assert "unknown node" in str(error.value) and len(str(error.value)) < 300

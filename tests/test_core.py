@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -90,3 +92,38 @@ def test_draw_distribution_hypergeometric():
     assert result == {(("red", 2),): Fraction(1, 3), (("blue", 1), ("red", 1)): Fraction(2, 3)}
     with pytest.raises(ValueError):
         draw_distribution({"red": 1}, 2)
+
+
+def _save(**changes):
+    data = {"game": "claim", "version": 1, "setup": {}, "history": []}
+    data.update(changes)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[" * 5000 + "]" * 5000, "nested too deeply"),
+        (_save(version=True), "rules version True"),
+        (_save(extra=1), "unknown key 'extra'"),
+        (_save(game="x" * 10_000), "saved game of 'xxxx"),
+    ],
+)
+def test_a_hostile_save_envelope_is_a_short_value_error(text, message):
+    with pytest.raises(ValueError, match=re.escape(message)) as error:
+        core.load_game(text, "claim", 1)
+    assert len(str(error.value)) < 300
+
+
+def test_a_move_field_nested_deep_is_refused_not_recursed_into():
+    @dataclass(frozen=True)
+    class Build:
+        hex: object
+
+    field = 0
+    for _ in range(498):  # a 1.1 KB save once raised RecursionError here
+        field = [field]
+    with pytest.raises(ValueError, match=r"history\[0\]\.hex: nested more than"):
+        core.decode_move({"move": "Build", "hex": field}, {"Build": Build}, "history[0]")
+    assert core.decode_move({"move": "Build", "hex": [[1, 2]]}, {"Build": Build}).hex == ((1, 2),)
+    assert core.quote("y" * 1000).startswith("'yyy") and len(core.quote("y" * 1000)) <= 60

@@ -589,21 +589,24 @@ def test_the_pickle_check_can_fail() -> None:
 # --- bugs found in rulebook/boards.py (a shared file this helper may not edit): pinned until fixed -------------
 
 
+SIMPLE = {"directed": False, "multigraph": False}
+
+
 @pytest.mark.parametrize("node_id", [{"a": 1}, [[1, 2]]])
 def test_from_data_refuses_an_unhashable_node_id(node_id: Any) -> None:
     with pytest.raises(ValueError, match="node"):
-        boards.from_data({"nodes": [{"id": node_id}], "edges": []})
+        boards.from_data({**SIMPLE, "nodes": [{"id": node_id}], "edges": []})
 
 
 def test_from_data_refuses_an_unhashable_edge_end() -> None:
     with pytest.raises(ValueError, match="edge"):
-        boards.from_data({"nodes": [{"id": 1}], "edges": [{"source": {}, "target": 1}]})
+        boards.from_data({**SIMPLE, "nodes": [{"id": 1}], "edges": [{"source": {}, "target": 1}]})
 
 
 def test_from_data_refuses_graph_attributes_that_are_not_an_object() -> None:
     """Accepted today, the board then breaks its game's loader (``graph.graph["brewery"]`` raises TypeError)."""
     with pytest.raises(ValueError, match="graph"):
-        boards.from_data({"nodes": [{"id": 1}], "edges": [], "graph": 5})
+        boards.from_data({**SIMPLE, "nodes": [{"id": 1}], "edges": [], "graph": 5})
 
 
 @pytest.mark.parametrize("name", [[], {}])
