@@ -6,6 +6,7 @@ the address to a usable board go to .e2e/timings.md beside a minimal Voila page 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import time
 
@@ -173,6 +174,31 @@ def game_over(page, game: str, first_seat: str, seconds: float = 120) -> None:
     banner.wait_for(state="hidden", timeout=30_000)
 
 
+def replay_from_log(page, game: str) -> None:
+    """The log tells each move with its player; a click on a line shows the board as it was after that move, and a
+    click on the newest line returns to the game."""
+    log = page.locator(".rulebook-app .rulebook-log").first
+    if not log.is_visible():
+        headers = page.locator(".rulebook-app .jupyter-widget-Collapse-header")
+        headers.filter(has_text=re.compile("log|moves", re.I)).first.click()
+    log.wait_for(state="visible", timeout=30_000)
+    assert "(computer)" in log.inner_text(), log.inner_text()[:300]
+    assert page.locator(".rulebook-app .rulebook-history").count() >= 1
+    lines = log.locator("[data-step]")
+    assert lines.count() >= 2
+    lines.nth(1).scroll_into_view_if_needed()
+    lines.nth(1).click()
+    page.wait_for_function(
+        "() => document.querySelector('.rulebook-status')?.innerText.includes('Replay of move')", timeout=30_000
+    )
+    page.screenshot(path=SHOTS / f"app-{game}-replay.png")
+    lines.first.click()  # the newest move: back to the game
+    page.wait_for_function(
+        "() => !document.querySelector('.rulebook-status')?.innerText.includes('Replay of move')", timeout=30_000
+    )
+    assert "You play" in status(page), status(page)
+
+
 def status(page) -> str:
     return page.locator(".rulebook-status").first.inner_text()
 
@@ -202,6 +228,7 @@ def test_meetjesland_app(browser, serve, tmp_path):
         open_refused_rule(page, "meetjesland")
         DRIVERS["meetjesland"](page, board)
         page.screenshot(path=SHOTS / "app-meetjesland-played.png")
+        replay_from_log(page, "meetjesland")
     finally:
         page.close()
 
@@ -267,8 +294,14 @@ def test_claim_app_played_to_the_end(browser, serve, tmp_path):
         assert after != before and "Refused" not in after, after
         click_point(board, 0, 0)  # the same point again, now under the piece: refused
         open_refused_rule(page, "claim")
-        # the person lets the computer choose each of their moves until the game ends
         computer = button(board, "Computer move")
+        for _ in range(3):  # Red's second piece, then Blue (the computer) answers
+            before = status(page)
+            computer.click()
+            changed(page, before)
+        page.screenshot(path=SHOTS / "app-claim-replies.png")
+        replay_from_log(page, "claim")
+        # the person lets the computer choose each of their moves until the game ends
         for _ in range(400):
             if page.locator(".rulebook-banner").first.is_visible():
                 break
