@@ -6,6 +6,7 @@ Timings are measured here and never asserted in tests (the machine is shared; fi
 from __future__ import annotations
 
 import importlib
+import os
 import random
 import subprocess
 import sys
@@ -154,6 +155,32 @@ def app_imports() -> dict[str, object]:
     }
 
 
+STUDIES = {  # game: (seats, games) - greedy against random, every seat rotated
+    "meetjesland": (("greedy", "random", "random"), 30),
+    "kingdom_builder": (("greedy", "random"), 40),
+    "ab_die_post": (("greedy", "random"), 60),
+    "claim": (("greedy", "random"), 40),
+}
+
+
+def balance_studies() -> dict[str, object]:
+    """Each game's greedy player against random ones, on every core: win rates with 95 % intervals and the time."""
+    from . import study
+
+    figures: dict[str, object] = {}
+    for game, (seats, games) in STUDIES.items():
+        start = time.perf_counter()
+        result = study.run(game, seats, games)
+        spent = time.perf_counter() - start
+        for row in result.rows():
+            if row["who"] in ("greedy", "first player"):
+                figures[f"{game}, {row['who']} win rate ({', '.join(seats)}; {games} games)"] = (
+                    f"{row['rate']:.1%} ({row['low']:.1%} to {row['high']:.1%})"
+                )
+        figures[f"{game}, study wall time (s, {os.cpu_count()} cores)"] = round(spent, 1)
+    return figures
+
+
 def notebook_times() -> dict[str, float]:
     import nbformat
     from nbclient import NotebookClient
@@ -183,6 +210,7 @@ def main() -> int:
         except ModuleNotFoundError:
             continue
         sections.append((game.replace("_", " ").title(), module.bench()))
+    sections.append(("Balance studies (greedy against random)", balance_studies()))
     sections.append(("Start-up", {"import rulebook (s)": round(import_time(), 3)}))
     sections.append(("App imports", app_imports()))
     notebooks = notebook_times()

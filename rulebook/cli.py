@@ -127,10 +127,59 @@ def main(argv: list[str] | None = None) -> int:
     app_parser = commands.add_parser("app", help="serve one game's notebook as an app (Voila, code hidden)")
     app_parser.add_argument("game", choices=GAMES)
     app_parser.add_argument("--port", type=int, default=None)
+    study_parser = commands.add_parser("study", help="play many games between computer players: who wins how often")
+    study_parser.add_argument("game", choices=GAMES)
+    study_parser.add_argument("--games", type=int, default=40, help="how many games (default 40)")
+    study_parser.add_argument(
+        "--seats", required=True, help="one computer player per seat, comma-separated, e.g. greedy,random"
+    )
+    study_parser.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed + i)")
+    study_parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    study_parser.add_argument(
+        "--scheduler", default=None, help="a Dask scheduler's address, to play the games on its cluster"
+    )
+    study_parser.add_argument("--chart", default=None, help="write the chart to this HTML file")
     args = parser.parse_args(argv)
     if args.command == "lab":
         return lab(args.port, args.ip)
+    if args.command == "study":
+        return study(args)
     return app(args.game, args.port)
+
+
+def study(args: argparse.Namespace) -> int:
+    """``rulebook study``: a balance study, printed as a table (and written as a chart when asked)."""
+    from . import study as studies
+
+    seats = [name.strip() for name in args.seats.split(",") if name.strip()]
+    executor = client = None
+    if args.scheduler:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise SystemExit("rulebook study --scheduler needs Dask: pip install 'rulebook[study]'") from None
+        client = Client(args.scheduler)
+        executor = client.get_executor()
+    try:
+        result = studies.run(
+            args.game,
+            seats,
+            args.games,
+            seed=args.seed,
+            workers=args.workers,
+            executor=executor,
+            progress=studies.progress_bar(sys.stderr),
+        )
+    except ValueError as error:
+        raise SystemExit(f"rulebook study: {error}") from None
+    finally:
+        if client is not None:
+            client.close()
+    print(result.table())
+    if args.chart:
+        result.figure().write_html(args.chart, include_plotlyjs=True)
+        print(f"chart written to {args.chart}")
+    return 0
 
 
 if __name__ == "__main__":
