@@ -293,9 +293,9 @@ def test_MJ_5_8_attack_again_while_points_remain():
 def test_MJ_5_9_move_at_most_seven_points_between_neighbours():
     position = playing(territories={"eeklo": (0, 12), "waarschoot": (0, 1), "lovendegem": (0, 1), "aalter": (0, 9)})
     refused(position, Fortify("eeklo", "lovendegem", 2), "MJ-5.9")  # not neighbours
-    refused(position, Fortify("eeklo", "waarschoot", 8), "MJ-C8")
+    refused(position, Fortify("eeklo", "waarschoot", 8), "MJ-5.9")
     state = mj.apply(position, Fortify("eeklo", "waarschoot", 5))
-    refused(state, Fortify("waarschoot", "lovendegem", 3), "MJ-C8")  # 5 + 3 > 7 this turn
+    refused(state, Fortify("waarschoot", "lovendegem", 3), "MJ-5.9")  # 5 + 3 > 7 this turn
     state = mj.apply(state, Fortify("waarschoot", "lovendegem", 2))
     assert (state.points_on("eeklo"), state.points_on("waarschoot"), state.points_on("lovendegem")) == (7, 4, 3)
 

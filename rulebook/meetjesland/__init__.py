@@ -1,5 +1,6 @@
 """Verover het Meetjesland: a Risk-like war game on 44 villages (rules, odds, bots, widget, charts)."""
 
+from .narrate import narrate, news_for
 from .rules import (
     BREWERY,
     MISSIONS,
@@ -64,7 +65,6 @@ __all__ = [
     "TradeCards",
     "apply",
     "arrange",
-    "arrange",
     "auto_setup",
     "chance_outcomes",
     "check",
@@ -75,6 +75,8 @@ __all__ = [
     "legal_moves",
     "load_board",
     "mission_done",
+    "narrate",
+    "news_for",
     "new_game",
     "outcome",
     "reinforcements",

@@ -25,6 +25,27 @@ GAME = "meetjesland"
 STARTING_POINTS = {3: 35, 4: 30, 5: 25, 6: 20}  # MJ-4.1
 BREWERY = "brewery"
 PLAYER_COLOURS = ("white", "black", "pink", "teal", "brown", "grey")
+BOARDS = (GAME,)  # the shipped maps: a Config names one of these, never a path
+QUOTE_LIMIT = 40  # characters of a bad value quoted in an error message
+
+
+def quote(value) -> str:
+    """A bad value for an error message: its repr, cut to a short prefix (a save may carry megabytes)."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a hostile object's repr must not escape as another error
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1] + "…"
+
+
+def _said(move) -> str:
+    """A move as the rules word it, cut short like :func:`quote` when a malformed field makes it long."""
+    text = describe(move)
+    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1] + "…"
+
+
+def _whole(value, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 # --- the board ------------------------------------------------------------------------------------
@@ -86,10 +107,14 @@ def load_board(name: str = GAME) -> Board:
         raise ValueError(f"{name}.json: graph attribute 'brewery' must name a territory")
     for territory, region in graph.nodes(data="region"):
         if not isinstance(region, str):
-            raise ValueError(f"{name}.json: territory {territory!r} has region {region!r}; expected a colour name")
+            raise ValueError(
+                f"{name}.json: territory {quote(territory)} has region {quote(region)}; expected a colour name"
+            )
     for territory, number in graph.nodes(data="number"):
         if not isinstance(number, int) or number < 0:
-            raise ValueError(f"{name}.json: territory {territory!r} has number {number!r}; expected an int >= 0")
+            raise ValueError(
+                f"{name}.json: territory {quote(territory)} has number {quote(number)}; expected an int >= 0"
+            )
     return Board(graph)
 
 
@@ -144,34 +169,67 @@ class Config:
     missions: tuple[Mission, ...] = MISSIONS  # MJ-C9
     brewery_value: int = 5  # MJ-4.7
     set_values: tuple[int, int, int] = (4, 6, 8)  # MJ-4.7: three different, two and one, three alike
+    trade_down: bool = False  # MJ-C6 option: over the hand limit, any trade that brings the hand down to it will do
 
     def __post_init__(self) -> None:
-        if not isinstance(self.move_limit, int) or self.move_limit < 0:
-            raise ValueError(f"Config.move_limit must be an int >= 0, got {self.move_limit!r}")
-        if not isinstance(self.hand_limit, int) or self.hand_limit < 3:
-            raise ValueError(f"Config.hand_limit must be an int >= 3, got {self.hand_limit!r}")
-        if not isinstance(self.missions, tuple) or not all(isinstance(m, Mission) for m in self.missions):
-            raise ValueError(f"Config.missions must be a tuple of Mission cards, got {self.missions!r}")
-        if len(self.missions) < 6:
-            raise ValueError("Config.missions needs at least 6 missions, one per player")
-        if not isinstance(self.board, str):
-            raise ValueError(f"Config.board must name a board file, got {self.board!r}")
-        if not isinstance(self.brewery_value, int) or isinstance(self.brewery_value, bool) or self.brewery_value < 0:
-            raise ValueError(f"Config.brewery_value must be an int >= 0, got {self.brewery_value!r}")
+        # Bounds the set-up panel offers too (rulebook/setup.py): wide enough for any house rule, narrow enough that
+        # no saved or typed Config can make the game loop or the board draw forever.
+        if self.board not in BOARDS:
+            raise ValueError(f"Config.board must be one of the shipped maps {BOARDS}, got {quote(self.board)}")
+        if not _whole(self.move_limit, 0, 100):
+            raise ValueError(f"Config.move_limit must be a whole number from 0 to 100, got {quote(self.move_limit)}")
+        if not _whole(self.hand_limit, 3, 44):
+            raise ValueError(f"Config.hand_limit must be a whole number from 3 to 44, got {quote(self.hand_limit)}")
+        if not _whole(self.brewery_value, 0, 100):
+            raise ValueError(
+                f"Config.brewery_value must be a whole number from 0 to 100, got {quote(self.brewery_value)}"
+            )
+        if not isinstance(self.trade_down, bool):
+            raise ValueError(f"Config.trade_down must be True or False, got {quote(self.trade_down)}")
         values = self.set_values
-        if not (
-            isinstance(values, tuple)
-            and len(values) == 3
-            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values)
-        ):
-            raise ValueError(f"Config.set_values must be three ints >= 0, got {values!r}")
+        if not (isinstance(values, tuple) and len(values) == 3 and all(_whole(v, 0, 100) for v in values)):
+            raise ValueError(f"Config.set_values must be three whole numbers from 0 to 100, got {quote(values)}")
+        missions = self.missions
+        if not isinstance(missions, tuple) or not all(isinstance(m, Mission) for m in missions):
+            raise ValueError(f"Config.missions must be a tuple of Mission cards, got {quote(missions)}")
+        if not 6 <= len(missions) <= 64:
+            raise ValueError(f"Config.missions needs 6 to 64 missions (one per player at least), got {len(missions)}")
+        regions = set(load_board(self.board).regions)
+        for number, mission in enumerate(missions):
+            problem = _mission_problem(mission, regions)
+            if problem:
+                raise ValueError(f"Config.missions[{number}]: {problem}")
+
+
+def _mission_problem(mission: Mission, regions: set[str]) -> str:
+    """What is wrong with a mission card, or ''."""
+    if not isinstance(mission.text, str) or not 1 <= len(mission.text) <= 200:
+        return f"the text must be 1 to 200 characters, got {quote(mission.text)}"
+    if not isinstance(mission.regions, tuple) or not all(r in regions for r in mission.regions if isinstance(r, str)):
+        return f"regions must be colours of the map ({', '.join(sorted(regions))}), got {quote(mission.regions)}"
+    if not all(isinstance(r, str) for r in mission.regions) or len(set(mission.regions)) != len(mission.regions):
+        return f"regions must be different colour names, got {quote(mission.regions)}"
+    if not isinstance(mission.extra_region, bool):
+        return f"extra_region must be True or False, got {quote(mission.extra_region)}"
+    if not _whole(mission.territories, 0, 44) or not _whole(mission.min_points, 1, 100):
+        return f"territories (0 to 44) and min_points (1 to 100), got {quote(mission.territories)}, " + quote(
+            mission.min_points
+        )
+    if mission.destroy is not None and not _whole(mission.destroy, 0, len(PLAYER_COLOURS) - 1):
+        return f"destroy names a player 0 to {len(PLAYER_COLOURS) - 1}, got {quote(mission.destroy)}"
+    if not (mission.regions or mission.territories or mission.destroy is not None):
+        return "a mission needs regions, a number of territories or a player to destroy"
+    return ""
 
 
 # --- moves and chance outcomes ----------------------------------------------------------------------
 
 
 def _name(territory: str) -> str:
-    return load_board().name(territory) if territory in load_board().index else territory
+    """A territory as the map names it; anything else quoted short (it came from a malformed move)."""
+    if isinstance(territory, str) and territory in load_board().index:
+        return load_board().name(territory)
+    return quote(territory)
 
 
 @dataclass(frozen=True)
@@ -373,7 +431,7 @@ def _replace(values: tuple, index: int, value) -> tuple:
 def new_game(players: int = 4, seed: int = 0, config: Config | None = None) -> State:
     """Deal the cards clockwise from the first player, deal the missions, put 2 points on every territory."""
     if not isinstance(players, int) or players not in STARTING_POINTS:
-        raise ValueError(f"Meetjesland is played by 3 to 6 players, not {players!r} (MJ-2.1)")
+        raise ValueError(f"Meetjesland is played by 3 to 6 players, not {quote(players)} (MJ-2.1)")
     config = config or Config()
     if not isinstance(config, Config):
         raise ValueError(f"config must be a meetjesland Config, got {type(config).__name__}")
@@ -487,8 +545,8 @@ def _candidates(state: State):
                 yield Place(territory, points)
         return
     hand = state.hands[player]
-    if BREWERY in hand:
-        yield TradeCards((BREWERY,))
+    if BREWERY in hand and (len(hand) <= state.config.hand_limit or state.config.trade_down):
+        yield TradeCards((BREWERY,))  # MJ-4.8: over the limit, only three cards will do
     for combo in sorted(set(itertools.combinations(sorted(c for c in hand if c != BREWERY), 3))):
         yield TradeCards(combo)
     if len(hand) > state.config.hand_limit:
@@ -545,7 +603,7 @@ def resolve_roll(attacker_dice: Iterable[int], defender_dice: Iterable[int]) -> 
     defender = sorted(defender_dice, reverse=True)
     for die in (*attacker, *defender):
         if not isinstance(die, int) or not 1 <= die <= 6:
-            raise ValueError(f"a die shows 1 to 6, not {die!r}")
+            raise ValueError(f"a die shows 1 to 6, not {quote(die)}")
     if not 1 <= len(attacker) <= 3 or not 1 <= len(defender) <= 2:
         raise ValueError(f"the attacker rolls 1-3 dice and the defender 1-2, not {len(attacker)} and {len(defender)}")
     attacker_losses = defender_losses = 0
@@ -580,13 +638,13 @@ def outcome(state: State) -> Outcome | None:
 
 def _territory(state: State, territory, rule: str) -> str:
     if not isinstance(territory, str) or territory not in state.board.index:
-        raise IllegalMove(rule, f"there is no territory {territory!r} on the map")
+        raise IllegalMove(rule, f"there is no territory {quote(territory)} on the map")
     return territory
 
 
 def _count(value, rule: str, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise IllegalMove(rule, f"{what} must be a whole number of at least 1, not {value!r}")
+        raise IllegalMove(rule, f"{what} must be a whole number of at least 1, not {quote(value)}")
     return value
 
 
@@ -595,12 +653,14 @@ def _apply(state: State, move) -> State:
         raise IllegalMove("MJ-3.1", f"the game is over: {state.reason}")
     chance = chance_outcomes(state)
     if chance:
+        if isinstance(move, Dice) and state.battle is not None:
+            _check_dice_counts(state, move)
         if not any(move == outcome for outcome, _ in chance):
             due = "the dice must be rolled" if state.battle else "a card must be drawn"
-            raise IllegalMove("MJ-5.4" if state.battle else "MJ-4.6", f"{due} first, not {describe(move)}")
+            raise IllegalMove("MJ-5.4" if state.battle else "MJ-4.6", f"{due} first, not {_said(move)}")
         return _apply_dice(state, move) if isinstance(move, Dice) else _apply_card(state, move)
     if isinstance(move, (Dice, CardDrawn)):
-        raise IllegalMove("MJ-4.3", f"{describe(move)} is a chance outcome, and no dice or card are due now")
+        raise IllegalMove("MJ-4.3", f"{_said(move)} is a chance outcome, and no dice or card are due now")
     if state.battle is not None:
         if isinstance(move, Roll):
             return dataclasses.replace(state, battle=dataclasses.replace(state.battle, rolling=True))
@@ -611,7 +671,7 @@ def _apply(state: State, move) -> State:
         raise IllegalMove("MJ-5.4", "there is no attack under way")
     if state.phase == "setup":
         if not isinstance(move, Place):
-            raise IllegalMove("MJ-4.1", f"first every player places their starting points, not {describe(move)}")
+            raise IllegalMove("MJ-4.1", f"first every player places their starting points, not {_said(move)}")
         return _place(state, move, rule="MJ-4.1")
     if isinstance(move, TradeCards):
         return _trade(state, move)
@@ -619,10 +679,13 @@ def _apply(state: State, move) -> State:
         raise IllegalMove(
             "MJ-4.8", f"{PLAYER_COLOURS[state.turn]} holds {len(state.hands[state.turn])} cards: trade 3 first"
         )
+    # Points to place come from MJ-4.4 in a reinforcement turn; otherwise from cards and colours, placed as MJ-4.5
+    # says and before any attack (MJ-5.4, step 1).
     if isinstance(move, Place):
-        return _check_win(_place(state, move, rule="MJ-5.4"))
+        return _check_win(_place(state, move, rule="MJ-4.4" if state.stage == "reinforce" else "MJ-4.5"))
     if state.to_place:
-        raise IllegalMove("MJ-5.4", f"place your {state.to_place} extra point(s) first")
+        rule = "MJ-4.4" if state.stage == "reinforce" else "MJ-5.4"
+        raise IllegalMove(rule, f"place your {state.to_place} extra point(s) first")
     if isinstance(move, Reinforce):
         if state.stage == "conquer":
             raise IllegalMove("MJ-4.5", "you chose to conquer this turn: no points for territories")
@@ -636,7 +699,7 @@ def _apply(state: State, move) -> State:
         return _check_win(_fortify(state, move))
     if isinstance(move, EndTurn):
         return _end_turn(state)
-    raise IllegalMove("MJ-4.3", f"{move!r} is not a Meetjesland move")
+    raise IllegalMove("MJ-4.3", f"{quote(move)} is not a Meetjesland move")
 
 
 def _place(state: State, move: Place, rule: str) -> State:
@@ -660,11 +723,32 @@ def _place(state: State, move: Place, rule: str) -> State:
     return state
 
 
+def _check_dice_counts(state: State, dice: Dice) -> None:
+    """A roll with the wrong number of dice is refused by the paragraph that sets the number (MJ-5.4, MJ-5.5)."""
+    attacker, defender = dice_counts(state)
+    counts = []
+    for side in (dice.attacker, dice.defender):
+        counts.append(len(side) if isinstance(side, tuple) else None)
+    if counts[0] != attacker:
+        raise IllegalMove(
+            "MJ-5.4",
+            f"a stake of {state.battle.stake} rolls {attacker} {'die' if attacker == 1 else 'dice'}, "
+            f"not {quote(dice.attacker)}",
+        )
+    if counts[1] != defender:
+        points = state.points_on(state.battle.target)
+        raise IllegalMove(
+            "MJ-5.5",
+            f"{points} defending {'point rolls 1 die' if points == 1 else 'points roll 2 dice'}, "
+            f"not {quote(dice.defender)}",
+        )
+
+
 def _trade(state: State, move: TradeCards) -> State:
     player, hand = state.turn, list(state.hands[state.turn])
     cards = move.cards
     if not isinstance(cards, tuple) or not all(isinstance(c, str) for c in cards):
-        raise IllegalMove("MJ-4.7", f"a trade names cards, not {cards!r}")
+        raise IllegalMove("MJ-4.7", f"a trade names cards, not {quote(cards)}")
     if state.stage == "conquer":
         raise IllegalMove("MJ-C6", "cards are traded before the first attack of the turn")
     for card in cards:
@@ -674,6 +758,13 @@ def _trade(state: State, move: TradeCards) -> State:
     value = set_value(cards, state.config, state.board)
     if value is None:
         raise IllegalMove("MJ-4.7", "a trade is the Brewery card alone or three coloured cards")
+    held = len(state.hands[player])
+    if held > state.config.hand_limit and len(cards) != 3 and not state.config.trade_down:
+        raise IllegalMove(
+            "MJ-4.8",
+            f"{PLAYER_COLOURS[player]} holds {held} cards, more than {state.config.hand_limit}: "
+            "three cards must be traded, the Brewery card alone does not do",
+        )
     return dataclasses.replace(
         state,
         hands=_replace(state.hands, player, tuple(hand)),
@@ -789,7 +880,7 @@ def _fortify(state: State, move: Fortify) -> State:
         raise IllegalMove("MJ-4.2", f"{_name(origin)} must keep at least 1 point")
     if state.moved + points > state.config.move_limit:
         raise IllegalMove(
-            "MJ-C8", f"at most {state.config.move_limit} points move per turn; {state.moved} already moved"
+            "MJ-5.9", f"at most {state.config.move_limit} points move per turn; {state.moved} already moved"
         )
     o, d = state.board.index[origin], state.board.index[destination]
     values = _replace(state.points, o, state.points[o] - points)
@@ -840,9 +931,9 @@ def to_json(state: State) -> str:
 def from_json(text: str | bytes) -> State:
     setup, history = load_game(text, GAME, RULES_VERSION)
     if set(setup) != {"players", "seed"}:
-        raise ValueError(f"saved game: setup must have 'players' and 'seed', got {sorted(setup)}")
+        raise ValueError(f"saved game: setup must have 'players' and 'seed', got {quote(sorted(map(str, setup)))}")
     if not isinstance(setup["seed"], int):
-        raise ValueError(f"saved game: seed must be an int, got {setup['seed']!r}")
+        raise ValueError(f"saved game: seed must be an int, got {quote(setup['seed'])}")
     return replay_saved(new_game(setup["players"], setup["seed"]), history, MOVE_CLASSES, apply)
 
 
@@ -860,7 +951,7 @@ def arrange(state: State, territories: dict[str, tuple[int, int]] | None = None,
     owner, points = list(state.owner), list(state.points)
     for territory, (player, count) in (territories or {}).items():
         if territory not in board.index:
-            raise ValueError(f"arrange: unknown territory {territory!r}")
+            raise ValueError(f"arrange: unknown territory {quote(territory)}")
         if not (isinstance(player, int) and 0 <= player < state.players and isinstance(count, int) and count >= 1):
             raise ValueError(f"arrange: {territory} needs an owner 0..{state.players - 1} and at least 1 point")
         owner[board.index[territory]], points[board.index[territory]] = player, count

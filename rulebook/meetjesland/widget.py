@@ -6,6 +6,7 @@ The widget only renders the state and sends moves through ``check``/``apply`` (v
 from __future__ import annotations
 
 import html
+import math
 from typing import Any
 
 import ipywidgets as widgets
@@ -13,6 +14,7 @@ import plotly.graph_objects as go
 
 from ..ui import BoardFigure, Table
 from . import rules
+from .narrate import news_for
 from .odds import win_probability
 from .rules import (
     PLAYER_COLOURS,
@@ -27,10 +29,30 @@ from .rules import (
     TradeCards,
 )
 
-# Colours and marker shapes per player: distinct in hue, lightness and shape (colour-blind safe).
-PLAYER_FILL = ("#ffffff", "#222222", "#f4a6c8", "#1b9e9e", "#8c564b", "#a0a0a0")
-PLAYER_TEXT = ("#000000", "#ffffff", "#000000", "#ffffff", "#ffffff", "#000000")
+# Colours and marker shapes per player: distinct in lightness and shape as well as hue. The fills and the region
+# colours (graphs/meetjesland.json) were chosen with a colour-vision simulator (CAM02-UCS distance >= 18 between any
+# two under deuteranomaly, protanomaly and tritanomaly at full severity); tests/test_meetjesland_marks.py checks it.
+PLAYER_FILL = ("#ffffff", "#222222", "#ec3f6b", "#0b92aa", "#7f4326", "#b2b2b2")
+PLAYER_TEXT = ("#000000", "#ffffff", "#000000", "#000000", "#ffffff", "#000000")
 PLAYER_SYMBOL = ("circle", "square", "diamond", "triangle-up", "pentagon", "hexagram")
+# Rings and last-move marks are drawn in black ink and told apart by shape, so no ring can be mistaken for a
+# region's coloured halo (the green "may attack" ring once looked like the green halo).
+INK = "#000000"
+RINGS = {  # meaning -> (plotly symbol, size px, line width px)
+    "chosen": ("circle-open", 33, 5),
+    "legal": ("diamond-open", 40, 2),
+    "target": ("square-open", 33, 5),
+}
+TAKEN_RING = ("octagon-open", 35, 2)  # a territory that changed hands in the last move(s)
+OFFSET_KM = 0.8  # where the ghost of lost points and the label of gained points sit, from the village's point
+
+
+# Colour lists that must stay mutually distinguishable under colour-vision deficiencies (read by the colour test).
+# The rings and last-move marks are all INK and differ by shape, so they form no list here.
+PALETTES: dict[str, list[str]] = {
+    "players": list(PLAYER_FILL),
+    "regions": list(rules.load_board().graph.graph["region_colours"].values()),
+}
 LINE_STYLE = {"thin": ("#555555", 1.2, "solid"), "white": ("#ffffff", 4, "solid"), "thick": ("#1d4e89", 6, "solid")}
 
 
@@ -71,34 +93,48 @@ def dice_html(dice: rules.Dice) -> str:
 def place_names(
     xs: list[float], ys: list[float], names: list[str], width: float, height: float, font_px: float = 9
 ) -> tuple[list[float], list[float]]:
-    """Where to write each territory's name: below its point unless that covers another point or name, else
-    above, right or left, whichever covers least (greedy, most crowded points first). In data units."""
+    """Where to write each territory's name, in data units: touching its own point, clear of other points and
+    names, and nearer to its own point than to any other (so a reader pairs name and point right). Candidates
+    below, above, right, left and the four corners; greedy, most crowded points first."""
     scale = min(width / ((max(xs) - min(xs)) or 1), height / ((max(ys) - min(ys)) or 1)) * 0.92  # px per km
-    marker = 20.0  # half the width of a point with its halo, in px
-    sizes = [(0.56 * font_px * len(name) + 4, font_px + 4) for name in names]  # label boxes, px
+    marker = 12.0  # the radius of a territory's point, px
+    sizes = [(0.56 * font_px * len(name) + 4, font_px + 4) for name in names]
 
-    def overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
         dx = min(a[0] + a[2], b[0] + b[2]) - max(a[0] - a[2], b[0] - b[2])
         dy = min(a[1] + a[3], b[1] + b[3]) - max(a[1] - a[3], b[1] - b[3])
         return max(dx, 0) * max(dy, 0)
 
-    points = [(x * scale, y * scale, marker * 0.8, marker * 0.8) for x, y in zip(xs, ys)]
+    def gap(point: tuple[float, ...], box: tuple[float, ...]) -> float:
+        return math.hypot(max(abs(point[0] - box[0]) - box[2], 0), max(abs(point[1] - box[1]) - box[3], 0))
+
+    points = [(x * scale, y * scale, marker, marker) for x, y in zip(xs, ys)]
     crowding = [sum(1 for q in points if abs(q[0] - p[0]) + abs(q[1] - p[1]) < 90) for p in points]
     placed: dict[int, tuple[float, float, float, float]] = {}
     for i in sorted(range(len(xs)), key=lambda i: -crowding[i]):
         half_w, half_h = sizes[i][0] / 2, sizes[i][1] / 2
         x, y = points[i][0], points[i][1]
+        near = marker + 1
+        corner = (marker + 1) * 0.75
         candidates = [
-            (x, y - marker - half_h + 4),  # below, the usual place
-            (x, y + marker + half_h - 4),  # above
-            (x + marker + half_w - 6, y),  # right
-            (x - marker - half_w + 6, y),  # left
+            (x, y - near - half_h),  # below, the usual place
+            (x, y + near + half_h),  # above
+            (x + near + half_w, y),  # right
+            (x - near - half_w, y),  # left
+            (x + corner + half_w, y - corner - half_h),
+            (x - corner - half_w, y - corner - half_h),
+            (x + corner + half_w, y + corner + half_h),
+            (x - corner - half_w, y + corner + half_h),
         ]
         costs = []
         for rank, (cx, cy) in enumerate(candidates):
             box = (cx, cy, half_w, half_h)
-            cost = sum(overlap(box, p) for j, p in enumerate(points) if j != i)
+            others = [p for j, p in enumerate(points) if j != i]
+            cost = sum(overlap(box, p) for p in others)
             cost += 3 * sum(overlap(box, other) for other in placed.values())
+            own = gap(points[i], box)
+            closest = min((gap(p, box) for p in others), default=math.inf)
+            cost += 60 * max(0.0, own + 10 - closest)  # another point as near as its own: a misread name
             costs.append((cost, rank))
         best = candidates[min(costs)[1]]
         placed[i] = (best[0], best[1], half_w, half_h)
@@ -157,7 +193,7 @@ def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -
         mode="markers",
         hoverinfo="skip",
         name="regions",
-        marker=dict(size=36, color=[colours[board.region(t)] for t in territories], opacity=0.45, line=dict(width=0)),
+        marker=dict(size=36, color=[colours[board.region(t)] for t in territories], opacity=0.55, line=dict(width=0)),
     )
     figure.add_scatter(
         x=xs,
@@ -165,13 +201,14 @@ def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -
         mode="markers",
         hoverinfo="skip",
         name="highlight",
-        marker=dict(size=0, symbol="circle-open", color="#e6a100", line=dict(width=4)),
+        marker=dict(size=0, symbol="circle-open", color=INK, line=dict(width=4, color=INK)),
     )
     figure.add_scatter(
         x=xs,
         y=ys,
         mode="markers+text",
         name="territories",
+        customdata=list(territories),  # a click names its territory, never an index into an older drawing
         textfont=dict(size=11),
         hoverinfo="text",
         marker=dict(size=23, line=dict(width=1.5, color="#222222")),
@@ -187,16 +224,105 @@ def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -
         text=names,
         textfont=dict(size=9, color="#222222", shadow="auto"),  # a halo in the background colour over lines
     )
+    # The last move(s), drawn over everything: arrows from where an attack or a move came (trace 7), the ghosts of
+    # points lost, in the shape and colour of their owner before (trace 8), rings round territories that changed
+    # hands (trace 9) and the points gained (trace 10).
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="lines+markers",
+        hoverinfo="skip",
+        name="last move arrows",
+        line=dict(color=INK, width=2.5, dash="dot"),
+        marker=dict(color=INK, angleref="previous", line=dict(width=0)),
+    )
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="markers+text",
+        hoverinfo="skip",
+        name="last move losses",
+        textposition="middle right",
+        textfont=dict(size=11, color=INK, weight="bold", shadow="auto"),
+        marker=dict(size=10, opacity=0.55, line=dict(width=1, color=INK)),
+    )
+    symbol, size, line_width = TAKEN_RING
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="markers",
+        hoverinfo="skip",
+        name="last move taken",
+        marker=dict(symbol=symbol, size=size, color=INK, line=dict(width=line_width, color=INK)),
+    )
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="text",
+        hoverinfo="skip",
+        name="last move gains",
+        textfont=dict(size=11, color=INK, weight="bold", shadow="auto"),
+    )
     # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
     # lost in Voila (the board drew empty there), while a widget created with its traces renders everywhere.
     return BoardFigure(figure)
+
+
+def last_move_marks(steps: list[Any]) -> dict[str, Any]:
+    """What the map marks for ``steps``: arrows (from, to) of attacks and moves, in order; points lost per
+    territory with their owner before (ghosts); territories that changed hands; points gained per territory."""
+    arrows: list[tuple[str, str]] = []
+    losses: dict[str, tuple[int, int]] = {}
+    gains: dict[str, int] = {}
+    taken: list[str] = []
+    for step in steps:
+        move, battle = step.move, step.before.battle
+        if isinstance(move, Attack):
+            pair = (move.origin, move.target)
+        elif isinstance(move, Fortify):
+            pair = (move.origin, move.destination)
+        elif isinstance(move, (Roll, rules.Dice)) and battle is not None:
+            pair = (battle.origin, battle.target)
+        else:
+            continue
+        if pair not in arrows:
+            arrows.append(pair)
+    if steps:
+        first, last = steps[0].before, steps[-1].after
+        for territory in last.board.territories:
+            owner_before, points_before = first.owner_of(territory), first.points_on(territory)
+            points_now = last.points_on(territory)
+            if owner_before != last.owner_of(territory):
+                taken.append(territory)
+                losses[territory] = (owner_before, points_before)
+            elif points_now < points_before:
+                losses[territory] = (owner_before, points_before - points_now)
+            elif points_now > points_before:
+                gains[territory] = points_now - points_before
+    return {"arrows": arrows, "losses": losses, "taken": taken, "gains": gains}
+
+
+def _arrow_ends(a: tuple[float, float], b: tuple[float, float]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """An arrow between two villages, stopped short of both points so the numbers stay readable."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    cut = min(0.9, length * 0.3) / length
+    return (a[0] + dx * cut, a[1] + dy * cut), (b[0] - dx * cut, b[1] - dy * cut)
+
+
+def _ink_on(colour: str) -> str:
+    """Black or white text, whichever reads better on ``colour`` (relative luminance, WCAG)."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return "#000000" if luminance > 0.18 else "#ffffff"
 
 
 def legend_html(state: State) -> str:
     """What the colours, shapes, lines and rings of the map mean, in a few short lines under the map."""
     colours = state.board.graph.graph["region_colours"]
     regions = " ".join(
-        f"<span style='background:{colour};opacity:0.8;padding:0 5px;border-radius:8px'>{region}</span>"
+        f"<span style='background:{colour};color:{_ink_on(colour)};padding:0 5px;border-radius:8px'>{region}</span>"
         for region, colour in colours.items()
     )
     shapes = {"circle": "●", "square": "■", "diamond": "◆", "triangle-up": "▲", "pentagon": "⬟", "hexagram": "✶"}
@@ -206,10 +332,9 @@ def legend_html(state: State) -> str:
         f"<b>Regions</b> (halo): {regions}<br><b>Players</b> (number = points): {players}<br>"
         "<b>Borders</b>: grey = same municipality, white = other municipality or bridge, "
         "<span style='color:#1d4e89'><b>thick blue</b></span> = canal, no access (MJ-5.2)<br>"
-        "<b>Rings</b>: <span style='color:#b07b00'><b>gold</b></span> chosen, "
-        "<span style='color:#2e7d32'><b>green</b></span> may attack or move there, "
-        "<span style='color:#1f77b4'><b>blue</b></span> place here, <span style='color:#c0392b'><b>red</b></span> "
-        "target</div>"
+        "<b>Rings</b>: ◯ thick circle = chosen, ◇ diamond = may attack, move or place there, "
+        "□ square = target<br><b>Last move</b>: dotted arrow = attack or move, thin octagon = changed hands, "
+        "faded shape with −n = points lost, +n = points gained</div>"
     )
 
 
@@ -250,6 +375,7 @@ class Board(Table):
         self.stake = _control(widgets.IntSlider, value=1, min=1, max=1, description="Stake")
         self.odds = widgets.HTML(layout=widgets.Layout(min_height="1.5em"))
         self.dice = widgets.HTML(layout=widgets.Layout(min_height="3em"))
+        self.news = widgets.HTML()
         self.mission = widgets.HTML()
         self.hand = widgets.HTML()
         self.cards = _control(widgets.SelectMultiple, options=[], description="Cards", rows=4)
@@ -308,6 +434,7 @@ class Board(Table):
                 row([self.attack_button, self.roll_button]),
                 row([self.blitz_button, self.retreat_button]),
                 self.dice,
+                self.news,
                 self.hand,
                 self.cards,
                 row([self.trade_button, self.end_button]),
@@ -316,7 +443,8 @@ class Board(Table):
             layout=widgets.Layout(width=f"{COLUMN_WIDTH}px", overflow="hidden"),
         )
         self.legend = widgets.HTML(legend_html(state))
-        log_box = widgets.Accordion(children=[self.move_log], titles=("Move log",))
+        # the shared previous/next/slider over the game's history sits above the log it steps through
+        log_box = widgets.Accordion(children=[widgets.VBox([self.history_bar, self.move_log])], titles=("Move log",))
         left = widgets.VBox([self.figure, self.legend], layout=widgets.Layout(width=f"{MAP_WIDTH + 4}px"))
         self.children = [
             self.status,
@@ -327,37 +455,56 @@ class Board(Table):
 
     # -- input ------------------------------------------------------------------------------------
     def _clicked(self, trace, points, selector) -> None:
-        if points.point_inds:
-            self.select(self.state.board.territories[points.point_inds[0]])
-
-    def select(self, territory: str) -> None:
-        """A click on a territory: choose where to place, attack from, or the target of an attack or move."""
-        state = self.state
-        if self.finished:
-            self.message, self.message_kind = "The game is over: start a new game to play again.", "info"
+        if not points.point_inds:
+            return
+        index, names = points.point_inds[0], trace.customdata
+        territory = names[index] if names is not None and 0 <= index < len(names) else None
+        if not isinstance(territory, str) or territory not in self.state.board.index:
+            self.message, self.message_kind = "That click came from an older drawing of the map: click again.", "info"
             self.redraw()
             return
-        own = state.owner_of(territory) == state.turn
-        if (
-            self.origin
-            and not own
-            or (
-                self.origin
-                and own
-                and territory in state.board.neighbours[self.origin]
-                and not state.to_place
-                and state.phase == "play"
-            )
-        ):
-            self._set(self.origin, territory)
-        elif own:
-            self._set(territory, None)
-        else:
+        self.select(territory)
+
+    def select(self, territory: str) -> None:
+        """A click on a territory: choose where to place, attack or move from, or the target of an attack or move.
+
+        A click on an own territory chooses it as the origin, except right after choosing an origin, when an own
+        neighbour the points may move to becomes the move's destination; a click on an enemy territory then
+        attacks from the own territory clicked last, so the attack comes from where the player last pointed."""
+        state = self.state
+        if self.finished or self.replaying:
             self.message, self.message_kind = (
-                f"{state.board.name(territory)} is not yours: choose one of your territories first.",
-                "info",
+                ("The game is over: start a new game to play again.", "info")
+                if self.finished
+                else ("Replay: the map shows an earlier position; return to the game to play.", "info")
             )
             self.redraw()
+            return
+        name = state.board.name(territory)
+        if state.owner_of(territory) == state.turn:
+            moving = (
+                self.origin is not None
+                and self.target is None
+                and territory != self.origin
+                and state.phase == "play"
+                and rules.check(state, Fortify(self.origin, territory, 1)) is None
+            )
+            if moving:
+                self._set(self.origin, territory)
+                self.message, self.message_kind = (
+                    f"Moving from {state.board.name(self.origin)} to {name}: press Move points; "
+                    f"to attack from {name} instead, click an enemy neighbour of it or click {name} again.",
+                    "info",
+                )
+                self.redraw()
+            else:
+                self._set(territory, None)
+        elif self.origin is None:
+            self.message, self.message_kind = f"{name} is not yours: choose one of your territories first.", "info"
+            self.redraw()
+        else:
+            own_target = self.target is not None and state.owner_of(self.target) == state.turn
+            self._set(self.target if own_target else self.origin, territory)
 
     def _set(self, origin: str | None, target: str | None) -> None:
         self.origin, self.target = origin, target
@@ -382,11 +529,14 @@ class Board(Table):
         self.play(Place(self.origin, self.amount.value))
 
     def _auto(self) -> None:
-        if self.state.phase != "setup":
+        if self.replaying or self.current_player(self.live) in self.bots:
+            self.play(Place("", 1))  # the shared refusal: back to the game, or the computer's turn
+            return
+        if self.live.phase != "setup":
             self.message, self.message_kind = "Auto-place is for the starting points (MJ-C4).", "error"
             self.redraw()
             return
-        self.states.append(rules.auto_setup(self.state, self.rng))
+        self.states.append(rules.auto_setup(self.live, self.rng))
         self.message, self.message_kind = "Starting points spread at random", "info"
         self.message += self.replies(self._settle())
         self.redraw()
@@ -424,6 +574,7 @@ class Board(Table):
         return "Chance" if player is None else PLAYER_COLOURS[player].capitalize()
 
     def prompt(self) -> str:
+        """Whose turn it is and what to do now; when one button is the only thing to do, its name."""
         state = self.state
         result = rules.outcome(state)
         if result is not None:
@@ -434,27 +585,34 @@ class Board(Table):
         if state.phase == "setup":
             return (
                 f"{who} sets up: place {plural(state.to_place, 'more point')} on your territories "
-                "(click one, or Auto-place)."
+                "(click one, then Place; or Auto-place)."
             )
         if state.battle is not None:
             b = state.battle
             return (
                 f"{who} attacks {state.board.name(b.target)} from {state.board.name(b.origin)}: "
-                f"{b.stake} staked against {state.points_on(b.target)}. Roll again or break off."
+                f"{b.stake} staked against {state.points_on(b.target)}. Press Roll again, Roll to the end or Break off."
             )
         if len(state.hands[state.turn]) > state.config.hand_limit:
-            return f"{who} holds {len(state.hands[state.turn])} cards: trade three of them first (MJ-4.8)."
+            return (
+                f"{who} holds {len(state.hands[state.turn])} cards: choose three in Cards and press Trade cards "
+                "(MJ-4.8)."
+            )
         if state.to_place:
-            return f"{who}: place {plural(state.to_place, 'point')} on your territories."
+            return f"{who}: place {plural(state.to_place, 'point')} on your territories (click one, then Place)."
+        kinds = {type(move) for move in rules.legal_moves(state)}
+        if kinds == {EndTurn}:
+            return f"{who}: nothing else can be done this turn; press End turn."
         if state.stage == "start":
             count = rules.reinforcements(len(state.territories_of(state.turn)))
-            return (
-                f"{who}'s turn: trade cards, take {count} reinforcements, "
-                "or attack (click your territory, then a target)."
-            )
+            trade = "trade cards, " if TradeCards in kinds else ""
+            attack = ", or attack (click your territory, then a target)" if Attack in kinds else ", or move points"
+            return f"{who}'s turn: {trade}press Reinforce to take {count} points{attack}."
         if state.stage == "reinforce":
-            return f"{who}: move points if you like, then end the turn."
-        return f"{who}: attack again, move points, or end the turn."
+            return f"{who}: move points (choose two of your neighbours, press Move points), then press End turn."
+        if Attack in kinds:
+            return f"{who}: attack again, move points, or press End turn."
+        return f"{who}: move points (Move points) or press End turn."
 
     def draw(self) -> None:
         state, board = self.state, self.state.board
@@ -473,39 +631,97 @@ class Board(Table):
                 for t, o, p in zip(territories, state.owner, state.points)
             ],
         )
+        rings = [RINGS[highlight[t]] if t in highlight else RINGS["chosen"] for t in territories]
         figure.data[4].update(
             marker={
-                "color": [highlight.get(t, "#ffffff") for t in territories],
-                "size": [32 if t in highlight else 0 for t in territories],
+                "symbol": [ring[0] for ring in rings],
+                "size": [ring[1] if t in highlight else 0 for t, ring in zip(territories, rings)],
+                "line": {"width": [ring[2] for ring in rings], "color": INK},
             }
         )
+        steps = self.steps_shown()
+        self._draw_marks(last_move_marks(steps))
         self._sync_controls()
         self._show_odds()
-        self.move_log.value = self.log_html(list(state.history))
+        self._show_news(steps)
+        self.move_log.value = self.history_html()
+
+    def _draw_marks(self, marks: dict[str, Any]) -> None:
+        graph = self.state.board.graph
+
+        def at(territory: str, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float]:
+            return graph.nodes[territory]["x"] + dx, graph.nodes[territory]["y"] + dy
+
+        xs: list[Any] = []
+        ys: list[Any] = []
+        symbols: list[str] = []
+        sizes: list[int] = []
+        for origin, target in marks["arrows"]:
+            start, end = _arrow_ends(at(origin), at(target))
+            xs += [start[0], end[0], None]
+            ys += [start[1], end[1], None]
+            symbols += ["circle", "arrow", "circle"]
+            sizes += [6, 15, 0]
+        self.figure.data[7].update(x=xs, y=ys, marker={"symbol": symbols, "size": sizes})
+        losses = marks["losses"]
+        ghosts = [at(t, OFFSET_KM, OFFSET_KM) for t in losses]
+        self.figure.data[8].update(
+            x=[x for x, _ in ghosts],
+            y=[y for _, y in ghosts],
+            text=[f"−{lost}" for _, lost in losses.values()],
+            marker={
+                "color": [PLAYER_FILL[owner] for owner, _ in losses.values()],
+                "symbol": [PLAYER_SYMBOL[owner] for owner, _ in losses.values()],
+            },
+        )
+        taken = [at(t) for t in marks["taken"]]
+        self.figure.data[9].update(x=[x for x, _ in taken], y=[y for _, y in taken])
+        gains = marks["gains"]
+        labels = [at(t, -OFFSET_KM, OFFSET_KM) for t in gains]
+        self.figure.data[10].update(
+            x=[x for x, _ in labels], y=[y for _, y in labels], text=[f"+{gain}" for gain in gains.values()]
+        )
+
+    def _show_news(self, steps: list[Any]) -> None:
+        """What the other players did to the territories of the person to move, since that person's last move."""
+        state = self.state
+        player = state.turn
+        if state.phase != "play" or player in self.bots:
+            self.news.value = ""
+            return
+        lines = news_for(player, steps)
+        if not lines:
+            self.news.value = ""
+            return
+        shown = "; ".join(lines[:4]) + (f"; and {len(lines) - 4} more (see the log)" if len(lines) > 4 else "")
+        self.news.value = (
+            "<div style='font-size:12px;line-height:1.35;border-left:3px solid #000;padding-left:5px'>"
+            f"<b>Since your last move</b>: {html.escape(shown)}.</div>"
+        )
 
     def _highlights(self) -> dict[str, str]:
-        """Gold ring: the chosen territory; green rings: where it may attack or move; blue: where to place."""
+        """Rings: the chosen territory, where it may attack or move (or where to place), and the target."""
         state = self.state
-        if state.phase == "over" or state.player is None:
+        if state.phase == "over" or state.player is None or self.replaying:
             return {}
         if state.battle is not None:
-            return {state.battle.origin: "#e6a100", state.battle.target: "#c0392b"}
+            return {state.battle.origin: "chosen", state.battle.target: "target"}
         marks: dict[str, str] = {}
         if state.phase == "setup" or state.to_place:
-            marks = dict.fromkeys(state.territories_of(state.turn), "#1f77b4")
+            marks = dict.fromkeys(state.territories_of(state.turn), "legal")
         elif self.origin and state.owner_of(self.origin) == state.turn:
             for move in rules.legal_moves(state):
                 if isinstance(move, (Attack, Fortify)) and move.origin == self.origin:
-                    marks[move.target if isinstance(move, Attack) else move.destination] = "#2e7d32"
+                    marks[move.target if isinstance(move, Attack) else move.destination] = "legal"
         if self.origin:
-            marks[self.origin] = "#e6a100"
+            marks[self.origin] = "chosen"
         if self.target:
-            marks[self.target] = "#c0392b"
+            marks[self.target] = "target"
         return marks
 
     def _sync_controls(self) -> None:
         state = self.state
-        player = state.turn
+        player = self._viewer(state)
         available = state.points_on(self.origin) - 1 if self.origin else 0
         self.stake.max = max(1, available)
         self.amount.max = max(1, state.to_place or min(available, state.config.move_limit - state.moved))
@@ -549,28 +765,34 @@ class Board(Table):
         self.attack_button.disabled |= in_battle
         self.auto_button.disabled |= state.phase != "setup"
 
+    def _viewer(self, state: State) -> int:
+        """Whose mission and hand the board shows: the player to move, unless the computer plays that seat (while
+        replaying a computer's move), then the person's own, so no replay shows a computer's secret mission."""
+        if state.turn not in self.bots:
+            return state.turn
+        people = [seat for seat in range(state.players) if seat not in self.bots]
+        return people[0] if people else state.turn
+
     def _show_odds(self) -> None:
+        """The chance to conquer, only for an attack the rules allow now; otherwise why it is refused."""
         state = self.state
-        if (
-            self.origin
-            and state.battle is None
-            and state.owner_of(self.origin) == state.turn
-            and state.points_on(self.origin) < 2
-            and not state.to_place
-        ):
-            self.odds.value = f"{html.escape(state.board.name(self.origin))} has 1 point: it cannot attack (MJ-5.2)."
-        elif (
-            self.origin
-            and self.target
-            and state.battle is None
-            and state.owner_of(self.origin) == state.turn
-            and state.owner_of(self.target) != state.turn
-        ):
-            defenders = state.points_on(self.target)
-            chance = win_probability(self.stake.value, defenders)
-            self.odds.value = f"Chance to conquer with {self.stake.value} against {defenders}: <b>{chance:.1%}</b>"
-        elif state.battle is not None:
+        if state.battle is not None:
             chance = win_probability(state.battle.stake, state.points_on(state.battle.target))
             self.odds.value = f"Chance to conquer if you fight on: <b>{chance:.1%}</b>"
-        else:
+            return
+        if not self.origin or state.phase != "play" or state.owner_of(self.origin) != state.turn or state.to_place:
             self.odds.value = ""
+            return
+        if state.points_on(self.origin) < 2:
+            self.odds.value = f"{html.escape(state.board.name(self.origin))} has 1 point: it cannot attack (MJ-5.2)."
+            return
+        if not self.target or state.owner_of(self.target) == state.turn:
+            self.odds.value = ""
+            return
+        error = rules.check(state, Attack(self.origin, self.target, self.stake.value))
+        if error is not None:
+            self.odds.value = f"No attack here: {html.escape(error.message)} ({error.rule})."
+            return
+        defenders = state.points_on(self.target)
+        chance = win_probability(self.stake.value, defenders)
+        self.odds.value = f"Chance to conquer with {self.stake.value} against {defenders}: <b>{chance:.1%}</b>"

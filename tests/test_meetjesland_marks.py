@@ -1,0 +1,243 @@
+"""What the Meetjesland board shows after a move: the last move marked on the map, the news of attacks on the
+person's territories, the status line's prompt, refusals in place names, rings by shape and colour-safe palettes."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from rulebook import meetjesland as mj
+from rulebook.meetjesland import Attack, Dice, EndTurn, Place, arrange, widget
+from rulebook.meetjesland.widget import INK, OFFSET_KM, PALETTES, PLAYER_SYMBOL, RINGS, Board
+
+DEAL = mj.new_game(4, seed=0)  # White: Oosteeklo, Lovendegem, Nevele, ...; Black: Zelzate-Oost, Assenede, ...
+INTERNAL_ID = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+def playing(territories=None, **changes) -> mj.State:
+    fields = {"to_place": 0, "stage": "start", "turn": 0}
+    fields.update(changes)
+    return arrange(DEAL, territories or {}, **fields)
+
+
+def at(territory: str) -> tuple[float, float]:
+    node = DEAL.board.graph.nodes[territory]
+    return node["x"], node["y"]
+
+
+def test_a_conquest_is_marked_with_an_arrow_a_ring_and_the_ghosts_of_the_points_lost():
+    before = playing({"kaprijke": (0, 5), "eeklo": (1, 2)})
+    after = mj.apply(mj.apply(before, Attack("kaprijke", "eeklo", 3)), Dice((6, 5, 2), (4, 3)))
+    table = Board(before)
+    table.states.append(after)
+    table.redraw()
+    arrows, ghosts, taken, gains = (table.figure.data[i] for i in (7, 8, 9, 10))
+    (x0, _), (x1, y1) = at("kaprijke"), at("eeklo")
+    start, end = (arrows.x[0], arrows.y[0]), (arrows.x[1], arrows.y[1])
+    # the arrow runs from Kaprijke towards Eeklo, stopped short of both points, its head at the Eeklo end
+    assert abs(start[0] - x0) < abs(start[0] - x1) and abs(end[0] - x1) < abs(end[0] - x0)
+    assert arrows.marker.symbol[1] == "arrow"
+    assert (taken.x, taken.y) == ((x1,), (y1,))
+    # Kaprijke sent 3 into Eeklo (5 -> 2, White's circle); Eeklo lost Black's 2 points (Black's square)
+    lost = dict(zip(ghosts.text, ghosts.marker.symbol))
+    assert lost == {"−3": "circle", "−2": "square"}
+    eeklo_ghost = list(ghosts.text).index("−2")
+    assert (ghosts.x[eeklo_ghost], ghosts.y[eeklo_ghost]) == (x1 + OFFSET_KM, y1 + OFFSET_KM)
+    assert list(gains.x) == []
+
+
+def test_points_placed_are_marked_and_the_marks_go_with_the_next_move():
+    table = Board(playing({"kaprijke": (0, 5)}, to_place=4, stage="reinforce"))
+    assert table.play(Place("kaprijke", 3))
+    gains = table.figure.data[10]
+    assert list(gains.text) == ["+3"] and (gains.x[0], gains.y[0]) == (
+        at("kaprijke")[0] - OFFSET_KM,
+        at("kaprijke")[1] + OFFSET_KM,
+    )
+    assert table.play(Place("kaprijke", 1))
+    assert list(table.figure.data[10].text) == ["+1"]  # only the newest move is marked
+
+
+def test_every_computer_reply_is_marked_until_the_person_moves_again():
+    table = Board(mj.new_game(players=4, seed=1), seed=1, computer=(1, 2, 3))
+    table.auto_button.click()
+    table.reinforce_button.click()
+    table.select(table.state.territories_of(0)[0])
+    table.amount.value = table.state.to_place
+    table.place_button.click()
+    before = table.state
+    table.end_button.click()
+    after = table.state
+    assert after.turn == 0 and len(after.history) > len(before.history) + 5
+    changed = [t for t in after.board.territories if before.owner_of(t) != after.owner_of(t)]
+    assert changed  # the three computer players took territories in this round (seed 1)
+    taken = table.figure.data[9]
+    assert sorted(zip(taken.x, taken.y)) == sorted(at(t) for t in changed)
+    attacks = {(m.origin, m.target) for m in after.history[len(before.history) :] if isinstance(m, Attack)}
+    assert len(table.figure.data[7].x) == 3 * len(attacks)  # start, head, gap per arrow
+
+
+def test_the_person_reads_what_the_computers_did_to_their_territories():
+    start = playing({"eeklo": (0, 2), "kaprijke": (3, 5)}, turn=3)  # Teal plays, then White
+    attacked = mj.apply(mj.apply(start, Attack("kaprijke", "eeklo", 4)), Dice((6, 5, 3), (2, 1)))
+    ended = mj.apply(attacked, EndTurn())
+    ended = mj.apply(ended, mj.CardDrawn(ended.pile[0]))
+    table = Board(playing(), computer=(1, 2, 3))
+    table.states = [start, attacked, ended]
+    table.redraw()
+    assert "Since your last move: Teal took Eeklo from you (you lost 2 points)." in re.sub(
+        r"<[^>]*>", "", table.news.value
+    )
+
+
+def test_a_click_on_an_own_neighbour_then_on_an_enemy_attacks_from_the_last_own_click():
+    # White: Lovendegem and Zomergem are neighbours; Waarschoot (Pink) borders Zomergem
+    table = Board(playing({"lovendegem": (0, 4), "zomergem": (0, 4), "waarschoot": (2, 2)}))
+    table.select("lovendegem")
+    table.select("zomergem")  # a move's destination for now
+    assert (table.origin, table.target) == ("lovendegem", "zomergem")
+    assert "press Move points" in table.status.text
+    table.select("ursel")  # Ursel is White's too (seed 0): a new origin
+    assert (table.origin, table.target) == ("ursel", None)
+    table.select("lovendegem")
+    table.select("zomergem")
+    table.select("waarschoot")
+    assert (table.origin, table.target) == ("zomergem", "waarschoot")
+
+
+def test_no_chance_is_shown_for_an_attack_the_rules_forbid():
+    # Nevele and Vosselare are separated by the Schipdonk canal (a thick line): no access (MJ-5.2)
+    table = Board(playing({"nevele": (0, 6), "vosselare": (1, 2)}))
+    table.select("nevele")
+    table.select("vosselare")
+    odds = re.sub(r"<[^>]*>", "", table.odds.value)
+    assert "%" not in odds and "canal" in odds and "Nevele" in odds and "MJ-5.2" in odds
+    assert not INTERNAL_ID.search(odds)
+
+
+def test_refusals_name_places_as_the_map_does():
+    table = Board(playing({"nevele": (0, 6), "vosselare": (1, 2), "sint_laureins": (1, 2)}))
+    before = table.state
+    assert not table.play(Attack("nevele", "vosselare", 3))
+    assert "Refused by MJ-5.2: a thick line (canal) separates Nevele and Vosselare" in table.status.text
+    assert not table.play(Place("sint_laureins", 1))
+    assert "Sint-Laureins belongs to black" in table.status.text
+    assert table.state is before
+    assert not INTERNAL_ID.search(table.status.text)
+
+
+def test_the_prompt_names_the_button_when_it_is_the_only_thing_to_do():
+    # every territory of White carries 1 point: nothing can move, attack is over; End turn is all that is left
+    ones = {t: (0, 1) for t in DEAL.territories_of(0)}
+    table = Board(playing(ones, stage="reinforce"))
+    assert table.prompt() == "White: nothing else can be done this turn; press End turn."
+    assert "White: nothing else can be done this turn; press End turn." in table.status.text
+    battle = mj.apply(playing({"kaprijke": (0, 5), "eeklo": (1, 4)}), Attack("kaprijke", "eeklo", 4))
+    battle = mj.apply(battle, Dice((6, 2, 1), (5, 4)))
+    assert Board(battle).prompt() == (
+        "White attacks Eeklo from Kaprijke: 3 staked against 3. Press Roll again, Roll to the end or Break off."
+    )
+
+
+def test_rings_differ_by_shape_and_never_take_a_region_colour():
+    table = Board(playing({"lovendegem": (0, 4), "waarschoot": (2, 2)}))
+    table.select("lovendegem")
+    table.select("waarschoot")
+    rings = table.figure.data[4]
+    index = DEAL.board.index
+    assert rings.marker.symbol[index["lovendegem"]] == RINGS["chosen"][0]
+    assert rings.marker.symbol[index["waarschoot"]] == RINGS["target"][0]
+    assert rings.marker.symbol[index["zomergem"]] == RINGS["legal"][0]  # a neighbour it may move to
+    assert len({symbol for symbol, _, _ in RINGS.values()}) == len(RINGS)
+    assert rings.marker.line.color == INK and INK not in PALETTES["regions"]
+    assert len(set(PLAYER_SYMBOL)) == 6
+
+
+def test_a_stale_click_is_ignored_with_a_message():
+    table = Board(playing())
+    before = table.state
+
+    class Points:
+        point_inds = [60]  # from an older, longer drawing
+
+    table._clicked(table.figure.data[5], Points(), None)
+    assert table.state is before and table.origin is None and "older drawing" in table.status.text
+
+    class Trace:
+        customdata = ("ursel",)  # the click names its territory: the index is only a place in this list
+
+    class First:
+        point_inds = [0]
+
+    table._clicked(Trace(), First(), None)
+    assert table.origin == "ursel"
+
+
+@pytest.mark.parametrize("name", sorted(PALETTES))
+def test_palettes_stay_apart_under_colour_vision_deficiencies(name):
+    colorspacious = pytest.importorskip("colorspacious")
+    import numpy as np
+
+    def rgb(colour: str) -> list[float]:
+        return [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+
+    for deficiency in ("deuteranomaly", "protanomaly", "tritanomaly"):
+        space = {"name": "sRGB1+CVD", "cvd_type": deficiency, "severity": 100}
+        seen = [np.clip(colorspacious.cspace_convert(rgb(c), space, "sRGB1"), 0, 1) for c in PALETTES[name]]
+        for a, b in itertools.combinations(seen, 2):
+            assert colorspacious.deltaE(a, b, input_space="sRGB1") >= 15, (name, deficiency)
+
+
+def test_the_region_palette_is_the_board_files():
+    assert PALETTES["regions"] == list(mj.load_board().graph.graph["region_colours"].values())
+    assert widget.PLAYER_FILL == tuple(PALETTES["players"])
+
+
+def test_replaying_a_computer_move_marks_that_move_and_keeps_the_computers_mission_hidden():
+    table = Board(mj.new_game(players=4, seed=1), seed=1, computer=(1, 2, 3))
+    table.auto_button.click()
+    table.reinforce_button.click()
+    table.select(table.state.territories_of(0)[0])
+    table.amount.value = table.state.to_place
+    table.place_button.click()
+    table.end_button.click()
+    index = next(
+        i for i in range(1, len(table.states)) if isinstance(table.step(i).move, Attack) and table.step(i).player == 2
+    )
+    attack = table.step(index).move
+    table.show_move(index)
+    assert table.replaying and table.state is table.states[index]
+    arrows = table.figure.data[7]
+    start = (arrows.x[0], arrows.y[0])
+    (ox, oy), (tx, ty) = at(attack.origin), at(attack.target)
+    assert len(arrows.x) == 3 and abs(start[0] - ox) <= abs(start[0] - tx) and abs(start[1] - oy) <= abs(start[1] - ty)
+    assert "Mission of white" in re.sub(r"<[^>]*>", "", table.mission.value)  # Pink's mission stays secret
+    assert list(table.figure.data[4].marker.size) == [0] * 44  # no rings while replaying
+
+
+def test_every_name_is_nearer_its_own_point_than_any_other():
+    """Crowded villages (Landegem and Merendree among them) once had their names beside a neighbour's point."""
+    import math
+
+    from rulebook.meetjesland.widget import MAP_HEIGHT, MAP_WIDTH, place_names
+
+    board = mj.load_board()
+    xs = [board.graph.nodes[t]["x"] for t in board.territories]
+    ys = [board.graph.nodes[t]["y"] for t in board.territories]
+    names = [board.name(t) for t in board.territories]
+    width, height = MAP_WIDTH - 10, MAP_HEIGHT - 10
+    name_xs, name_ys = place_names(xs, ys, names, width=width, height=height)
+    scale = min(width / (max(xs) - min(xs)), height / (max(ys) - min(ys))) * 0.92  # px per km, as drawn
+
+    def gap(j: int, i: int) -> float:  # px from point j to the box of name i
+        half_w, half_h = (0.56 * 9 * len(names[i]) + 4) / 2, 13 / 2
+        dx = max(abs(xs[j] - name_xs[i]) * scale - half_w, 0)
+        dy = max(abs(ys[j] - name_ys[i]) * scale - half_h, 0)
+        return math.hypot(dx, dy)
+
+    misread = [
+        (names[i], names[j]) for i in range(len(names)) for j in range(len(names)) if j != i and gap(j, i) <= gap(i, i)
+    ]
+    assert misread == []
