@@ -3,6 +3,7 @@
 ``from rulebook import ab_die_post`` gives the engine verbs shared by every game (see :mod:`rulebook.core`).
 """
 
+from .narrate import narrate
 from .rules import (
     COLOURS,
     FULL_DECK,
@@ -55,6 +56,7 @@ __all__ = [
     "hand_points",
     "legal_moves",
     "load_track",
+    "narrate",
     "new_game",
     "outcome",
     "placings",

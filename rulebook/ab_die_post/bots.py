@@ -24,6 +24,8 @@ from .rules import (
     legal_moves,
     new_game,
     outcome,
+    picks_up_passenger,
+    steps_left,
 )
 
 Bot = Callable[[State, random.Random], Any]
@@ -61,6 +63,76 @@ def threshold_bot(target: int) -> Bot:
     play.__name__ = f"threshold_{target}"
     play.__qualname__ = play.__name__
     return play
+
+
+def route_bot(target: int = 6, detour: bool = False) -> Bot:
+    """A threshold player that flies to the field nearest the arrival (fewest steps left) on a lane whose repairs its
+    cards cover; with ``detour``, while the passenger card is free it heads for the passenger fields instead."""
+    base = threshold_bot(target)
+
+    def play(state: State, rng: random.Random) -> Any:
+        if state.phase != "move":
+            return base(state, rng)
+        moves = legal_moves(state)
+        points = hand_points(state.hands[state.player])
+        routes = [move for move in moves if isinstance(move, Move)]
+        routes = [move for move in routes if _repair_cost_at(state, move.path[-1]) <= points] or routes
+        if not routes:
+            return moves[-1]
+        direct = steps_left(state.track, state.direction)
+        via = steps_left(state.track, state.direction, via_passenger=True) if detour else {}
+
+        def left(move: Move) -> int:
+            end = move.path[-1]
+            if detour and state.passenger is None and not picks_up_passenger(state, move.path) and end in via:
+                return via[end]
+            return direct.get(end, 0)
+
+        return min(routes, key=left)  # ties keep the engine's order: farthest first, the passenger first
+
+    play.__name__ = f"route_{target}_{'detour' if detour else 'direct'}"
+    play.__qualname__ = play.__name__
+    return play
+
+
+def passenger_study(games: int = 40, players: int = 4, seed: int = 0) -> dict[str, Fraction]:
+    """Is the passenger worth a detour? Half the seats fly straight for the arrival, half head for the passenger
+    while it is free (seats swap every game); both draw to 6. Returns, per kind of player, the mean points per game,
+    the share of wins (shared wins as fractions) and the share of scored flights in which it held the passenger."""
+    rng = random.Random(seed)
+    points = {"detour": Fraction(0), "direct": Fraction(0)}
+    wins = {"detour": Fraction(0), "direct": Fraction(0)}
+    carried = {"detour": 0, "direct": 0}
+    flights = 0
+    for game in range(games):
+        kinds = ["detour" if (seat + game) % 2 == 0 else "direct" for seat in range(players)]
+        bots = [route_bot(6, detour=kind == "detour") for kind in kinds]
+        state = new_game(players=players, seed=rng.randrange(2**31))
+        chance = random.Random(state.seed)
+        while outcome(state) is None:
+            outcomes = chance_outcomes(state)
+            move = pick(outcomes, chance) if outcomes else bots[state.player](state, chance)
+            after = apply(state, move)
+            if after.scores != state.scores:  # a flight ended: who held the passenger when it was scored
+                flights += 1
+                holder = state.passenger
+                if holder is None and isinstance(move, Move) and picks_up_passenger(state, tuple(move.path)):
+                    holder = state.player
+                if holder is not None:
+                    carried[kinds[holder]] += 1
+            state = after
+        result = outcome(state)
+        for seat, kind in enumerate(kinds):
+            points[kind] += state.scores[seat]
+            if seat in result.winners:
+                wins[kind] += Fraction(1, len(result.winners))
+    seats = Fraction(games * players, 2)
+    summary: dict[str, Fraction] = {}
+    for kind in ("detour", "direct"):
+        summary[f"{kind}: mean points per game"] = points[kind] / seats
+        summary[f"{kind}: share of wins"] = wins[kind] / games
+        summary[f"{kind}: share of flights with the passenger"] = Fraction(carried[kind], max(flights, 1))
+    return summary
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": threshold_bot(6)}

@@ -11,12 +11,14 @@ import plotly.graph_objects as go
 
 from ..ui import BoardFigure
 from . import odds
-from .rules import FULL_DECK, LANES, Track, load_track, shortest_routes
+from .rules import FULL_DECK, LANES, Track, field_name, load_track, routes, shortest_routes
 
 LANE_SYMBOL = {"inner": "circle", "central": "diamond", "outer": "square"}
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star")
 GREYS = ("#000000", "#555555", "#999999")
+BACKGROUND = "#eef3f7"  # the sky around the track
+RIVER = "#3b7dd8"
 
 
 def _layout(title: str, x_title: str, y_title: str, width: int = 760, height: int = 430, **extra: Any) -> go.Layout:
@@ -87,11 +89,12 @@ def reach_chart(max_target: int = 30, pile: tuple[int, int, int] = FULL_DECK) ->
         ]
         figure.add_trace(_line(f"from {points} points, {reds} red 3s", targets, values, index, hover))
     for cost, lane in zip((8, 4, 2), LANES):
+        # one height per label: the outer (2) and central (4) lines are close and their labels used to overlap
         figure.add_vline(
             x=cost,
             line={"color": "#888888", "dash": "dot", "width": 1},
-            annotation_text=f"{lane} repair",
-            annotation_position="bottom left",
+            annotation={"text": f"{lane} lane repair: {cost}", "y": 0.3 - 0.1 * LANES.index(lane), "yref": "paper"},
+            annotation_position="right",
         )
     figure.update_yaxes(range=[0, 1.02], tickformat=".0%")
     return figure
@@ -289,7 +292,7 @@ def track_figure(track: Track, width: int = 640, height: int = 600, widget: bool
         showlegend=True,
         dragmode=False,
         legend={"orientation": "h", "y": -0.02, "font": {"size": 10}},
-        plot_bgcolor="#eef3f7",
+        plot_bgcolor=BACKGROUND,
         clickmode="event",
         xaxis={"visible": False, "scaleanchor": "y"},
         yaxis={"visible": False},
@@ -311,37 +314,64 @@ def track_figure(track: Track, width: int = 640, height: int = 600, widget: bool
         figure.add_scatter(
             x=[x0, x1],
             y=[y0, y1],
-            mode="lines+text",
-            line={"color": "#3b7dd8", "width": 5},
-            text=["", f"river {number}"],
-            textposition="top center",
+            mode="lines",
+            line={"color": RIVER, "width": 5},
             hoverinfo="skip",
             name="river" if number == 1 else None,
             showlegend=number == 1,
         )
+        # the name just beyond the outer end, drawn above the fields (a trace's text went under the field markers)
+        figure.add_annotation(
+            x=x1 + 0.09 * (x1 - x0),
+            y=y1 + 0.09 * (y1 - y0),
+            text=f"river {number}",
+            showarrow=False,
+            font={"size": 11, "color": "#1f4e9c"},
+            bgcolor=BACKGROUND,
+        )
     fields = [n for n, d in graph.nodes(data=True) if d["kind"] == "field"]
+    # Each field shows its number along its lane in the section, the number the texts use ("section 2, field 5").
     figure.add_scatter(
         x=[graph.nodes[n]["x"] for n in fields],
         y=[graph.nodes[n]["y"] for n in fields],
-        mode="markers",
+        mode="markers+text",
         customdata=fields,
+        text=[str(graph.nodes[n]["step"]) for n in fields],
+        textfont={"size": 7, "color": "#333333"},
+        textposition="middle center",
         hovertext=[graph.nodes[n]["label"] for n in fields],
         hoverinfo="text",
         name="fields",
+        showlegend=False,
         marker={
-            "size": 11,
+            "size": 12,
             "color": "#ffffff",
             "line": {"color": "#444444", "width": 1.2},
             "symbol": [LANE_SYMBOL[graph.nodes[n]["lane"]] for n in fields],
         },
     )
+    # a legend entry per lane: the fields' shapes tell the lanes apart without colour
+    for lane in LANES:
+        figure.add_scatter(
+            x=[None],
+            y=[None],
+            mode="markers",
+            name=f"{lane} lane",
+            hoverinfo="skip",
+            marker={
+                "size": 11,
+                "color": "#ffffff",
+                "line": {"color": "#444444", "width": 1.2},
+                "symbol": LANE_SYMBOL[lane],
+            },
+        )
     passenger = list(track.passenger_fields)
     figure.add_scatter(
         x=[graph.nodes[n]["x"] for n in passenger],
         y=[graph.nodes[n]["y"] for n in passenger],
         mode="markers+text",
-        text=["passenger", ""],
-        textposition="middle left",
+        text=["", "passenger"],
+        textposition="top right",
         hoverinfo="text",
         name="passenger fields",
         hovertext=["passenger field (ADP-8.1)"] * len(passenger),
@@ -362,7 +392,7 @@ def track_figure(track: Track, width: int = 640, height: int = 600, widget: bool
     )
     # room on both sides for the labels at the rivers' outer ends (plotly sizes the axes by the points alone)
     xs = [data["x"] for _, data in graph.nodes(data=True)]
-    pad = 0.08 * (max(xs) - min(xs))
+    pad = 0.11 * (max(xs) - min(xs))
     figure.update_xaxes(range=[min(xs) - pad, max(xs) + pad])
     return figure
 
@@ -384,4 +414,65 @@ def track_graph_chart(track: Track | None = None) -> go.Figure:
             hoverinfo="name",
             line={"color": ("#d62728", "#1f77b4", "#2ca02c", "#000000")[index], "width": 3, "dash": DASHES[index]},
         )
+    return figure
+
+
+def example_routes(track: Track | None = None, origin: str = "central-1-2", distance: int = 5) -> dict[str, Any]:
+    """ADP-C9 on the track: the legal route of ``distance`` fields from ``origin`` with the most lane changes, and a
+    route the rules refuse because its first step changes lane (ADP-6.3)."""
+    track = track or load_track()
+    legal = routes(track, origin, distance, 1)
+    changes = {path: sum(track.lane[a] != track.lane[b] for a, b in zip(path, path[1:])) for path in legal}
+    best = min(legal, key=lambda path: (-changes[path], path))
+    refused: tuple[str, ...] = ()
+    cross = sorted(other for other, is_lane in track.ahead[(origin, 1)] if not is_lane)
+    if cross:  # off over a cross-link, then straight along the new lane for the rest of the move
+        refused = (origin, cross[0])
+        while len(refused) <= distance:
+            ahead = [other for other, is_lane in track.ahead.get((refused[-1], 1), ()) if is_lane]
+            if not ahead:
+                break
+            refused += (ahead[0],)
+    return {"legal": best, "changes": changes[best], "refused": refused}
+
+
+def example_route_chart(track: Track | None = None, origin: str = "central-1-2", distance: int = 5) -> go.Figure:
+    """A yellow-marble move drawn step by step (ADP-C9): straight off, lane changes in between, straight landing;
+    beside it, dashed, a route refused because it changes lane on its first step."""
+    track = track or load_track()
+    graph = track.graph
+    example = example_routes(track, origin, distance)
+    figure = track_figure(track, width=640, height=620, widget=False)
+    figure.update_layout(
+        title={"text": f"ADP-C9: a move of {distance} fields with {example['changes']} lane changes", "x": 0.5}
+    )
+    if example["refused"]:
+        refused = example["refused"]
+        figure.add_scatter(
+            x=[graph.nodes[f]["x"] for f in refused],
+            y=[graph.nodes[f]["y"] for f in refused],
+            mode="lines",
+            name="refused: changes lane on its first step (ADP-6.3)",
+            hoverinfo="name",
+            line={"color": "#999999", "width": 3, "dash": "dash"},
+        )
+    path = example["legal"]
+    figure.add_scatter(
+        x=[graph.nodes[f]["x"] for f in path],
+        y=[graph.nodes[f]["y"] for f in path],
+        mode="lines+markers+text",
+        name="legal: straight off, lane changes, straight landing",
+        text=["from"] + [f"step {n}" for n in range(1, len(path))],
+        textposition="top left",
+        textfont={"size": 10},
+        hovertext=[field_name(track, field) for field in path],
+        hoverinfo="text",
+        line={"color": "#000000", "width": 4},
+        marker={"size": 9, "color": "#000000"},
+    )
+    xs = [graph.nodes[f]["x"] for f in path]
+    ys = [graph.nodes[f]["y"] for f in path]
+    pad = 3.5
+    figure.update_xaxes(range=[min(xs) - pad, max(xs) + pad])
+    figure.update_yaxes(range=[min(ys) - pad, max(ys) + pad])
     return figure

@@ -56,26 +56,13 @@ class Config:
     track: str = "ab_die_post"  # ADP-C3: graphs/<track>.json
 
     def __post_init__(self) -> None:
-        """Refuse options of the wrong type or range at once, rather than failing in the middle of a game."""
-        for name in ("target", "fly_minimum", "passenger_points", "first_player"):
+        """Refuse options of the wrong type or outside the bounds the rules allow (``BOUNDS``), at once, rather than
+        failing, or running for ever, in the middle of a game."""
+        for name in ("marbles", "wind", "repair", "placing_points"):
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"Config.{name}: expected a non-negative int, got {value!r}")
-        for name, length in (("wind", 4), ("repair", 3), ("placing_points", 6)):
-            if not isinstance(getattr(self, name), tuple):
-                raise ValueError(f"Config.{name}: expected a tuple of {length} ints, got {getattr(self, name)!r}")
-            _int_tuple(getattr(self, name), f"Config.{name}", length)
-        if not isinstance(self.marbles, tuple) or not all(
-            isinstance(row, tuple)
-            and len(row) == 2
-            and isinstance(row[0], int)
-            and isinstance(row[1], tuple)
-            and sum(_int_tuple(row[1], "Config.marbles", 5)) > 0
-            for row in self.marbles
-        ):
-            raise ValueError(f"Config.marbles: expected ((players, (5 marble counts)), ...), got {self.marbles!r}")
-        if not isinstance(self.track, str):
-            raise ValueError(f"Config.track: expected a board name, got {self.track!r}")
+            if not isinstance(value, tuple) or (name == "marbles" and not all(_is_row(row) for row in value)):
+                raise ValueError(f"Config.{name}: expected tuples, got {short(value)}")
+        _check_options({field.name: getattr(self, field.name) for field in dataclasses.fields(self)}, "Config")
 
     def marble_counts(self, players: int) -> tuple[int, int, int, int, int]:
         """The marbles in the hurricane indicator for this many players (green, blue, red, yellow, black)."""
@@ -99,48 +86,106 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "config") -> Config:
-        """A Config from JSON data; anything malformed raises ``ValueError`` naming the field."""
+        """A Config from JSON data; anything malformed or out of bounds raises ``ValueError`` naming the field."""
         if not isinstance(data, Mapping):
             raise ValueError(f"{where}: expected an object")  # noqa: TRY004 - malformed input is a ValueError here
-        names = {field.name for field in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - names)
+        names = [field.name for field in dataclasses.fields(cls)]
+        unknown = sorted(str(key) for key in data if key not in names)
         if unknown:
-            raise ValueError(f"{where}: unknown options {unknown}")
-        values: dict[str, Any] = {}
-        for name in ("target", "fly_minimum", "passenger_points", "first_player"):
-            if name in data:
-                if not isinstance(data[name], int) or isinstance(data[name], bool) or data[name] < 0:
-                    raise ValueError(f"{where}.{name}: expected a non-negative int, got {data[name]!r}")
-                values[name] = data[name]
-        for name, length in (("wind", 4), ("repair", 3), ("placing_points", 6)):
-            if name in data:
-                values[name] = _int_tuple(data[name], f"{where}.{name}", length)
-        if "marbles" in data:
-            rows = data["marbles"]
-            if not isinstance(rows, list):
-                raise ValueError(f"{where}.marbles: expected a list of [players, [green, blue, red, yellow, black]]")
-            parsed = []
-            for index, row in enumerate(rows):
-                if not (isinstance(row, list) and len(row) == 2 and isinstance(row[0], int)):
-                    raise ValueError(f"{where}.marbles[{index}]: expected [players, [5 counts]]")
-                counts = _int_tuple(row[1], f"{where}.marbles[{index}]", 5)
-                if sum(counts) == 0:
-                    raise ValueError(f"{where}.marbles[{index}]: the indicator holds no marble")
-                parsed.append((row[0], counts))
-            values["marbles"] = tuple(parsed)
-        if "track" in data:
-            if not isinstance(data["track"], str):
-                raise ValueError(f"{where}.track: expected a board name")
-            values["track"] = data["track"]
+            raise ValueError(f"{where}: unknown options {', '.join(short(key) for key in unknown[:5])}")
+        values = {name: data[name] for name in names if name in data}
+        _check_options(values, where)
+        for name in ("wind", "repair", "placing_points"):
+            if name in values:
+                values[name] = tuple(values[name])
+        if "marbles" in values:
+            values["marbles"] = tuple((row[0], tuple(row[1])) for row in values["marbles"])
         return cls(**values)
 
 
-def _int_tuple(value: Any, where: str, length: int) -> tuple[int, ...]:
+# The bounds of every option, from the rules and their plausible variants: a save file or a set-up panel can choose
+# within them, never beyond (a wind of 30 fields made route finding run for ever, issue 17).
+BOUNDS = {
+    "target": (1, 100),  # ADP-10.1: 15 (or 21, ADP-C16)
+    "fly_minimum": (0, 50),  # ADP-5.1: 4
+    "passenger_points": (0, 50),  # ADP-8.2: 2
+    "first_player": (0, 5),  # ADP-C15: a seat of at most 6
+    "wind": (1, 8),  # ADP-C2: 2-5 fields per marble
+    "repair": (0, 50),  # ADP-7.1: 8, 4, 2 points
+    "placing_points": (0, 50),  # ADP-9.2: 7 ... 1
+    "marble_count": (0, 20),  # ADP-C1: 1-3 marbles of a colour
+}
+TUPLE_LENGTHS = {"wind": 4, "repair": 3, "placing_points": 6}
+
+
+def short(value: Any, limit: int = 30) -> str:
+    """A bad value as an error message quotes it: a short prefix of a text, the size of a list, never all of it."""
+    if isinstance(value, str):
+        return repr(value[:limit]) + ("..." if len(value) > limit else "")
+    if value is None or isinstance(value, (bool, float)):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value) if -(10**15) < value < 10**15 else "a number of more than 15 digits"
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)} items"
+    if isinstance(value, Mapping):
+        return f"an object of {len(value)} keys"
+    return f"a {type(value).__name__}"
+
+
+def _is_row(row: Any) -> bool:
+    return isinstance(row, tuple) and len(row) == 2 and isinstance(row[1], tuple)
+
+
+def _count(value: Any, where: str, name: str) -> int:
+    low, high = BOUNDS[name]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{where}: expected a whole number from {low} to {high}, got {short(value)}")
+    if not low <= value <= high:
+        raise ValueError(f"{where}: {short(value)} is out of bounds ({low} to {high})")
+    return value
+
+
+def _counts(value: Any, where: str, name: str, length: int) -> tuple[int, ...]:
     if not (isinstance(value, (list, tuple)) and len(value) == length):
-        raise ValueError(f"{where}: expected a list of {length} ints, got {value!r}")
-    if not all(isinstance(item, int) and not isinstance(item, bool) and item >= 0 for item in value):
-        raise ValueError(f"{where}: expected non-negative ints, got {value!r}")
-    return tuple(value)
+        raise ValueError(f"{where}: expected a list of {length} whole numbers, got {short(value)}")
+    return tuple(_count(item, f"{where}[{index}]", name) for index, item in enumerate(value))
+
+
+def _check_options(values: Mapping[str, Any], where: str) -> None:
+    """Check the options present in ``values`` (JSON lists or tuples) against their types and ``BOUNDS``."""
+    for name in ("target", "fly_minimum", "passenger_points", "first_player"):
+        if name in values:
+            _count(values[name], f"{where}.{name}", name)
+    for name, length in TUPLE_LENGTHS.items():
+        if name in values:
+            _counts(values[name], f"{where}.{name}", name, length)
+    if "marbles" in values:
+        rows = values["marbles"]
+        if not isinstance(rows, (list, tuple)) or not 1 <= len(rows) <= 5:
+            raise ValueError(f"{where}.marbles: expected 1 to 5 rows [players, [green, blue, red, yellow, black]]")
+        seen = set()
+        for index, row in enumerate(rows):
+            here = f"{where}.marbles[{index}]"
+            if not (isinstance(row, (list, tuple)) and len(row) == 2):
+                raise ValueError(f"{here}: expected [players, [5 marble counts]], got {short(row)}")
+            players = row[0]
+            if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 6 or players in seen:
+                raise ValueError(f"{here}: the row's players must be a new number from 2 to 6, not {short(players)}")
+            seen.add(players)
+            if sum(_counts(row[1], here, "marble_count", 5)) == 0:
+                raise ValueError(f"{here}: the indicator holds no marble")
+    if "track" in values:
+        track = values["track"]
+        if not isinstance(track, str) or track not in track_names():
+            names = ", ".join(track_names())
+            raise ValueError(f"{where}.track: {short(track)} is not a track of the rulebook (tracks: {names})")
+
+
+def track_names() -> tuple[str, ...]:
+    """The tracks shipped with the rulebook (``graphs/ab_die_post*.json``): a track is chosen by name, never by a
+    path (issue 17)."""
+    return tuple(name for name in boards.available() if name.startswith("ab_die_post"))
 
 
 # --- the track ----------------------------------------------------------------------------------
@@ -173,9 +218,31 @@ class Track:
         return value if direction == 1 else self.sections - value
 
 
-@lru_cache(maxsize=8)
+def field_name(track: Track, field: str) -> str:
+    """'the inner lane, section 1, field 2', 'the start field' or 'the airport': a field as players point at it
+    (lane, river section and field number along the lane, as the board draws them)."""
+    if field == "start":
+        return "the start field"
+    if field == "airport":
+        return "the airport"
+    if not isinstance(field, str) or field not in track.graph:
+        return f"a field that is not on the track ({short(field)})"
+    data = track.graph.nodes[field]
+    return f"the {data['lane']} lane, section {data['section']}, field {data['step']}"
+
+
 def load_track(name: str = "ab_die_post") -> Track:
-    """Load ``graphs/<name>.json`` and derive the track the rules use; a malformed board raises ``ValueError``."""
+    """Load ``graphs/<name>.json`` (a shipped track's name, never a path) and derive the track the rules use; an
+    unknown name or a malformed board raises ``ValueError``."""
+    if not isinstance(name, str):
+        raise ValueError(f"a track is named by its name, not {short(name)}")  # noqa: TRY004 - malformed input
+    return _load_track(name)
+
+
+@lru_cache(maxsize=8)
+def _load_track(name: str) -> Track:
+    if name not in track_names():  # checked once per name: the cache holds the shipped tracks only
+        raise ValueError(f"{short(name)} is not a track of the rulebook (tracks: {', '.join(track_names())})")
     graph = boards.load(
         name,
         node_attributes=("kind", "lane", "section", "step", "steps", "passenger", "x", "y"),
@@ -185,6 +252,9 @@ def load_track(name: str = "ab_die_post") -> Track:
         return track_from_graph(graph, name)
     except (TypeError, KeyError) as error:  # an attribute of the wrong type (e.g. a section that is not a number)
         raise ValueError(f"{name}.json: a field or edge attribute has the wrong type ({error})") from None
+
+
+load_track.cache_clear = _load_track.cache_clear  # type: ignore[attr-defined]
 
 
 def track_from_graph(graph: Any, name: str = "board") -> Track:
@@ -237,6 +307,36 @@ def shortest_routes(track: Track) -> dict[str, tuple[str, ...]]:
                     forward.add_edge(field, other)
         result[lane] = tuple(nx.shortest_path(forward, "start", "airport"))
     return result
+
+
+def flight_graph(track: Track, direction: int) -> Any:
+    """The fields as a directed graph of single steps in a flight's direction (lane and cross links alike)."""
+    forward = nx.DiGraph()
+    for (field, way), following in track.ahead.items():
+        if way == direction:
+            forward.add_edges_from((field, other) for other, _ in following)
+    return forward
+
+
+def steps_left(track: Track, direction: int, via_passenger: bool = False) -> dict[str, int]:
+    """Fewest steps from each field to the flight's arrival, straight or through a passenger field (ADP-8.1: landing
+    on one of them takes the card); a field with no passenger field ahead is left out of the second table."""
+    forward = flight_graph(track, direction)
+    arrival = track.arrival(direction)
+    to_arrival = nx.single_source_shortest_path_length(forward.reverse(copy=False), arrival)
+    if not via_passenger:
+        return dict(to_arrival)
+    # A move lands on a field straight along its lane (ADP-6.3): the passenger field is entered from the field
+    # before it on the outer lane.
+    best: dict[str, int] = {}
+    for passenger in track.passenger_fields:
+        for before in forward.predecessors(passenger):
+            if track.lane.get(before) != track.lane[passenger]:
+                continue
+            for field, steps in nx.single_source_shortest_path_length(forward.reverse(copy=False), before).items():
+                total = steps + 1 + to_arrival[passenger]
+                best[field] = min(best.get(field, total), total)
+    return best
 
 
 # --- moves and chance outcomes ----------------------------------------------------------------------
@@ -556,21 +656,58 @@ def apply(state: State, move: Any) -> State:
     return dataclasses.replace(new_state, history=state.history + (move,))
 
 
+def _check_shape(move: Any) -> None:
+    """A move object whose fields have the wrong type (a list for a card value, a text for a route) is malformed
+    input: ``ValueError`` before any rule is read, quoting at most a short prefix of the bad value."""
+    if isinstance(move, Move):
+        path = move.path
+        if not (
+            isinstance(path, (tuple, list))
+            and 1 <= len(path) <= 64
+            and all(isinstance(field, str) and len(field) <= 40 for field in path)
+        ):
+            raise ValueError(f"Move.path: expected a list of up to 64 field names, got {short(path)}")
+    elif isinstance(move, Repair):
+        for name in ("ones", "twos", "reds"):
+            value = getattr(move, name)
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= sum(FULL_DECK):
+                raise ValueError(f"Repair.{name}: expected a number of cards, got {short(value)}")
+    elif isinstance(move, (KeepCard, CardDrawn)):
+        value = move.value
+        if not isinstance(value, int) or isinstance(value, bool) or not -1000 <= value <= 1000:
+            raise ValueError(f"{type(move).__name__}.value: expected a card value (1, 2 or 3), got {short(value)}")
+    elif isinstance(move, MarbleShaken):
+        if not isinstance(move.colour, str) or len(move.colour) > 20:
+            raise ValueError(f"MarbleShaken.colour: expected a marble colour, got {short(move.colour)}")
+
+
+def said(state: State, move: Any) -> str:
+    """A move as a refusal names it: routes by where they end, anything that is not a move by a short prefix."""
+    if isinstance(move, Move):
+        return f"a flight to {field_name(state.track, move.path[-1])}"
+    if isinstance(move, tuple(MOVE_CLASSES.values())):
+        return str(move)
+    return short(move)
+
+
 def _transition(state: State, move: Any) -> State:
+    _check_shape(move)
     if state.phase == "over":
-        raise IllegalMove("ADP-10.1", f"the game is over; {move} cannot be played")
+        raise IllegalMove("ADP-10.1", f"the game is over; {said(state, move)} cannot be played")
     if state.phase in ("card", "marble"):
         expected = CardDrawn if state.phase == "card" else MarbleShaken
         if not isinstance(move, expected):
-            raise IllegalMove("ADP-3.1", f"waiting for chance ({expected.__name__}), not for {move}")
+            raise IllegalMove("ADP-3.1", f"waiting for chance ({expected.__name__}), not for {said(state, move)}")
         if move not in {outcome for outcome, _ in chance_outcomes(state)}:
             what = "pile" if state.phase == "card" else "hurricane indicator"
             raise IllegalMove(
-                "ADP-4.1" if state.phase == "card" else "ADP-5.2", f"{move}: not possible from the {what}"
+                "ADP-4.1" if state.phase == "card" else "ADP-5.2", f"{said(state, move)}: not possible from the {what}"
             )
         return _draw(state, move.value) if state.phase == "card" else _shake(state, move.colour)
     if isinstance(move, (CardDrawn, MarbleShaken)):
-        raise IllegalMove("ADP-3.1", f"{move} is chance's outcome, but player {state.player + 1} is to move")
+        raise IllegalMove(
+            "ADP-3.1", f"{said(state, move)} is chance's outcome, but player {state.player + 1} is to move"
+        )
     handler = {
         "turn": _turn_move,
         "move": _flight_move,
@@ -599,7 +736,7 @@ def _turn_move(state: State, move: Any) -> State:
                 f"{state.config.fly_minimum}",
             )
         return dataclasses.replace(state, phase="marble", player=None, events=())
-    raise IllegalMove("ADP-3.1", f"{move} is not a turn choice: draw a card, stop drawing, or fly")
+    raise IllegalMove("ADP-3.1", f"{said(state, move)} is not a turn choice: draw a card, stop drawing, or fly")
 
 
 def _draw(state: State, value: int) -> State:
@@ -652,7 +789,7 @@ def _shake(state: State, colour: str) -> State:
         else:  # ADP-7.3: cannot pay: all cards to the discard, plane back to the start, passenger card back
             events.append(
                 f"Player {other + 1} cannot pay {cost} points on the {track.lane[positions[other]]} lane: "
-                f"discards {describe_cards(hands[other])} and goes back to the {departure} field."
+                f"discards {describe_cards(hands[other])} and goes back to {field_name(track, departure)}."
             )
             discard = _add(discard, hands[other])
             hands[other] = (0, 0, 0)
@@ -679,30 +816,42 @@ def _flight_move(state: State, move: Any) -> State:
     track = state.track
     if isinstance(move, Stay):
         return _next_turn(
-            dataclasses.replace(state, events=(f"Player {player + 1} stays on {state.positions[player]}.",))
+            dataclasses.replace(
+                state, events=(f"Player {player + 1} stays on {field_name(track, state.positions[player])}.",)
+            )
         )
     if not isinstance(move, Move):
         raise IllegalMove(
-            "ADP-6.1", f"after a {state.marble} marble player {player + 1} moves the plane or stays, not {move}"
+            "ADP-6.1",
+            f"after a {state.marble} marble player {player + 1} moves the plane or stays, not {said(state, move)}",
         )
     path = tuple(move.path)
     distance = wind_distance(state.config, state.marble)
     if not path or path[0] != state.positions[player]:
         raise IllegalMove(
-            "ADP-6.1", f"the route must start at player {player + 1}'s plane on {state.positions[player]}"
+            "ADP-6.1",
+            f"the route must start at player {player + 1}'s plane on {field_name(track, state.positions[player])}",
         )
     arrival = track.arrival(state.direction)
     for step, (here, there) in enumerate(itertools.pairwise(path), start=1):
         links = dict(track.ahead.get((here, state.direction), ()))
         if there not in links:
-            raise IllegalMove("ADP-6.1", f"{there} is not one field ahead of {here} in this flight's direction")
+            raise IllegalMove(
+                "ADP-6.1",
+                f"{field_name(track, there)} is not one field ahead of {field_name(track, here)} "
+                "in this flight's direction",
+            )
         last = step == len(path) - 1
         if (step == 1 or last) and not links[there]:
             raise IllegalMove(
-                "ADP-6.3", f"step {step} from {here} to {there} changes lane; the first and the last step go straight"
+                "ADP-6.3",
+                f"step {step} from {field_name(track, here)} to {field_name(track, there)} changes lane; "
+                "the first and the last step go straight",
             )
         if there == arrival and not last:
-            raise IllegalMove("ADP-9.1", f"the route reaches the {arrival} at step {step} and must end there")
+            raise IllegalMove(
+                "ADP-9.1", f"the route reaches {field_name(track, arrival)} at step {step} and must end there"
+            )
     steps = len(path) - 1
     if steps != distance and not (path[-1] == arrival and steps < distance):
         raise IllegalMove(
@@ -712,10 +861,10 @@ def _flight_move(state: State, move: Any) -> State:
     if path[-1] in taken:
         raise IllegalMove(
             "ADP-6.2",
-            f"{path[-1]} is occupied by player {taken[path[-1]] + 1}'s plane; "
+            f"{field_name(track, path[-1])} is occupied by player {taken[path[-1]] + 1}'s plane; "
             "a plane landing there does not move (stay instead)",
         )
-    events = [f"Player {player + 1} flies {steps} field{'s' if steps != 1 else ''} to {path[-1]}."]
+    events = [f"Player {player + 1} flies {steps} field{'s' if steps != 1 else ''} to {field_name(track, path[-1])}."]
     passenger = state.passenger
     if picks_up_passenger(state, path):
         passenger = player
@@ -729,7 +878,7 @@ def _flight_move(state: State, move: Any) -> State:
 def _repair_move(state: State, move: Any) -> State:
     player = state.player
     if not isinstance(move, Repair):
-        raise IllegalMove("ADP-7.1", f"player {player + 1} must pay hurricane repairs first, not {move}")
+        raise IllegalMove("ADP-7.1", f"player {player + 1} must pay hurricane repairs first, not {said(state, move)}")
     cards = (move.ones, move.twos, move.reds)
     hand = state.hands[player]
     if not all(isinstance(count, int) and 0 <= count <= held for count, held in zip(cards, hand)):
@@ -758,7 +907,7 @@ def _repair_move(state: State, move: Any) -> State:
 def _keep_move(state: State, move: Any) -> State:
     player = state.player
     if not isinstance(move, KeepCard):
-        raise IllegalMove("ADP-9.4", f"player {player + 1} chooses the card to keep first, not {move}")
+        raise IllegalMove("ADP-9.4", f"player {player + 1} chooses the card to keep first, not {said(state, move)}")
     hand = state.hands[player]
     if move.value not in (0,) + CARD_VALUES or (move.value and not hand[CARD_VALUES.index(move.value)]):
         raise IllegalMove(
@@ -840,7 +989,8 @@ def _next_flight(state: State) -> State:
         drawn=0,
         pending=(),
         marble=None,
-        events=state.events + (f"Flight {flight} starts from the {departure}; player {first + 1} begins.",),
+        events=state.events
+        + (f"Flight {flight} starts from {field_name(state.track, departure)}; player {first + 1} begins.",),
     )
 
 

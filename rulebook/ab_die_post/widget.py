@@ -8,7 +8,6 @@ Everything it shows is said in players' words: fields by lane, river section and
 from __future__ import annotations
 
 import html
-import math
 import re
 from fractions import Fraction
 from typing import Any
@@ -17,7 +16,8 @@ import ipywidgets as widgets
 
 from ..ui import BoardFigure, Table
 from . import odds
-from .charts import track_figure
+from .charts import BACKGROUND, RIVER, track_figure
+from .narrate import PLAYER_NAME, player_label
 from .rules import (
     CardDrawn,
     DrawCard,
@@ -31,26 +31,38 @@ from .rules import (
     Stop,
     Track,
     describe_cards,
+    field_name,
     hand_points,
     legal_moves,
     picks_up_passenger,
+    wind_distance,
 )
 
-# Per player: a fill colour, a marker shape and a name; shapes and labels keep planes apart without colour.
-PLAYER_FILL = ("#d62728", "#1f4e9c", "#f2c500", "#2ca02c", "#7b3f9e", "#ffffff")
+__all__ = ["PALETTES", "PLAYER_NAME", "Board", "field_name", "percent", "player_label", "route_text", "say"]
+
+# Per player: a fill colour, a marker shape, a number and a name: shapes, numbers and names keep planes apart
+# without colour. The fills are at least 23 CAM02-UCS units apart under simulated deuteranomaly, protanomaly and
+# tritanomaly (severity 100), checked by tests/test_ab_die_post_narrate.py.
+PLAYER_FILL = ("#d62728", "#0072b2", "#f2c500", "#ffffff", "#999999", "#882255")
+PLAYER_TEXT = ("#ffffff", "#ffffff", "#000000", "#000000", "#000000", "#ffffff")  # the seat number on the fill
 PLAYER_SYMBOL = ("triangle-up", "square", "diamond", "circle", "star", "hexagram")
-PLAYER_NAME = ("red", "blue", "yellow", "green", "purple", "white")
 PLAYER_GLYPH = ("&#9650;", "&#9632;", "&#9670;", "&#9679;", "&#9733;", "&#10017;")  # the marker shapes as text
-MARBLE_FILL = {"green": "#2ca02c", "blue": "#1f77b4", "red": "#d62728", "yellow": "#f2c500", "black": "#000000"}
+# The hurricane indicator's marbles (always named in words too), at least 30 units apart under the same simulations.
+MARBLE_FILL = {"green": "#44aa99", "blue": "#332288", "red": "#cc3311", "yellow": "#f2c500", "black": "#000000"}
+TARGET_RING = "#e69f00"  # legal targets: orange rings
+LAST_MOVE = "#000000"  # the last moves' routes, drawn dotted, and the ghosts of planes that left a field
+GHOST = "#555555"
+PALETTES: dict[str, list[str]] = {
+    "players": list(PLAYER_FILL),
+    "marbles": list(MARBLE_FILL.values()),
+    # what is drawn on the track: rings and last-move marks against the board's background and rivers (the fields
+    # are white discs outlined in grey and told apart by shape and number, not by colour)
+    "board": [TARGET_RING, LAST_MOVE, BACKGROUND, RIVER],
+}
 
 # The board fits beside the app's side panel: figure and controls column within 880 x 680 pixels.
 FIGURE_SIZE = 490
 COLUMN_WIDTH = "370px"
-
-
-def player_label(player: int) -> str:
-    """'P1 (red)' - the number and the colour name, so no one needs to tell colours apart."""
-    return f"P{player + 1} ({PLAYER_NAME[player]})"
 
 
 def percent(chance: Fraction) -> str:
@@ -62,24 +74,14 @@ def percent(chance: Fraction) -> str:
     return f"{float(chance):.1%}"
 
 
-def field_name(track: Track, field: str) -> str:
-    """'inner lane, section 1, field 2', 'the start field' or 'the airport': a field as players point at it."""
-    if field == "start":
-        return "the start field"
-    if field == "airport":
-        return "the airport"
-    data = track.graph.nodes[field]
-    return f"{data['lane']} lane, section {data['section']}, field {data['step']}"
-
-
 def route_text(track: Track, steps: int, destination: str, via: tuple[str, ...]) -> str:
-    """'fly 3 fields to inner lane, section 1, field 2 via the central lane': where a route ends and the other
+    """'fly 3 fields to the inner lane, section 1, field 2 via the central lane': where a route ends and the other
     lanes it crosses on the way."""
     text = f"fly {steps} field{'s' if steps != 1 else ''} to {field_name(track, destination)}"
     lanes: list[str] = []
     for field in via:
-        lane = track.lane[field]
-        if lane is not None and lane != track.lane[destination] and lane not in lanes:
+        lane = track.lane.get(field)
+        if lane is not None and lane != track.lane.get(destination) and lane not in lanes:
             lanes.append(lane)
     if lanes:
         text += f" via the {' and '.join(lanes)} lane{'s' if len(lanes) > 1 else ''}"
@@ -141,10 +143,28 @@ class Board(Table):
         figure.add_scatter(
             x=[],
             y=[],
+            mode="lines",
+            name="last move",
+            hoverinfo="text",
+            line={"color": LAST_MOVE, "width": 2.5, "dash": "dot"},
+        )
+        figure.add_scatter(
+            x=[],
+            y=[],
+            mode="markers+text",
+            name="where planes were",
+            hoverinfo="text",
+            textposition="middle center",
+            textfont={"size": 9, "color": GHOST},
+            marker={"size": 17, "color": GHOST, "line": {"width": 1.5}},
+        )
+        figure.add_scatter(
+            x=[],
+            y=[],
             mode="markers",
             name="legal targets",
             hoverinfo="text",
-            marker={"size": 20, "symbol": "circle-open", "color": "#ff7f0e", "line": {"width": 4}},
+            marker={"size": 21, "symbol": "circle-open", "color": TARGET_RING, "line": {"width": 4}},
         )
         figure.add_scatter(
             x=[],
@@ -152,14 +172,17 @@ class Board(Table):
             mode="markers+text",
             name="planes",
             hoverinfo="text",
-            textposition="top center",
-            textfont={"size": 11, "color": "#000000"},
-            marker={"size": 16, "line": {"color": "#000000", "width": 1.5}},
+            textposition="middle center",
+            textfont={"size": 10},
+            marker={"size": 19, "line": {"color": "#000000", "width": 1.5}},
         )
         self.figure = BoardFigure(figure)
         self.field_trace = next(trace for trace in self.figure.data if trace.name == "fields")
-        self.target_trace = self.figure.data[-2]
-        self.plane_trace = self.figure.data[-1]
+        self.route_trace, self.ghost_trace, self.target_trace, self.plane_trace = self.figure.data[-4:]
+        graph = self.track.graph
+        # A click names its field by the coordinates the browser sends back, checked against the trace's field ids:
+        # a click on an older drawing (the rings moved since) is ignored rather than landing on another field.
+        self.field_at = {(graph.nodes[f]["x"], graph.nodes[f]["y"]): f for f in graph if self.track.lane[f] is not None}
         self.field_trace.on_click(self._clicked)
         self.target_trace.on_click(self._clicked)
 
@@ -191,7 +214,10 @@ class Board(Table):
         self.play_button.on_click(lambda _: self.play_choice())
         self.info = widgets.HTML()
         self.odds_panel = widgets.HTML()
-        self.log_box = widgets.Accordion(children=[self.move_log], titles=("Move log (newest first)",))
+        self.log_box = widgets.Accordion(
+            children=[widgets.VBox([self.history_bar, self.move_log])],
+            titles=("Moves so far (newest first; click one to see the board after it)",),
+        )
         self.log_box.selected_index = None
         column = widgets.VBox(
             [
@@ -246,8 +272,10 @@ class Board(Table):
 
     def click_field(self, field: str) -> bool:
         """A click on a field: fly there if a route ends there (the passenger route first), else explain."""
-        if self.finished:
-            self.message, self.message_kind = "The game is over: start a new game to play again.", "error"
+        if self.replaying or self.finished:
+            return self.play(Stay())  # the shared refusal: back to the game, or the game is over
+        if field not in self.field_at.values():
+            self.message, self.message_kind = "That is not a field of the track.", "error"
             self.redraw()
             return False
         routes = [move for move in self.choices() if isinstance(move, Move) and move.path[-1] == field]
@@ -255,8 +283,8 @@ class Board(Table):
             name = field_name(self.track, field)
             self.message = (
                 f"No route of this marble ends on {name}: pick one of the orange rings."
-                if self.state.phase == "move"
-                else f"{name[0].upper()}{name[1:]}: planes move only after a coloured marble."
+                if self.state.phase == "move" and self.target_trace.customdata
+                else f"{name[0].upper()}{name[1:]}: planes move only after a coloured marble, to an orange ring."
             )
             self.message_kind = "info"
             self.redraw()
@@ -265,12 +293,45 @@ class Board(Table):
         return self.play(routes[0])
 
     def _clicked(self, trace: Any, points: Any, _selector: Any) -> None:
-        if points.point_inds:
-            self.click_field(trace.customdata[points.point_inds[0]])
+        """A click on the track: the field under the pointer, if the trace still holds it at the clicked index."""
+        indices, xs, ys = getattr(points, "point_inds", ()), getattr(points, "xs", ()), getattr(points, "ys", ())
+        if not indices:
+            return
+        index = indices[0]
+        fields = tuple(trace.customdata or ())
+        named = fields[index] if isinstance(index, int) and 0 <= index < len(fields) else None
+        under = self.field_at.get((xs[0], ys[0])) if xs and ys else None
+        if named is None or named != under:
+            self.message = "That click was on an earlier drawing of the board (it has changed since): click again."
+            self.message_kind = "info"
+            self.redraw()
+            return
+        self.click_field(named)
 
     # -- rendering -----------------------------------------------------------------------------------
     def describe_player(self, player: int | None) -> str:
         return "Chance" if player is None else player_label(player)
+
+    def move_text(self, move: Any) -> str:
+        return self.describe_move(move)
+
+    def replies(self, played: list[Any], shown: int = 2) -> str:
+        """The shared account of the computer players' moves, and what their hurricanes did to the people's planes
+        (a plane sent back is news even when the replies are only counted)."""
+        text = super().replies(played, shown)
+        if len(played) <= shown:
+            return text
+        for step in played:
+            if not isinstance(step.move, Fly) or step.after.flight != step.before.flight:
+                continue
+            for player in range(step.before.players):
+                was, now = step.before.positions[player], step.after.positions[player]
+                if player not in self.bots and was != now:
+                    text += (
+                        f"; {self.describe_player(step.player)}'s hurricane sent {player_label(player)} back from "
+                        f"{field_name(self.track, was)} to {field_name(self.track, now)}"
+                    )
+        return text
 
     def status_html(self) -> str:
         """The base class's status line, with the engine's field ids and player numbers in players' words."""
@@ -282,6 +343,7 @@ class Board(Table):
             self.message = message
 
     def prompt(self) -> str:
+        """Whose turn it is and what to do now; the button's name when one button is the only move."""
         state = self.state
         result = self.game.outcome(state)
         if result is not None:
@@ -293,26 +355,43 @@ class Board(Table):
         if player is None:
             return ""
         who = player_label(player)
+        if player in self.bots:
+            return f"{who} (computer) is to move."
         points = hand_points(state.hands[player])
+        held = f"{points} point{'s' if points != 1 else ''} in hand"
+        legal = legal_moves(state)
         if state.phase == "turn":
             if state.drawn:
-                return f"{who}: draw another card or stop ({points} points in hand)."
+                return f"{who}: click Draw a card for another, or Stop drawing ({held})."
+            if Fly() in legal:
+                return f"Flight {state.flight}, {who}: click Draw a card (spare parts) or Fly ({held})."
             minimum = state.config.fly_minimum
-            can_fly = " or fly" if points >= minimum else f" (fewer than {minimum} points: no flying yet)"
-            return f"Flight {state.flight}, {who}: draw spare parts{can_fly}."
+            return f"Flight {state.flight}, {who}: click Draw a card ({held}; flying needs {minimum})."
         if state.phase == "move":
-            distance = state.config.wind[("green", "blue", "red", "yellow").index(state.marble)]
-            return f"{who}: {state.marble} marble, fly {distance} fields - click an orange ring or choose a route."
+            distance = wind_distance(state.config, state.marble)
+            head = f"{who}: {state.marble} marble, fly {distance} fields"
+            if legal == (Stay(),):
+                return f"{head} - no free field within reach: click Stay put."
+            return f"{head} - click an orange ring, or choose a route and click Play choice (or Stay put)."
         if state.phase == "repair":
-            return f"{who}: hurricane! Choose the cards that pay the repairs."
+            lane = self.track.lane[state.positions[player]]
+            cost = state.config.repair[("inner", "central", "outer").index(lane)]
+            head = f"{who}: hurricane! Repairs on the {lane} lane cost {cost}"
+            if len(legal) == 1:
+                return f"{head}; the only way to pay is {describe_cards(self._cards(legal[0]))}: click Play choice."
+            return f"{head}: choose the cards in the list and click Play choice."
         if state.phase == "keep":
-            return f"{who}: the flight is over - choose the one card you keep."
+            return f"{who}: the flight is over - choose the one card you keep and click Play choice."
         return ""
+
+    @staticmethod
+    def _cards(move: Repair) -> tuple[int, int, int]:
+        return (move.ones, move.twos, move.reds)
 
     def draw(self) -> None:
         state = self.state
         graph = self.track.graph
-        human = state.player is not None and state.player not in self.bots
+        human = not self.replaying and state.player is not None and state.player not in self.bots
         legal = set(legal_moves(state)) if human else set()
         for button, move in (
             (self.draw_button, DrawCard()),
@@ -321,26 +400,22 @@ class Board(Table):
             (self.stay_button, Stay()),
         ):
             button.button_style = "primary" if move in legal else ""
-        options = [(self.describe_move(move), move) for move in self.choices()]
+        options = [(self.describe_move(move), move) for move in self.choices()] if human else []
         self.choice.options = options
         self.choice.value = options[0][1] if options else None
         self.choice_label.value = f"<span style='font-size:12px'>{self.choice_title()}</span>"
         self.play_button.button_style = "primary" if options else ""
         targets = sorted({move.path[-1] for _, move in options if isinstance(move, Move)})
-        xs, ys, texts, symbols, fills = [], [], [], [], []
-        crowd: dict[str, int] = {}
+        xs, ys, texts, symbols, fills, colours = [], [], [], [], [], []
         for player, field in enumerate(state.positions):
-            slot = crowd.get(field, 0)
-            crowd[field] = slot + 1
-            x, y = graph.nodes[field]["x"], graph.nodes[field]["y"]
-            if field in ("start", "airport"):
-                angle = math.pi * (slot + 0.5) / state.players  # fan out above the field, clear of its label
-                x, y = x + 0.9 * math.cos(angle), y + 0.9 * math.sin(angle)
+            x, y = self.plane_point(state, player)
             xs.append(x)
             ys.append(y)
-            texts.append(f"P{player + 1}")
+            texts.append(str(player + 1))
             symbols.append(PLAYER_SYMBOL[player])
             fills.append(PLAYER_FILL[player])
+            colours.append(PLAYER_TEXT[player])
+        self.draw_marks(state)
         # One update per trace: a batch spanning several traces with different keys resets, in the browser, the
         # keys a trace lacks (plotly's FigureWidget), which filled the orange rings with the default colour.
         self.target_trace.update(
@@ -353,12 +428,67 @@ class Board(Table):
             x=xs,
             y=ys,
             text=texts,
+            textfont={"color": colours},
             marker={"symbol": symbols, "color": fills},
             hovertext=[f"{player_label(p)} on {field_name(self.track, f)}" for p, f in enumerate(state.positions)],
         )
         self.info.value = self.info_html()
         self.odds_panel.value = self.odds_html()
-        self.move_log.value = self.turn_log_html()
+        self.move_log.value = self.history_html()
+
+    def plane_point(self, state: State, player: int) -> tuple[float, float]:
+        """Where a plane is drawn: on its field, or at its seat's own place by the start field or the airport (where
+        several planes stand), so that planes and their numbers never overlap."""
+        field = state.positions[player]
+        x, y = self.track.graph.nodes[field]["x"], self.track.graph.nodes[field]["y"]
+        if field not in ("start", "airport"):
+            return x, y
+        # two rows of three places, one per seat: above the start field's square, on and around the airport's
+        column, row = player % 3, player // 3
+        if field == "start":
+            return x + 0.85 * (column - 1), y + 1.0 + 0.85 * row
+        return x + 0.8 * (column - 1), y + 0.4 - 0.8 * row
+
+    def draw_marks(self, state: State) -> None:
+        """Mark the moves of ``steps_shown()`` on the track: each route flown, dotted, and a ghost of each plane
+        where it was before (the plane sent back by a hurricane, the plane that flew)."""
+        graph = self.track.graph
+        route_x: list[float | None] = []
+        route_y: list[float | None] = []
+        route_text: list[str] = []
+        ghosts: list[tuple[int, float, float, str]] = []
+        for step in self.steps_shown():
+            before, after = step.before, step.after
+            told = f"{self.describe_player(step.player)}: {self.step_text(step)}"
+            if isinstance(step.move, Move):
+                path = tuple(step.move.path)
+                if all(field in graph for field in path):
+                    x, y = self.plane_point(before, step.player)  # where the plane stood: the route starts there
+                    route_x += [x] + [graph.nodes[f]["x"] for f in path[1:]] + [None]
+                    route_y += [y] + [graph.nodes[f]["y"] for f in path[1:]] + [None]
+                    route_text += [told] * len(path) + [""]
+                    ghosts.append((step.player, x, y, f"{player_label(step.player)} flew from here: {told}"))
+            if isinstance(step.move, Fly) and after.flight == before.flight:  # a hurricane sends planes back
+                for player in range(before.players):
+                    was, now = before.positions[player], after.positions[player]
+                    if was != now and self.track.lane.get(was) is not None:
+                        where = field_name(self.track, was)
+                        ghosts.append(
+                            (
+                                player,
+                                graph.nodes[was]["x"],
+                                graph.nodes[was]["y"],
+                                f"{player_label(player)} was on {where}; the hurricane sent it back",
+                            )
+                        )
+        self.route_trace.update(x=route_x, y=route_y, hovertext=route_text)
+        self.ghost_trace.update(
+            x=[x for _, x, _, _ in ghosts],
+            y=[y for _, _, y, _ in ghosts],
+            text=[str(player + 1) for player, _, _, _ in ghosts],
+            hovertext=[text for _, _, _, text in ghosts],
+            marker={"symbol": [f"{PLAYER_SYMBOL[player]}-open" for player, _, _, _ in ghosts]},
+        )
 
     def choice_title(self) -> str:
         """What the list of choices holds right now."""
@@ -422,34 +552,6 @@ class Board(Table):
             f"{' &middot; '.join(latest)}"
             f"<ul style='margin:2px 0;padding-left:1.4em'>{events}</ul></div>"
         )
-
-    def turn_log_html(self, limit: int = 40) -> str:
-        """The last decisions, newest first, each with its player and the cards or marbles it brought."""
-        first = max(1, len(self.states) - limit)
-        rows = [
-            self._log_entry(self.states[index - 1], self.states[index])
-            for index in range(len(self.states) - 1, first - 1, -1)
-        ]
-        items = "".join(
-            f"<li value='{index}'>{row}</li>" for index, row in zip(range(len(self.states) - 1, 0, -1), rows) if row
-        )
-        return f"<ol reversed style='margin:0;padding-left:2.5em;font-size:12px'>{items}</ol>"
-
-    def _log_entry(self, before: State, after: State) -> str:
-        """One line per decision: who made it, what it was, and the chance outcomes it caused."""
-        moves = after.history[len(before.history) :]
-        if not moves:
-            return ""
-        who = "Chance" if before.player is None else player_label(before.player)
-        line = f"{who}: {self.move_log.linked(self.describe_move(moves[0], before))}"
-        if len(moves) > 1:
-            line += " &rarr; " + ", ".join(self.move_log.linked(self.describe_move(move)) for move in moves[1:])
-        events = after.events
-        if events[: len(before.events)] == before.events:
-            events = events[len(before.events) :]
-        if events:  # hurricane damage, payments, placings: what the move caused
-            line += "<br><i>" + " ".join(self.move_log.linked(self.say(event)) for event in events) + "</i>"
-        return line
 
     def odds_html(self) -> str:
         """Live exact odds for the player to move: next card busts, reaching the flying minimum and the repair cost,
