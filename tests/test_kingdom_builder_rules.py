@@ -231,7 +231,7 @@ def test_KB_5_1_first_settlement_anywhere_then_next_to_it():
 def test_KB_6_1_one_settlement_per_hex():
     state = position({(9, 9): 1}, hands=("grass", "grass"))
     error = refused(state, kb.Build((9, 9)), "KB-6.1")
-    assert "(9,9)" in error.message and "player 1" in error.message
+    assert "(9,9)" in error.message and "blue already has a settlement" in error.message
 
 
 def test_KB_6_2_only_the_five_terrains():

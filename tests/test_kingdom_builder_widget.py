@@ -61,8 +61,9 @@ def test_move_tile_choose_origin_then_target_and_undo():
     assert table.origin == (5, 10) and table.origin_menu.value == (5, 10)
     offered = {value for _, value in table.target_menu.options if value is not None}
     assert offered == {(5, 12), (5, 8), (3, 11), (7, 11), (7, 9)}
-    assert (7, 11) in table.shown[2]  # ringed
-    table._clicked(2, SimpleNamespace(point_inds=[table.shown[2].index((7, 11))]))  # a click on the ring
+    ringed = list(table.figure.data[2].customdata)  # hex indices row*20+column of the rings
+    assert 7 * 20 + 11 in ringed
+    table._clicked(2, SimpleNamespace(point_inds=[ringed.index(7 * 20 + 11)]))  # a click on the ring
     assert table.state.board[7 * 20 + 11] == 0 and table.state.board[5 * 20 + 10] == -1
     assert "used this turn" in table.tiles.value
     table.undo_button.click()
@@ -128,7 +129,7 @@ def test_whole_game_against_the_greedy_computer_with_buttons_only():
     assert result is not None and table.state.turns[0] == table.state.turns[1]
     # KB-2.1: the prompt line states the result, with every score.
     winner = COLOURS[result.winners[0]].capitalize()
-    assert table.status.text.startswith(f"Game over: {winner} wins")
+    assert table.status.text.startswith(f"You play Orange. Game over: {winner} wins")
     assert all(f"{COLOURS[p].capitalize()} {result.scores[p]}" in table.status.text for p in range(2))
     assert "Total" in table.scores.value and "Settlements left" in table.scores.value
     # The game is over: every move control is off, Undo and the view controls stay on.
@@ -154,7 +155,7 @@ def test_refusals_name_players_by_colour_and_menus_show_a_first_line():
     assert table.scoring_card.label == "no card"
     table.select((9, 9))
     assert "Refused by KB-6.3" in table.status.text
-    assert "orange has free grass hexes" in table.status.text and "player 0" not in table.status.text
+    assert "orange has free grassland hexes" in table.status.text and "player 0" not in table.status.text
     table = table_at({(5, 10): 0})
     table.action_menu.value = "paddock"
     assert table.origin_menu.label == "choose a settlement" and not table.origin_menu.disabled
@@ -166,7 +167,7 @@ def test_board_and_controls_fit_beside_the_app_panel():
     table = table_at({(7, 6): 0})
     status, row, log_box = table.children
     assert status is table.status and isinstance(log_box, widgets.Accordion) and log_box.selected_index is None
-    assert log_box.children == (table.move_log,)
+    assert log_box.children[0].children == (table.history_bar, table.move_log)
     board, controls = row.children
     assert board.children[0] is table.figure
     width = int(board.layout.width.removesuffix("px")) + int(controls.layout.width.removesuffix("px"))

@@ -1,7 +1,8 @@
 """Kingdom Builder (base game): the engine's verbs and scoring (:mod:`.rules`), text diagrams and save files
-(:mod:`.diagram`)."""
+(:mod:`.diagram`), moves told in words (:mod:`.narrate`)."""
 
-from .diagram import from_diagram, from_json, terrain_diagram, to_diagram, to_json
+from .diagram import from_diagram, from_json, position, terrain_diagram, to_diagram, to_json
+from .narrate import marks, move_words, narrate
 from .rules import (
     CARDS_PER_TERRAIN,
     FIRST_GAME_CARDS,
@@ -57,8 +58,12 @@ __all__ = [
     "from_diagram",
     "from_json",
     "legal_moves",
+    "marks",
+    "move_words",
+    "narrate",
     "new_game",
     "outcome",
+    "position",
     "score",
     "scoring_hexes",
     "terrain_diagram",

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from ..charts import finish
 from .odds import legal_hexes_by_terrain, terrain_within
-from .rules import COLOURS, TERRAINS, State, score
+from .rules import COLOURS, TERRAINS, State, score, terrain_word
 
 WIDTH = 760
 HEIGHT = 440
@@ -21,7 +21,8 @@ DASHES = ("solid", "dash", "dot", "dashdot", "longdash")
 SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x")
 PATTERNS = ("", "/", "x", ".", "+", "-", "\\")
 # Terrain shades from light to dark, so the five terrains differ in grey-scale too.
-TERRAIN_SHADE = {"desert": "#f3e19b", "grass": "#9ed36a", "flower": "#b48fd6", "canyon": "#b5651d", "forest": "#1f6b35"}
+# The board's terrain colours (widget.TERRAIN_FILL), except flower field, a shade darker to show as a line on white.
+TERRAIN_SHADE = {"desert": "#f0d898", "grass": "#89af75", "flower": "#a99bd9", "canyon": "#b66816", "forest": "#216847"}
 CARD_SHADE = ("#fde725", "#5ec962", "#21918c", "#3b528b", "#440154")
 
 
@@ -30,25 +31,27 @@ def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Fig
 
 
 def draw_odds_figure(state: State, player: int, max_draws: int = 6) -> go.Figure:
-    """Chance (%) that ``player`` draws each terrain at least once within their next 1..``max_draws`` cards."""
+    """Chance (%) that ``player`` draws each terrain at least once within their next 1..``max_draws`` cards.
+
+    Terrains with the same chances at every k (the same number of cards left) share one line, named after all of
+    them, so that no line hides another."""
     figure = go.Figure()
     draws = list(range(1, max_draws + 1))
-    for number, terrain in enumerate(TERRAINS):
-        chances = [terrain_within(state, player, terrain, k) for k in draws]
+    lines: dict[tuple, list[str]] = {}
+    for terrain in TERRAINS:
+        lines.setdefault(tuple(terrain_within(state, player, terrain, k) for k in draws), []).append(terrain)
+    for number, (chances, terrains) in enumerate(lines.items()):
+        name = " = ".join(terrain_word(t) for t in terrains)
+        shade = TERRAIN_SHADE[terrains[0]]
         figure.add_scatter(
             x=draws,
             y=[100 * float(c) for c in chances],
             mode="lines+markers",
-            name=terrain,
-            line={"dash": DASHES[number], "color": TERRAIN_SHADE[terrain], "width": 3},
-            marker={
-                "symbol": SYMBOLS[number],
-                "size": 9,
-                "color": TERRAIN_SHADE[terrain],
-                "line": {"width": 1, "color": "#000"},
-            },
+            name=name,
+            line={"dash": DASHES[number], "color": shade, "width": 3},
+            marker={"symbol": SYMBOLS[number], "size": 9, "color": shade, "line": {"width": 1, "color": "#000"}},
             hovertext=[
-                f"{terrain} within {k} draw{'s' if k > 1 else ''}: {c} = {float(c):.4%}" for k, c in zip(draws, chances)
+                f"{name} within {k} draw{'s' if k > 1 else ''}: {c} = {float(c):.4%}" for k, c in zip(draws, chances)
             ],
             hoverinfo="text",
         )

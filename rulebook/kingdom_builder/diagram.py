@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .. import core
 from .rules import (
     CARDS_PER_TERRAIN,
     COLUMNS,
+    FIRST_GAME_CARDS,
+    FIRST_GAME_SECTIONS,
     GAME,
     MOVE_CLASSES,
     ROWS,
@@ -25,10 +27,12 @@ from .rules import (
     State,
     _check_cards,
     _check_sections,
+    _index,
     _initial,
     apply,
     board_for,
     new_game,
+    short,
 )
 
 
@@ -83,7 +87,7 @@ def from_diagram(
     for number, key in enumerate(("sections", "cards", "players")):
         line = lines[number].strip()
         if not line.startswith(f"{key}:"):
-            raise ValueError(f"diagram line {number + 1}: expected '{key}: ...', got {line!r}")
+            raise ValueError(f"diagram line {number + 1}: expected '{key}: ...', got {short(line)}")
         headers[key] = line[len(key) + 1 :].split()
     sections = []
     for word in headers["sections"]:
@@ -92,13 +96,13 @@ def from_diagram(
     sections_t = _check_sections(sections, "diagram line 1")
     cards = _check_cards(headers["cards"], "diagram line 2")
     if len(headers["players"]) != 1 or headers["players"][0] not in ("2", "3", "4"):
-        raise ValueError(f"diagram line 3: players must be 2, 3 or 4, got {' '.join(headers['players'])!r}")
+        raise ValueError(f"diagram line 3: players must be 2, 3 or 4, got {short(' '.join(headers['players']))}")
     players = int(headers["players"][0])
     geometry = board_for(sections_t)
     board = []
     for row, line in enumerate(lines[3:]):
         if len(line) != COLUMNS:
-            raise ValueError(f"diagram row {row}: expected 20 characters, got {len(line)} ({line!r})")
+            raise ValueError(f"diagram row {row}: expected 20 characters, got {len(line)} ({short(line)})")
         for column, char in enumerate(line):
             if char == ".":
                 board.append(-1)
@@ -120,14 +124,16 @@ def from_diagram(
         try:
             hands_t = tuple(hands)
         except TypeError:  # not a sequence of terrains
-            raise ValueError(f"hands: expected one terrain per player, got {hands!r}") from None
+            raise ValueError(f"hands: expected one terrain per player, got {short(hands)}") from None
         if len(hands_t) != players or any(card not in TERRAINS for card in hands_t):
-            raise ValueError(f"hands: expected one terrain of {', '.join(TERRAINS)} per player, got {list(hands_t)}")
+            raise ValueError(
+                f"hands: expected one terrain of {', '.join(TERRAINS)} per player, got {short(list(hands_t))}"
+            )
         for terrain in TERRAINS:
             if hands_t.count(terrain) > CARDS_PER_TERRAIN:
                 raise ValueError(f"hands: only {CARDS_PER_TERRAIN} {terrain} cards exist")
     if not isinstance(player, int) or not 0 <= player < players:
-        raise ValueError(f"player must be 0..{players - 1}, not {player!r}")
+        raise ValueError(f"player must be 0..{players - 1}, not {short(player)}")
     setup = {
         "players": players,
         "sections": [list(s) for s in sections_t],
@@ -138,6 +144,32 @@ def from_diagram(
         "player": player,
     }
     return _initial(players, sections_t, cards, config, tuple(board), setup, hands_t, player)
+
+
+def position(
+    settlements: Mapping[Any, int],
+    *,
+    sections: Any = FIRST_GAME_SECTIONS,
+    cards: Any = FIRST_GAME_CARDS,
+    players: int = 2,
+    hands: Iterable[str] | None = None,
+    player: int = 0,
+    config: Config | None = None,
+) -> State:
+    """A position written as a few settlements ``{(row, column): player}`` on an otherwise empty board: the
+    diagram of :func:`from_diagram` without its 20 rows of dots (the first-game board unless ``sections`` say)."""
+    if not isinstance(settlements, Mapping):
+        raise ValueError(f"settlements: expected {{(row, column): player}}, got {short(settlements)}")  # noqa: TRY004
+    if players not in (2, 3, 4) or isinstance(players, bool):
+        raise ValueError(f"players must be 2, 3 or 4, not {short(players)}")
+    board = [-1] * (ROWS * COLUMNS)
+    for hex_, owner in settlements.items():
+        index = _index(hex_, "settlements")
+        if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < players:
+            raise ValueError(f"settlements: the owner of {short(hex_)} must be a player 0..{players - 1}")
+        board[index] = owner
+    text = _diagram_text(_check_sections(sections, "sections"), _check_cards(cards, "cards"), players, board)
+    return from_diagram(text, hands=hands, player=player, config=config)
 
 
 def _diagram_text(sections: tuple, cards: tuple, players: int, board: Iterable[int]) -> str:
@@ -153,11 +185,19 @@ def to_json(state: State) -> str:
     return core.dump_game(GAME, RULES_VERSION, json.loads(state.setup), state.history)
 
 
+SETUP_KEYS = frozenset(("players", "sections", "cards", "config", "diagram", "hands", "player"))
+
+
 def _start_from_setup(setup: dict[str, Any]) -> State:
+    unknown = sorted(str(key) for key in setup if key not in SETUP_KEYS)
+    if unknown:
+        raise ValueError(f"saved game: unknown setup key {short(unknown[0])} (keys: {', '.join(sorted(SETUP_KEYS))})")
+    if not isinstance(setup.get("config"), dict):
+        raise ValueError(f"saved game: setup 'config' must be an object, not {short(setup.get('config'))}")
     try:
         config = Config(**setup["config"])
     except (TypeError, KeyError) as error:
-        raise ValueError(f"saved game: bad config ({error})") from None
+        raise ValueError(f"saved game: bad config ({short(str(error), 80)})") from None
     if setup.get("diagram") is not None:
         hands = setup.get("hands")
         return from_diagram(setup["diagram"], hands=hands, player=setup.get("player", 0), config=config)

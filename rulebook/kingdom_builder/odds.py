@@ -6,7 +6,7 @@ from fractions import Fraction
 from functools import cache
 from math import comb
 
-from .rules import TERRAINS, State, _adjacent_choice
+from .rules import TERRAINS, State, _adjacent_choice, short
 
 
 def _drawers(state: State, events: int) -> list[tuple[int, bool]]:
@@ -37,9 +37,9 @@ def terrain_within(state: State, player: int, terrain: str, draws: int) -> Fract
     are reshuffled into a new pile when it runs out (KB-C3). It sees the whole table (pile, discards and
     hands), as a referee would; replacing useless cards (KB-C4) is left out."""
     if terrain not in TERRAINS:
-        raise ValueError(f"unknown terrain {terrain!r} (terrains: {', '.join(TERRAINS)})")
+        raise ValueError(f"unknown terrain {short(terrain)} (terrains: {', '.join(TERRAINS)})")
     if not 0 <= player < state.players:
-        raise ValueError(f"player must be 0..{state.players - 1}, not {player!r}")
+        raise ValueError(f"player must be 0..{state.players - 1}, not {short(player)}")
     if draws <= 0 or state.finished:
         return Fraction(0)
     order = _drawers(state, draws * state.players + state.players)

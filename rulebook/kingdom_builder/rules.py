@@ -59,9 +59,36 @@ TILE_RULE = {
 Hex = tuple[int, int]
 
 
+TERRAIN_WORD = {
+    "grass": "grassland",
+    "canyon": "canyon",
+    "desert": "desert",
+    "flower": "flower field",
+    "forest": "forest",
+    "water": "water",
+    "mountain": "mountain",
+    "castle": "castle",
+    "location": "location",
+}
+
+
 def label(hex_: Hex) -> str:
     """A hex written as the rules text writes it: ``(row, column)``, both counted from 0 at the top left."""
     return f"({hex_[0]},{hex_[1]})"
+
+
+def terrain_word(terrain: str) -> str:
+    """A terrain as players name it ("grassland", "flower field")."""
+    return TERRAIN_WORD.get(terrain, terrain)
+
+
+def short(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to a short prefix, so that a huge bad value never makes a huge message."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a hostile object's repr: say only its type
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _index(hex_: Any, where: str) -> int:
@@ -71,8 +98,13 @@ def _index(hex_: Any, where: str) -> int:
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in hex_)
         or not (0 <= hex_[0] < ROWS and 0 <= hex_[1] < COLUMNS)
     ):
-        raise ValueError(f"{where}: {hex_!r} is not a hex (row, column) with both in 0..19")
+        raise ValueError(f"{where}: {short(hex_)} is not a hex (row, column) with both in 0..19")
     return hex_[0] * COLUMNS + hex_[1]
+
+
+def _name(player: int) -> str:
+    """A seat in a refusal: its colour, as the board shows it."""
+    return COLOURS[player]
 
 
 def _hex(index: int) -> Hex:
@@ -92,10 +124,10 @@ class Config:
 
     def __post_init__(self) -> None:
         if self.tile_loss not in ("immediate", "end_of_turn"):
-            raise ValueError(f"Config.tile_loss must be 'immediate' or 'end_of_turn', not {self.tile_loss!r}")
+            raise ValueError(f"Config.tile_loss must be 'immediate' or 'end_of_turn', not {short(self.tile_loss)}")
         for name in ("lords_zero_scores", "move_in_place"):
             if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"Config.{name} must be true or false, not {getattr(self, name)!r}")  # noqa: TRY004
+                raise ValueError(f"Config.{name} must be true or false, not {short(getattr(self, name))}")  # noqa: TRY004
 
 
 # --- the board ---------------------------------------------------------------------------------------
@@ -108,12 +140,14 @@ def section_data() -> dict[str, tuple[str, ...]]:
     grids: dict[str, list[str]] = {name: [""] * 100 for name in SECTIONS}
     for node, data in graph.nodes(data=True):
         if not isinstance(data["section"], str) or data["section"] not in grids:
-            raise ValueError(f"kingdom_builder_sections.json: unknown section {data['section']!r}")
+            raise ValueError(f"kingdom_builder_sections.json: unknown section {short(data['section'])}")
         row, column, terrain = data["row"], data["column"], data["terrain"]
         if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10 for v in (row, column)):
-            raise ValueError(f"kingdom_builder_sections.json: hex {node!r} has row {row!r}, column {column!r} (0..9)")
+            raise ValueError(
+                f"kingdom_builder_sections.json: hex {short(node)} has row {short(row)}, column {short(column)} (0..9)"
+            )
         if not isinstance(terrain, str) or terrain not in TERRAINS + ("water", "mountain", "castle", "location"):
-            raise ValueError(f"kingdom_builder_sections.json: hex {node!r} has unknown terrain {terrain!r}")
+            raise ValueError(f"kingdom_builder_sections.json: hex {short(node)} has unknown terrain {short(terrain)}")
         grids[data["section"]][row * 10 + column] = terrain
     for name, grid in grids.items():
         if "" in grid:
@@ -226,12 +260,12 @@ def _check_sections(sections: Any, where: str) -> tuple[tuple[str, bool], ...]:
     try:
         pairs = tuple((name, turned) for name, turned in sections)
     except (TypeError, ValueError):
-        raise ValueError(f"{where}: expected four (section, turned) pairs, got {sections!r}") from None
+        raise ValueError(f"{where}: expected four (section, turned) pairs, got {short(sections)}") from None
     if len(pairs) != 4:
         raise ValueError(f"{where}: the board needs exactly 4 sections, got {len(pairs)}")
     for name, turned in pairs:
         if name not in SECTIONS:
-            raise ValueError(f"{where}: unknown section {name!r} (sections: {', '.join(SECTIONS)})")
+            raise ValueError(f"{where}: unknown section {short(name)} (sections: {', '.join(SECTIONS)})")
         if not isinstance(turned, bool):
             raise ValueError(f"{where}: turned must be true or false for section {name}")  # noqa: TRY004
     if len({name for name, _ in pairs}) != 4:
@@ -410,11 +444,11 @@ def new_game(
     The seed chooses 4 of the 8 sections, their turns and 3 of the 10 Kingdom Builder cards (KB-3.1, KB-3.4);
     ``first_game=True`` uses the rulebook's first-game set-up instead; ``sections``/``cards`` fix them by hand."""
     if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
-        raise ValueError(f"Kingdom Builder is played by 2 to 4 players, not {players!r}")
+        raise ValueError(f"Kingdom Builder is played by 2 to 4 players, not {short(players)}")
     rng = core.seeded(seed)
     config = config or Config()
     if not isinstance(config, Config):
-        raise ValueError(f"config must be a kingdom_builder.Config, not {config!r}")  # noqa: TRY004
+        raise ValueError(f"config must be a kingdom_builder.Config, not {short(config)}")  # noqa: TRY004
     if first_game:
         chosen_sections, chosen_cards = FIRST_GAME_SECTIONS, FIRST_GAME_CARDS
     else:
@@ -439,12 +473,12 @@ def _check_cards(cards: Any, where: str) -> tuple[str, ...]:
         chosen = tuple(cards)
         different = len(set(chosen))
     except TypeError:  # not a sequence of names (a number, or lists inside)
-        raise ValueError(f"{where}: a game uses 3 different Kingdom Builder cards, got {cards!r}") from None
+        raise ValueError(f"{where}: a game uses 3 different Kingdom Builder cards, got {short(cards)}") from None
     if len(chosen) != 3 or different != 3:
-        raise ValueError(f"{where}: a game uses 3 different Kingdom Builder cards, got {list(chosen)}")
+        raise ValueError(f"{where}: a game uses 3 different Kingdom Builder cards, got {short(list(chosen))}")
     for card in chosen:
         if card not in KINGDOM_BUILDER_CARDS:
-            raise ValueError(f"{where}: unknown card {card!r} (cards: {', '.join(KINGDOM_BUILDER_CARDS)})")
+            raise ValueError(f"{where}: unknown card {short(card)} (cards: {', '.join(KINGDOM_BUILDER_CARDS)})")
     return chosen
 
 
@@ -514,7 +548,7 @@ def _tile_targets(state: State, player: int, kind: str, origin: int = -1) -> tup
             if b >= 0 and b in geometry.buildable and state.board[b] < 0:
                 out.append(b)
         return tuple(sorted(out))
-    raise ValueError(f"unknown location tile {kind!r} (tiles: {', '.join(LOCATIONS)})")
+    raise ValueError(f"unknown location tile {short(kind)} (tiles: {', '.join(LOCATIONS)})")
 
 
 def _ready_kinds(state: State, player: int) -> list[str]:
@@ -567,23 +601,36 @@ def check(state: State, move: Any) -> IllegalMove | None:
 
 
 def _who(state: State) -> str:
-    return f"player {state.player}" if state.player is not None else "nobody"
+    return _name(state.player) if state.player is not None else "nobody"
+
+
+def _check_fields(move: Any) -> None:
+    """ValueError for a move whose fields have the wrong type or range (checked before any rule)."""
+    if not isinstance(move, (Build, UseTile, EndTurn, CardDrawn)):
+        raise ValueError(f"not a Kingdom Builder move: {short(move)}")  # noqa: TRY004
+    if isinstance(move, Build):
+        _index(move.hex, "Build")
+    elif isinstance(move, UseTile):
+        if not isinstance(move.tile, str) or move.tile not in LOCATIONS:
+            raise ValueError(f"UseTile: unknown location tile {short(move.tile)} (tiles: {', '.join(LOCATIONS)})")
+        _index(move.target, "UseTile.target")
+        if move.origin is not None:
+            _index(move.origin, "UseTile.origin")
+    elif isinstance(move, CardDrawn) and (not isinstance(move.terrain, str) or move.terrain not in TERRAINS):
+        raise ValueError(f"CardDrawn: unknown terrain {short(move.terrain)} (terrains: {', '.join(TERRAINS)})")
 
 
 def _validate(state: State, move: Any) -> None:
     """Raise the IllegalMove for ``move`` (or ValueError when it is malformed); returns quietly when legal."""
-    if not isinstance(move, (Build, UseTile, EndTurn, CardDrawn)):
-        raise ValueError(f"not a Kingdom Builder move: {move!r}")  # noqa: TRY004
+    _check_fields(move)
     if state.finished:
         raise IllegalMove("KB-9.1", f"the game is over; {move} is not possible")
     if isinstance(move, CardDrawn):
         if state.drawing is None:
             raise IllegalMove("KB-C3", f"no card is being drawn now (it is {_who(state)}'s turn)")
-        if move.terrain not in TERRAINS:
-            raise ValueError(f"CardDrawn: unknown terrain {move.terrain!r}")
         counts = state.pile if sum(state.pile) else state.discard
         if counts[TERRAINS.index(move.terrain)] == 0:
-            raise IllegalMove("KB-C3", f"no {move.terrain} card is left to draw")
+            raise IllegalMove("KB-C3", f"no {terrain_word(move.terrain)} card is left to draw")
         return
     if state.player is None:
         raise IllegalMove("KB-C3", f"{move}: a terrain card must be drawn first (chance)")
@@ -593,24 +640,22 @@ def _validate(state: State, move: Any) -> None:
             left = 3 - state.built
             raise IllegalMove(
                 "KB-4.1",
-                f"player {player} must still build {left} settlement{'s' if left > 1 else ''} "
-                f"on {state.hands[player]} before ending the turn",
+                f"{_name(player)} must still build {left} settlement{'s' if left > 1 else ''} "
+                f"on {terrain_word(state.hands[player] or '')} before ending the turn",
             )
         return
     if isinstance(move, Build):
         target = _index(move.hex, "Build")
         if state.mandatory_done:
-            raise IllegalMove("KB-4.1", f"player {player} has already made the mandatory action this turn")
+            raise IllegalMove("KB-4.1", f"{_name(player)} has already made the mandatory action this turn")
         if state.supply[player] == 0:
-            raise IllegalMove("KB-C14", f"player {player} has no settlement left to build")
+            raise IllegalMove("KB-C14", f"{_name(player)} has no settlement left to build")
         card = state.hands[player]
         if card is None:
-            raise IllegalMove("KB-C4", f"player {player} has no terrain card to play")
+            raise IllegalMove("KB-C4", f"{_name(player)} has no terrain card to play")
         _check_target(state, player, target, _build_targets(state, player), card, "KB-4.1", "build")
         return
     kind = move.tile
-    if kind not in LOCATIONS:
-        raise ValueError(f"UseTile: unknown location tile {kind!r} (tiles: {', '.join(LOCATIONS)})")
     target = _index(move.target, "UseTile.target")
     if kind in MOVE_TILES and move.origin is None:
         raise ValueError(f"UseTile: the {kind} moves a settlement, so it needs an origin hex")
@@ -622,13 +667,16 @@ def _validate(state: State, move: Any) -> None:
         )
     statuses = [tile.status for tile in state.tiles[player] if tile.kind == kind]
     if not statuses:
-        raise IllegalMove("KB-5.2", f"player {player} has no {kind} tile")
+        raise IllegalMove("KB-5.2", f"{_name(player)} has no {kind.capitalize()} tile")
     if "ready" not in statuses:
         if "pending" in statuses and "used" not in statuses:
-            raise IllegalMove("KB-5.2", f"the {kind} tile taken this turn can be used from player {player}'s next turn")
+            raise IllegalMove(
+                "KB-5.2", f"the {kind.capitalize()} tile taken this turn can be used from {_name(player)}'s next turn"
+            )
         raise IllegalMove(
             "KB-7.1",
-            f"player {player}'s {kind} tile{'s have' if len(statuses) > 1 else ' has'} already been used this turn",
+            f"{_name(player)}'s {kind.capitalize()} tile{'s have' if len(statuses) > 1 else ' has'} already been used "
+            "this turn",
         )
     rule = TILE_RULE[kind]
     origin = -1
@@ -637,18 +685,19 @@ def _validate(state: State, move: Any) -> None:
         if state.board[origin] != player:
             raise IllegalMove(
                 rule,
-                f"the {kind} moves one of player {player}'s settlements, and there is none at {label(move.origin)}",
+                f"the {kind.capitalize()} moves one of {_name(player)}'s settlements, and there is none at "
+                f"{label(move.origin)}",
             )
     if state.supply[player] == 0 and kind not in MOVE_TILES:
-        raise IllegalMove("KB-C14", f"player {player} has no settlement left to build with the {kind}")
+        raise IllegalMove("KB-C14", f"{_name(player)} has no settlement left to build with the {kind.capitalize()}")
     if kind in ("oracle", "barn") and state.hands[player] is None:
-        raise IllegalMove(rule, f"the {kind} needs this turn's terrain card and player {player} has none")
+        raise IllegalMove(rule, f"the {kind.capitalize()} needs this turn's terrain card and {_name(player)} has none")
     targets = _tile_targets(state, player, kind, origin)
     if kind == "paddock":
         if target not in targets:
             raise IllegalMove(
                 rule,
-                f"the paddock moves a settlement exactly 2 hexes in a straight line onto an empty "
+                f"the Paddock moves a settlement exactly 2 hexes in a straight line onto an empty "
                 f"buildable hex; {label(move.origin)} to {label(move.target)} is not such a move",
             )
         return
@@ -656,7 +705,7 @@ def _validate(state: State, move: Any) -> None:
         if target not in targets:
             raise IllegalMove(
                 rule,
-                f"the tavern builds at the end of a line of at least 3 of player {player}'s "
+                f"the Tavern builds at the end of a line of at least 3 of {_name(player)}'s "
                 f"settlements, on an empty buildable hex; {label(move.target)} is not one",
             )
         return
@@ -664,7 +713,7 @@ def _validate(state: State, move: Any) -> None:
         terrain = state.hands[player]
     else:
         terrain = {"farm": "grass", "oasis": "desert", "tower": "edge", "harbor": "water"}[kind]
-    _check_target(state, player, target, targets, terrain, rule, f"use the {kind}", origin)
+    _check_target(state, player, target, targets, terrain, rule, f"use the {kind.capitalize()}", origin)
 
 
 def _check_target(
@@ -685,21 +734,28 @@ def _check_target(
         raise IllegalMove("KB-C11", f"a moved settlement must leave its hex {where}")
     if state.board[target] >= 0:
         owner = state.board[target]
-        raise IllegalMove("KB-6.1", f"cannot {what} at {where}: player {owner} already has a settlement there")
+        raise IllegalMove("KB-6.1", f"cannot {what} at {where}: {_name(owner)} already has a settlement there")
     actual = geometry.terrain[target]
+    if actual not in TERRAINS and not (actual == "water" and terrain == "water"):
+        if actual == "water":
+            raise IllegalMove("KB-6.2", f"cannot {what} at {where}: only the Harbor moves a settlement onto water")
+        raise IllegalMove(
+            "KB-6.2", f"cannot {what} at {where}: {terrain_word(actual)} is not one of the five building terrains"
+        )
     if terrain == "edge":
-        if actual not in TERRAINS:
-            raise IllegalMove("KB-6.2", f"cannot {what} at {where}: {actual} is not one of the five building terrains")
-        raise IllegalMove(rule, f"the tower builds on the outer edge of the board; {where} is not on it")
-    if actual != terrain:
-        if actual not in TERRAINS and actual != "water":
-            raise IllegalMove("KB-6.2", f"cannot {what} at {where}: {actual} is not one of the five building terrains")
-        if actual == "water" and terrain in TERRAINS:
-            raise IllegalMove("KB-6.2", f"cannot {what} at {where}: only the harbor moves a settlement onto water")
-        raise IllegalMove(rule, f"cannot {what} at {where}: it is {actual}, and this needs {terrain}")
+        if not geometry.on_edge[target]:
+            raise IllegalMove(rule, f"the Tower builds on the outer edge of the board; {where} is not on it")
+        place = "building hexes on the edge"
+    elif actual != terrain:
+        raise IllegalMove(
+            rule, f"cannot {what} at {where}: it is {terrain_word(actual)}, and this needs {terrain_word(terrain)}"
+        )
+    else:
+        place = f"{terrain_word(terrain)} hexes"
+    # KB-6.3 (KB-C5): the hex is of the right kind but others of that kind touch the player's settlements.
     raise IllegalMove(
         "KB-6.3",
-        f"cannot {what} at {where}: player {player} has free {terrain} hexes next to own settlements, "
+        f"cannot {what} at {where}: {_name(player)} has free {place} next to its own settlements, "
         "so the settlement must go next to one of them",
     )
 
@@ -954,7 +1010,7 @@ def _card_score(state: State, geometry: Board, card: str, own: list[int]) -> int
         return 3 * min(counts)
     if card == "merchants":
         return 4 * len(_linked_specials(state, own))
-    raise ValueError(f"unknown Kingdom Builder card {card!r}")
+    raise ValueError(f"unknown Kingdom Builder card {short(card)}")
 
 
 def _linked_specials(state: State, own: list[int]) -> set[int]:
@@ -1047,7 +1103,7 @@ def scoring_hexes(state: State, card: str, player: int) -> tuple[Hex, ...]:
     elif card in KINGDOM_BUILDER_CARDS:
         chosen = own  # discoverers, hermits and lords count every settlement
     else:
-        raise ValueError(f"unknown Kingdom Builder card {card!r}")
+        raise ValueError(f"unknown Kingdom Builder card {short(card)}")
     return tuple(_hex(i) for i in chosen)
 
 

@@ -7,39 +7,69 @@ everything can be done with the dropdowns and buttons as well as by clicking hex
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..core import IllegalMove
 from ..ui import BoardFigure, Table
 from . import rules
+from .narrate import TILE_ACTION, colour, marks, move_words
 from .rules import COLOURS, MOVE_TILES, SLOT_NAMES, Build, EndTurn, State, UseTile
 
-# Terrain fills differ in lightness as well as hue, so the board stays readable in grey-scale.
+# Terrain fills, ring colours and the black of the scoring rings were chosen together with a colour-vision
+# simulator (colorspacious, CAM02-UCS): every pair stays at least 16 apart for normal vision and under
+# deuteranomaly, protanomaly and tritanomaly at full severity, and the fills differ in lightness as well as hue.
 TERRAIN_FILL = {
-    "grass": "#9ed36a",
-    "canyon": "#b5651d",
-    "desert": "#f3e19b",
-    "flower": "#c7a4e0",
-    "forest": "#1f6b35",
-    "water": "#5dade2",
-    "mountain": "#7f7f7f",
+    "grass": "#89af75",
+    "canyon": "#b66816",
+    "desert": "#f0d898",
+    "flower": "#cbc3e9",
+    "forest": "#216847",
+    "water": "#18a3ff",
+    "mountain": "#7f7e7f",
     "castle": "#ffffff",
-    "location": "#ffd54f",
+    "location": "#fead04",
 }
-# Players: distinct shapes and lightness, not only hue (colour-blind safe).
+LEGAL_RING = "#a50000"  # where the player may build or move now
+LAST_MOVE = "#ff21c0"  # the last move and the computer's replies: rings, arrows, tiles taken
+SCORING_RING = "#000000"
+DARK_TERRAIN = ("forest", "canyon", "mountain")  # labels on these are written in white
+# Players: distinct shapes and lightness, not only hue.
 PLAYER_FILL = ("#ff7f0e", "#1f4e9e", "#ffffff", "#111111")
 PLAYER_TEXT = ("#000000", "#ffffff", "#000000", "#ffffff")
 PLAYER_SYMBOL = ("circle", "square", "diamond", "triangle-up")
+PALETTES: dict[str, list[str]] = {
+    "players": list(PLAYER_FILL),
+    "terrain and marks": [*TERRAIN_FILL.values(), LEGAL_RING, LAST_MOVE, SCORING_RING],
+}
 SHAPES = {"circle": "●", "square": "■", "diamond": "◆", "triangle-up": "▲"}
 STATUS_WORD = {"used": "used this turn", "pending": "usable from next turn"}
+# What each Kingdom Builder card pays, in one line (KB-C12.x say it in full).
+CARD_GOAL = {
+    "fishermen": "1 gold per settlement next to water",
+    "merchants": "4 gold per location or castle linked to another by your settlements",
+    "discoverers": "1 gold per row holding one of your settlements",
+    "hermits": "1 gold per separate group of your settlements",
+    "citizens": "1 gold per 2 settlements of your largest group",
+    "miners": "1 gold per settlement next to a mountain",
+    "workers": "1 gold per settlement next to a location or castle",
+    "knights": "2 gold per settlement on your fullest row",
+    "lords": "12 gold for the most, 6 for the second most settlements in each quarter",
+    "farmers": "3 gold per settlement in your emptiest quarter",
+    "castles": "3 gold per castle next to one of your settlements",
+}
 # The board and its controls fit 880 x 680 px: the app puts a 360 px panel beside them in a 1280 x 800 window.
 FIGURE_WIDTH = 540
-FIGURE_HEIGHT = 464  # the board's 36.4 x 31.1 hex sides at the same scale
+X_RANGE = (-2.3, 35.2)  # room at the left for the row numbers
+Y_RANGE = (-29.8, 2.5)  # room at the top for the column numbers
+FIGURE_HEIGHT = round((FIGURE_WIDTH - 4) * (Y_RANGE[1] - Y_RANGE[0]) / (X_RANGE[1] - X_RANGE[0])) + 4
 COLUMN_WIDTH = 320
+# Trace numbers in the figure.
+HEXES, HALO, LEGAL, SCORING, SETTLEMENTS, SPECIALS, EDGES, PATHS, GHOSTS, PLACED, TILE_MARKS = range(11)
+# Traces whose points report clicks (the others are drawn with hoverinfo "skip", so a click on them reaches the hex
+# beneath): a click on a last-move ring or a faded piece is a click on its hex.
+CLICKABLE = (HEXES, LEGAL, SCORING, SETTLEMENTS, GHOSTS, PLACED)
 
 
 def hex_centre(row: int, column: int) -> tuple[float, float]:
@@ -47,23 +77,92 @@ def hex_centre(row: int, column: int) -> tuple[float, float]:
     return math.sqrt(3) * (column + 0.5 * (row & 1)), -1.5 * row
 
 
+def hex_at(x: float, y: float) -> tuple[int, int] | None:
+    """The hex whose centre is at (x, y) (a point of the drawing), or None when no centre is there."""
+    row = round(-y / 1.5)
+    if not 0 <= row < 20:
+        return None
+    column = round(x / math.sqrt(3) - 0.5 * (row & 1))
+    if not 0 <= column < 20:
+        return None
+    cx, cy = hex_centre(row, column)
+    return (row, column) if math.hypot(cx - x, cy - y) < 0.5 else None
+
+
 def hex_words(geometry: Any, index: int) -> str:
     """A hex as a player names it: coordinates, what is on it, and the section and quarter of the board."""
     terrain, location = geometry.terrain[index], geometry.location[index]
-    what = f"{location} location" if location else terrain
+    if location:
+        what = f"{location} location: its tile {TILE_ACTION[location]}"
+    else:
+        what = rules.terrain_word(terrain)
     where = f"{geometry.section_of[index]} section, {SLOT_NAMES[geometry.sector[index]]} quarter"
     return f"{rules.label(divmod(index, 20))} {what}<br>{where}"
 
 
+def _points(name: str, **marker: Any) -> dict[str, Any]:
+    return {"x": [], "y": [], "mode": "markers", "name": name, "hoverinfo": "skip", "marker": marker}
+
+
 def board_figure(state: State, width: int = FIGURE_WIDTH, height: int = FIGURE_HEIGHT) -> BoardFigure:
-    """The board as a FigureWidget: terrain hexes, special-hex labels, highlights and settlements.
+    """The board as a FigureWidget (see :func:`_figure`)."""
+    # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
+    # lost in Voila, while a widget created with its traces renders everywhere.
+    return BoardFigure(_figure(state, width, height))
+
+
+def position_figure(
+    state: State, moves: Any = None, *, tile: str | None = None, origin: Any = None, width: int = FIGURE_WIDTH
+) -> go.Figure:
+    """A worked example: the position drawn as on the live board, with the targets of ``moves`` ringed as legal
+    hexes and, for moves of a settlement, the settlements that move drawn faded. Without ``moves``: the legal moves
+    of the player to move, only those with ``tile`` (and from ``origin``) when given."""
+    figure = _figure(state, width, FIGURE_HEIGHT)
+    if moves is None:
+        moves = [
+            m
+            for m in rules.legal_moves(state)
+            if (tile is None or (isinstance(m, UseTile) and m.tile == tile))
+            and (origin is None or (isinstance(m, UseTile) and m.origin == origin))
+        ]
+    moves = list(moves)
+    targets = list(dict.fromkeys(m.hex if isinstance(m, Build) else m.target for m in moves))
+    origins = list(dict.fromkeys(m.origin for m in moves if isinstance(m, UseTile) and m.origin is not None))
+    figure.data[HALO].update(_at(targets))
+    figure.data[LEGAL].update(_at(targets))
+    figure.data[SETTLEMENTS].update(_settlements(state))
+    owners = [state.board[r * 20 + c] for r, c in origins]
+    figure.data[GHOSTS].update(
+        _at(origins),
+        marker={"color": [PLAYER_FILL[o] for o in owners], "symbol": [PLAYER_SYMBOL[o] for o in owners]},
+        hovertext=[f"{rules.label(h)}: the settlement that moves" for h in origins],
+    )
+    return figure
+
+
+def _settlements(state: State) -> dict[str, Any]:
+    """The settlements trace's data: one marker per settlement, its owner's shape, fill and seat number."""
+    occupied = [i for i, owner in enumerate(state.board) if owner >= 0]
+    owners = [state.board[i] for i in occupied]
+    return {
+        **_at([divmod(i, 20) for i in occupied]),
+        "text": [str(o + 1) for o in owners],  # seat numbers from 1, as in the score table
+        "marker": {"color": [PLAYER_FILL[o] for o in owners], "symbol": [PLAYER_SYMBOL[o] for o in owners]},
+        "textfont": {"color": [PLAYER_TEXT[o] for o in owners]},
+        "hovertext": [f"{rules.label(divmod(i, 20))} {COLOURS[o]} settlement" for i, o in zip(occupied, owners)],
+    }
+
+
+def _figure(state: State, width: int, height: int) -> go.Figure:
+    """The board as a Figure: terrain hexes, labels, coordinates on the edges, highlights, settlements and
+    the marks of the last move. Every clickable point carries its hex index (row*20+column) as customdata.
 
     Marker sizes follow the width, so the hexes tile the board at any size."""
     geometry = state.geometry
     centres = [hex_centre(*divmod(i, 20)) for i in range(400)]
     xs = [x for x, _ in centres]
     ys = [y for _, y in centres]
-    unit = (width - 4) / 36.4  # pixels per hex side: the x range below is 36.4 sides wide
+    unit = (width - 4) / (X_RANGE[1] - X_RANGE[0])  # pixels per hex side
     figure = go.Figure(
         layout=go.Layout(
             width=width,
@@ -74,13 +173,16 @@ def board_figure(state: State, width: int = FIGURE_WIDTH, height: int = FIGURE_H
             plot_bgcolor="#ffffff",
             clickmode="event",
             hoverlabel={"font": {"size": 12}},
-            xaxis={"visible": False, "range": [-1.2, 35.2], "fixedrange": True},
-            yaxis={"visible": False, "range": [-29.8, 1.3], "fixedrange": True, "scaleanchor": "x"},
+            # the board neither zooms nor pans: only the picture button stays on the mode bar
+            modebar={"remove": ["zoom", "pan", "select", "lasso", "zoomin", "zoomout", "autoscale", "resetscale"]},
+            xaxis={"visible": False, "range": list(X_RANGE), "fixedrange": True},
+            yaxis={"visible": False, "range": list(Y_RANGE), "fixedrange": True, "scaleanchor": "x"},
         )
     )
     figure.add_scatter(
         x=xs,
         y=ys,
+        customdata=list(range(400)),
         mode="markers",
         name="hexes",
         hovertext=[hex_words(geometry, i) for i in range(400)],
@@ -92,6 +194,24 @@ def board_figure(state: State, width: int = FIGURE_WIDTH, height: int = FIGURE_H
             "line": {"width": 0.6, "color": "#444444"},
         },
     )
+    # A white halo under each legal ring keeps it visible on every terrain, the dark canyon and forest included.
+    ring = round(1.67 * unit)
+    halo = {"width": 6, "color": "#ffffff"}
+    figure.add_scatter(**_points("legal halo", symbol="hexagon-open", size=ring, color="#ffffff", line=halo))
+    legal = {"width": 3, "color": LEGAL_RING}
+    figure.add_scatter(**_points("legal", symbol="hexagon-open", size=ring, color=LEGAL_RING, line=legal))
+    figure.add_scatter(
+        **_points("scoring", symbol="circle-open", size=round(1.45 * unit), color=SCORING_RING, line={"width": 3})
+    )
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="markers+text",
+        name="settlements",
+        hoverinfo="text",
+        marker={"size": round(1.2 * unit), "line": {"width": 1.5, "color": "#000000"}},
+        textfont={"size": 10},
+    )
     specials = sorted(geometry.specials)
     figure.add_scatter(
         x=[xs[i] for i in specials],
@@ -100,53 +220,80 @@ def board_figure(state: State, width: int = FIGURE_WIDTH, height: int = FIGURE_H
         name="specials",
         hoverinfo="skip",
         text=["♜" if geometry.terrain[i] == "castle" else geometry.location[i][:2].title() for i in specials],
-        textfont={"size": 10, "color": "#000000"},
+        textfont={"size": 11, "color": "#000000", "family": "Arial Black, Arial, sans-serif"},
     )
+    # Row numbers down the left edge and column numbers along the top, as the texts write hexes: (row,column).
+    edge_x = [-1.75] * 20 + [math.sqrt(3) * c for c in range(20)]
+    edge_y = [-1.5 * r for r in range(20)] + [1.85] * 20
     figure.add_scatter(
-        x=[],
-        y=[],
-        mode="markers",
-        name="legal",
+        x=edge_x,
+        y=edge_y,
+        mode="text",
+        name="coordinates",
         hoverinfo="skip",
-        marker={"symbol": "hexagon-open", "size": round(1.67 * unit), "color": "#d50000", "line": {"width": 3}},
+        text=[str(n) for n in range(20)] * 2,
+        textfont={"size": 10, "color": "#333333"},
     )
     figure.add_scatter(
         x=[],
         y=[],
-        mode="markers",
-        name="scoring",
+        mode="lines+markers",
+        name="last move paths",
         hoverinfo="skip",
-        marker={"symbol": "circle-open", "size": round(1.5 * unit), "color": "#000000", "line": {"width": 3}},
+        line={"width": 3, "color": LAST_MOVE},
+        marker={"symbol": "arrow", "angleref": "previous", "size": 0, "color": LAST_MOVE},
     )
     figure.add_scatter(
-        x=[],
-        y=[],
-        mode="markers+text",
-        name="settlements",
-        hoverinfo="text",
-        marker={"size": round(unit), "line": {"width": 1.2, "color": "#000000"}},
-        textfont={"size": 9},
+        **_points("last move origins", size=round(1.2 * unit), opacity=0.4, line={"width": 1.5, "color": "#000000"})
     )
-    # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
-    # lost in Voila, while a widget created with its traces renders everywhere.
-    return BoardFigure(figure)
+    figure.update_traces(hoverinfo="text", selector={"name": "last move origins"})
+    figure.add_scatter(
+        **_points("last move", symbol="circle-open", size=round(1.6 * unit), color=LAST_MOVE, line={"width": 3})
+    )
+    figure.update_traces(hoverinfo="text", selector={"name": "last move"})
+    figure.add_scatter(**_points("tiles taken or lost", size=round(0.9 * unit), line={"width": 1.5}))
+    # no hover text: the star or cross sits over a corner of the next hex, and a click there must reach that hex
+    return figure
+
+
+def _at(hexes: Any) -> dict[str, list]:
+    """x, y and customdata (the hex index) of points on the given hexes."""
+    centres = [hex_centre(*h) for h in hexes]
+    return {
+        "x": [x for x, _ in centres],
+        "y": [y for _, y in centres],
+        "customdata": [h[0] * 20 + h[1] for h in hexes],
+    }
+
+
+def _chip(terrain: str) -> str:
+    text = "#fff" if terrain in DARK_TERRAIN else "#000"
+    word = rules.terrain_word(terrain)
+    style = f"background:{TERRAIN_FILL[terrain]};color:{text};padding:0 4px;border:1px solid #444"
+    return f"<span style='{style}'>{word}</span>"
+
+
+def goals_html(state: State) -> str:
+    """The goals of the game's three Kingdom Builder cards and of the castles, one line each."""
+    lines = "".join(f"<li><b>{card.title()}</b>: {CARD_GOAL[card]}</li>" for card in (*state.cards, "castles"))
+    return (
+        "<div style='font-size:12px;line-height:1.3'><b>Goals</b> (gold at the end)"
+        f"<ul style='margin:0;padding-left:1.2em'>{lines}</ul></div>"
+    )
 
 
 def legend_html(state: State) -> str:
-    """A key to the terrain colours and the marks on this board (its locations named in full)."""
-    chips = " ".join(
-        f"<span style='background:{TERRAIN_FILL[t]};color:{'#fff' if t in ('forest', 'canyon') else '#000'};"
-        f"padding:0 4px;border:1px solid #444'>{t}</span>"
-        for t in TERRAIN_FILL
-        if t not in ("castle", "location")
-    )
+    """A key to the terrain colours, the location labels and the marks on the board."""
+    chips = " ".join(_chip(t) for t in TERRAIN_FILL if t not in ("castle", "location"))
     geometry = state.geometry
     locations = sorted({geometry.location[i] for i in geometry.locations})
     places = ", ".join(f"<b>{name[:2].title()}</b> {name}" for name in locations)
     return (
-        f"<div style='font-size:11px;line-height:1.7'>{chips}<br><b>♜</b> castle; locations: {places}<br>"
-        "<span style='color:#d50000'><b>red rings</b></span>: where you may build or move now; "
-        "<b>black rings</b>: the hexes a card scores</div>"
+        f"<div style='font-size:11px;line-height:1.6'>{chips}<br><b>♜</b> castle; "
+        f"<span style='background:{TERRAIN_FILL['location']};padding:0 3px'>locations</span>: {places}<br>"
+        f"<span style='color:{LEGAL_RING}'><b>red hexagons</b></span>: where you may build or move now; "
+        f"<span style='color:{LAST_MOVE}'><b>pink circles</b></span>: the last moves (a faded piece: where one came "
+        "from; ★ a tile taken, ✕ a tile lost); <b>black circles</b>: what a card scores</div>"
     )
 
 
@@ -161,9 +308,7 @@ class Board(Table):
         self.origin: tuple[int, int] | None = None
         self.syncing = False  # True while redraw refills the menus, so their observers stay quiet
         self.figure = board_figure(state)
-        # Hexes of the points of each trace, so that a click on a ring or a settlement finds its hex too.
-        self.shown: dict[int, list[tuple[int, int]]] = {0: [divmod(i, 20) for i in range(400)], 2: [], 3: [], 4: []}
-        for number in self.shown:
+        for number in CLICKABLE:
             self.figure.data[number].on_click(
                 lambda trace, points, selector, number=number: self._clicked(number, points)
             )
@@ -189,6 +334,7 @@ class Board(Table):
         self.card = widgets.HTML()
         self.tiles = widgets.HTML()
         self.scores = widgets.HTML()
+        self.goals = widgets.HTML(goals_html(state))
         cards = [(name.title(), name) for name in (*state.cards, "castles")]
         self.scoring_card = widgets.Dropdown(
             options=[("no card", None)] + cards,
@@ -219,6 +365,7 @@ class Board(Table):
                 self.target_menu,
                 widgets.HBox([self.play_button, self.end_button, self.undo_button]),
                 self.scores,
+                self.goals,
                 self.tiles,
                 widgets.HBox([self.scoring_card, self.scoring_player]),
             ],
@@ -228,15 +375,31 @@ class Board(Table):
             [self.figure, widgets.HTML(legend_html(state))], layout=widgets.Layout(width=f"{FIGURE_WIDTH + 8}px")
         )
         self.move_log.layout.max_height = "12em"
-        log_box = widgets.Accordion(children=[self.move_log], titles=("Move log",), selected_index=None)
+        log = widgets.VBox([self.history_bar, self.move_log])  # the shared previous/next bar over the history
+        log_box = widgets.Accordion(children=[log], titles=("Move log",), selected_index=None)
         self.children = [self.status, widgets.HBox([board, controls]), log_box]
         self.layout.max_width = "880px"
         self.start()
 
     # -- input ------------------------------------------------------------------------------------
     def _clicked(self, number: int, points: Any) -> None:
-        if points.point_inds and points.point_inds[0] < len(self.shown[number]):
-            self.select(self.shown[number][points.point_inds[0]])
+        """A click on a point of trace ``number``: its hex is named by the point's coordinates, which the browser
+        sends from the drawing it shows, and by the hex index the point carries (customdata). A click from an
+        older drawing, whose point is gone or now stands for another hex, is ignored with a message."""
+        indices = list(getattr(points, "point_inds", None) or ())
+        if not indices:
+            return
+        index = indices[0]
+        data = self.figure.data[number].customdata
+        carried = int(data[index]) if data is not None and isinstance(index, int) and 0 <= index < len(data) else None
+        xs, ys = list(getattr(points, "xs", None) or ()), list(getattr(points, "ys", None) or ())
+        clicked = hex_at(xs[0], ys[0]) if xs and ys else None
+        if carried is None or (xs and clicked != divmod(carried, 20)):
+            self.message = "That click came from an older drawing of the board, so nothing was played: click again."
+            self.message_kind = "info"
+            self.redraw()
+            return
+        self.select(divmod(carried, 20))
 
     def select(self, hex_: tuple[int, int]) -> None:
         """A click on a hex: choose the settlement a move tile moves, or build / move onto the hex."""
@@ -282,31 +445,44 @@ class Board(Table):
             self.origin = change["new"]
             self.redraw()
 
-    def _refuse(self, error: IllegalMove) -> bool:
-        """The engine names players by seat number ("player 0"); the board says their colour, as everywhere else."""
-        message = re.sub(r"\bplayer (\d)\b", lambda found: COLOURS[int(found.group(1))], error.message)
-        return super()._refuse(IllegalMove(error.rule, message))
-
     # -- output -----------------------------------------------------------------------------------
     def describe_player(self, player: int | None) -> str:
         return "Chance" if player is None else COLOURS[player].capitalize()
 
     def prompt(self) -> str:
+        """Whose turn it is and what to do now; when only the End turn button is left, it says so."""
         state = self.state
         if self.finished:
             return f"Game over: {self.result_text()}"
         if state.player is None:
             return "A terrain card is being drawn."
-        who = COLOURS[state.player].capitalize() + (" (computer)" if state.player in self.bots else "")
-        card = state.hands[state.player]
+        who = colour(state.player)
+        if state.player in self.bots:
+            return f"{who} (computer) is playing."
+        card = rules.terrain_word(state.hands[state.player] or "")
+        moves = rules.legal_moves(state)
+        if moves == (EndTurn(),):
+            return f"{who} to play: nothing is left to build or use this turn; press End turn."
         if not state.mandatory_done and state.built > 0:
-            return f"{who}: build {3 - state.built} more on {card} (next to your own settlements where possible)."
-        if not state.mandatory_done and card is not None and state.supply[state.player]:
-            return f"{who}: build 3 settlements on {card}; location tiles before or after, not in between."
-        return f"{who}: use your location tiles, or end the turn."
+            more = 3 - state.built
+            return f"{who} to play: build {more} more on {card}, next to your own settlements where possible."
+        if not state.mandatory_done and any(isinstance(m, Build) for m in moves):
+            if any(isinstance(m, UseTile) for m in moves):
+                return (
+                    f"{who} to play: build 3 settlements on {card}; use your location tiles before or after, "
+                    "not in between."
+                )
+            return f"{who} to play: build 3 settlements on {card}, next to your own settlements where possible."
+        return f"{who} to play: use a location tile (choose it under Action), or press End turn."
+
+    def move_text(self, move: Any) -> str:
+        return move_words(move)
 
     def _moves(self) -> tuple:
-        return rules.legal_moves(self.state) if self.state.player not in self.bots else ()
+        """The moves offered on the board: none while replaying or at a computer's turn."""
+        if self.replaying or self.state.player in self.bots:
+            return ()
+        return rules.legal_moves(self.state)
 
     def _sync_menus(self, moves: tuple) -> tuple[list, list]:
         """Fill the action, origin and hex menus from the legal moves; return the legal target and origin hexes."""
@@ -320,7 +496,7 @@ class Board(Table):
         state = self.state
         actions: list[tuple[str, str]] = []
         if any(isinstance(m, Build) for m in moves):
-            actions.append((f"Build on {state.hands[state.player]} (mandatory)", "build"))
+            actions.append((f"Build on {rules.terrain_word(state.hands[state.player] or '')} (mandatory)", "build"))
         for kind in dict.fromkeys(m.tile for m in moves if isinstance(m, UseTile)):
             actions.append((f"{kind.title()} tile", kind))
         with self.hold_trait_notifications():
@@ -359,7 +535,7 @@ class Board(Table):
                 len(targets), f"choose one of {len(targets)} hexes"
             )
             self.target_menu.options = [(first, None)] + [
-                (f"{rules.label(t)} {geometry.terrain[t[0] * 20 + t[1]]}", t) for t in targets
+                (f"{rules.label(t)} {rules.terrain_word(geometry.terrain[t[0] * 20 + t[1]])}", t) for t in targets
             ]
             self.target_menu.index = 0
         self.origin_menu.disabled = action not in MOVE_TILES
@@ -372,46 +548,90 @@ class Board(Table):
         marked = list(origins if (self.action_menu.value in MOVE_TILES and self.origin is None) else targets)
         if self.origin is not None:
             marked.append(self.origin)
-        centres = [hex_centre(*h) for h in marked]
-        occupied = [i for i, owner in enumerate(state.board) if owner >= 0]
-        places = [hex_centre(*divmod(i, 20)) for i in occupied]
-        owners = [state.board[i] for i in occupied]
         scoring: tuple = ()
         if self.scoring_card.value is not None:
             scoring = rules.scoring_hexes(state, self.scoring_card.value, self.scoring_player.value or 0)
-        score_centres = [hex_centre(*h) for h in scoring]
-        self.shown.update({2: marked, 3: list(scoring), 4: [divmod(i, 20) for i in occupied]})
         # One update per trace: a batch spanning several traces with different keys resets, in the browser, the
         # keys a trace lacks (plotly's FigureWidget), which drew the red rings in the default colour.
-        self.figure.data[2].update(x=[x for x, _ in centres], y=[y for _, y in centres])
-        self.figure.data[3].update(x=[x for x, _ in score_centres], y=[y for _, y in score_centres])
-        self.figure.data[4].update(
-            x=[x for x, _ in places],
-            y=[y for _, y in places],
-            text=[str(o + 1) for o in owners],  # seat numbers from 1, as in the score table
-            marker={"color": [PLAYER_FILL[o] for o in owners], "symbol": [PLAYER_SYMBOL[o] for o in owners]},
-            textfont={"color": [PLAYER_TEXT[o] for o in owners]},
-            hovertext=[f"{rules.label(divmod(i, 20))} {COLOURS[o]} settlement" for i, o in zip(occupied, owners)],
-        )
+        self.figure.data[HALO].update(_at(marked))
+        self.figure.data[LEGAL].update(_at(marked))
+        self.figure.data[SCORING].update(_at(scoring))
+        self.figure.data[SETTLEMENTS].update(_settlements(state))
+        self._draw_last_moves()
         playing = state.player is not None and state.player not in self.bots
         self.play_button.disabled = not playing or not moves or self.action_menu.value is None
         self.end_button.disabled = EndTurn() not in moves
         self.card.value = self._card_html()
         self.tiles.value = self._tiles_html()
         self.scores.value = self._scores_html()
-        self.move_log.value = self.log_html([m for m in state.history if not isinstance(m, rules.CardDrawn)])
+        self.move_log.value = self.history_html()
+
+    def _draw_last_moves(self) -> None:
+        """Mark the moves of :meth:`steps` on the board: a pink circle on each settlement placed, a faded piece and
+        an arrow for one moved, a star on each location whose tile was taken, a cross on each one whose tile was
+        lost. The marks stay until the next move."""
+        state = self.state
+        placed: dict[tuple[int, int], str] = {}
+        ghosts: dict[tuple[int, int], tuple[int, str]] = {}
+        paths: list[tuple[tuple[int, int], tuple[int, int]]] = []
+        tiles: dict[tuple[int, int], str] = {}  # location hex -> the symbol drawn beside it
+        for step in self.steps_shown():
+            _index, _player, move, before, after = step
+            found = marks(before, move, after)
+            if found.player is None:
+                continue
+            told = f"{colour(found.player)}: {self.step_text(step)}"
+            for hex_ in found.placed:
+                placed[hex_] = told
+            for hex_ in found.left:
+                ghosts[hex_] = (found.player, told)
+            if isinstance(move, UseTile) and move.origin is not None:
+                paths.append((move.origin, move.target))
+            for hex_ in found.gained:
+                tiles[hex_] = "star"
+            for hex_ in found.lost:
+                tiles[hex_] = "x-thin-open"
+        # A settlement built and then moved on in the same series is ringed only where it stands now.
+        rings = [h for h in placed if state.board[h[0] * 20 + h[1]] >= 0]
+        faded = [h for h in ghosts if state.board[h[0] * 20 + h[1]] < 0]
+        self.figure.data[PLACED].update(_at(rings), hovertext=[placed[h] for h in rings])
+        self.figure.data[GHOSTS].update(
+            _at(faded),
+            marker={
+                "color": [PLAYER_FILL[ghosts[h][0]] for h in faded],
+                "symbol": [PLAYER_SYMBOL[ghosts[h][0]] for h in faded],
+            },
+            hovertext=[f"moved away from here; {ghosts[h][1]}" for h in faded],
+        )
+        xs: list[float | None] = []
+        ys: list[float | None] = []
+        sizes: list[int] = []
+        for origin, target in paths:
+            (x0, y0), (x1, y1) = hex_centre(*origin), hex_centre(*target)
+            # the arrow head stops short of the target's centre, so the ring and the piece stay visible
+            xs += [x0, x0 + 0.75 * (x1 - x0), None]
+            ys += [y0, y0 + 0.75 * (y1 - y0), None]
+            sizes += [0, 14, 0]
+        self.figure.data[PATHS].update(x=xs, y=ys, marker={"size": sizes})
+        kinds = list(tiles)
+        corner = _at(kinds)  # the mark sits at the hex's upper right, beside the location's label
+        corner["x"] = [x + 0.6 for x in corner["x"]]
+        corner["y"] = [y + 0.5 for y in corner["y"]]
+        self.figure.data[TILE_MARKS].update(
+            corner,
+            marker={
+                "symbol": [tiles[h] for h in kinds],
+                "color": [LAST_MOVE if tiles[h] == "star" else "#000000" for h in kinds],
+                "line": {"color": "#000000"},
+            },
+        )
 
     def _card_html(self) -> str:
         state = self.state
         if self.finished or state.player is None:
             return "<div style='font-size:13px'>&nbsp;</div>"
         card = state.hands[state.player]
-        shown = (
-            f"<b style='background:{TERRAIN_FILL[card]};color:{'#fff' if card in ('forest', 'canyon') else '#000'};"
-            f"padding:0 6px;border:1px solid #333'>{card}</b>"
-            if card
-            else "<i>none</i>"
-        )
+        shown = f"<b>{_chip(card)}</b>" if card else "<i>none</i>"
         return f"<div style='font-size:13px'>{COLOURS[state.player].capitalize()}'s terrain card: {shown}</div>"
 
     def _tiles_html(self) -> str:
@@ -420,7 +640,7 @@ class Board(Table):
         for p in range(state.players):
             tiles = (
                 ", ".join(
-                    f"{kind.title()} {rules.label(hex_)}"
+                    f"{kind.title()} of {rules.label(hex_)}"
                     + (f" <i style='color:#666'>({STATUS_WORD[status]})</i>" if status in STATUS_WORD else "")
                     for kind, hex_, status in state.tiles_of(p)
                 )
