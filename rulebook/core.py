@@ -12,6 +12,7 @@ import dataclasses
 import json
 import math
 import random
+import reprlib
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -144,12 +145,16 @@ MAX_NESTING = 8  # no move field nests deeper than a list of pairs; deeper input
 
 
 def quote(value: Any, limit: int = 60) -> str:
-    """A value for an error message: its repr, cut to a short prefix (a save may hold megabytes in one field)."""
-    if isinstance(value, (dict, list, tuple)) and len(value) > limit:
-        text = repr(type(value)(list(value)[:limit]) if not isinstance(value, dict) else "{...}")
-    else:
-        text = repr(value) if not isinstance(value, str) or len(value) <= limit else repr(value[:limit])
+    """A value for an error message: its repr, cut to a short prefix (a save may hold megabytes in one field, or
+    lists nested thousands deep: ``reprlib`` stops at a few levels instead of recursing)."""
+    text = _QUOTER.repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_QUOTER = reprlib.Repr()
+_QUOTER.maxlevel = 3
+_QUOTER.maxstring = _QUOTER.maxother = _QUOTER.maxlong = 80
+_QUOTER.maxlist = _QUOTER.maxtuple = _QUOTER.maxdict = _QUOTER.maxset = _QUOTER.maxfrozenset = 8
 
 
 def _frozen(value: Any, where: str, depth: int = 0) -> Any:

@@ -94,6 +94,7 @@ def _meetjesland(players: int, seed: int, options: dict[str, Any]) -> Any:
         hand_limit=options["hand_limit"],
         brewery_value=options["brewery_value"],
         set_values=(options["set_three_different"], options["set_two_alike"], options["set_three_alike"]),
+        trade_down=options["trade_down"],
     )
     state = mj.new_game(players=players, seed=seed, config=config)
     if options["starting_points"] == "random":
@@ -127,6 +128,12 @@ MEETJESLAND = GameSetup(
         ),
         Option("move_limit", "Points moved per turn", 7, minimum=0, maximum=100, help="MJ-5.9: at most 7"),
         Option("hand_limit", "Most cards in hand", 5, minimum=3, maximum=44, help="MJ-4.8: more than 5 must trade"),
+        Option(
+            "trade_down",
+            "Over the limit, any trade will do",
+            False,
+            help="MJ-4.8 asks for a trade of 3 cards; MJ-C6: a one-card Brewery trade down to the limit is enough",
+        ),
         Option("brewery_value", "Brewery card worth", 5, minimum=0, maximum=100, help="MJ-4.7"),
         Option("set_three_different", "Three colours worth", 4, minimum=0, maximum=100, help="MJ-4.7"),
         Option("set_two_alike", "Two alike and one worth", 6, minimum=0, maximum=100, help="MJ-4.7"),

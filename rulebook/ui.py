@@ -129,6 +129,11 @@ class BoardFigure(go.FigureWidget):
     def _default_bundle_key(self) -> str:
         return _plotly_bundle()[1]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # a board is clicked, not zoomed or exported: plotly's tool bar only covered the board's title
+        self._config = {**self._config, "displayModeBar": False, "doubleClick": False}
+
 
 def settle_figure(figure: Any) -> None:
     """Make a FigureWidget's initial state what Python holds now.
@@ -451,6 +456,8 @@ class Table(widgets.VBox):
         now = self.current_player(self.live)
         for index in range(len(self.states) - 1, 0, -1):
             step = self.step(index)
+            if steps and step.player == steps[0].player and any(s.player != step.player for s in steps):
+                break  # a whole round back (a finished game has nobody to move)
             steps.append(step)
             if step.player not in self.bots or step.player == now:
                 break

@@ -28,7 +28,9 @@ BOARDS = {
 
 @pytest.mark.parametrize("game", sorted(BOARDS))
 def test_every_board_draws_on_a_board_figure(game):
-    assert isinstance(BOARDS[game]().figure, BoardFigure)
+    figure = BOARDS[game]().figure
+    assert isinstance(figure, BoardFigure)
+    assert figure.get_state()["_config"] == {"displayModeBar": False, "doubleClick": False}  # no tool bar over it
 
 
 def test_the_figure_sends_plotly_bundle_as_data_with_a_key_naming_its_contents():
@@ -221,3 +223,15 @@ def test_every_move_of_random_games_is_told_in_words(game):
         for index in range(1, min(len(board.states), 400)):
             text = board.step_text(board.step(index))
             assert isinstance(text, str) and text.strip(), (index, board.step(index).move)
+
+
+def test_a_finished_computer_game_marks_its_last_round_not_the_whole_game():
+    board = BOARDS["claim"]()
+    board.bots = {seat: _bots("claim")["greedy"] for seat in range(2)}
+    del board.states[1:]
+    board._settle()
+    assert board.finished
+    steps = board.steps_shown()
+    players = [step.player for step in steps]
+    assert 1 <= len(steps) < 10 and steps[-1].index == len(board.states) - 1
+    assert players[0] != players[-1] or len(set(players)) == 1
