@@ -284,6 +284,7 @@ def _claim(players: int, seed: int, options: dict[str, Any]) -> Any:
         quiet_turn_limit=options["quiet_turn_limit"],
         stalled_result=options["stalled_result"],
         partners_share_territories=options["partners_share_territories"],
+        removal_towers=options["removal_towers"],
     )
     colours = dict((label, colours) for label, colours in _TEAMS)[options["teams"]] if players == 4 else None
     return claim.new_game(players=players, seed=seed, assembly=options["assembly"], config=config, colours=colours)
@@ -328,6 +329,16 @@ CLAIM = GameSetup(
             help="CL-C9",
         ),
         Option("partners_share_territories", "Partners' pieces never block a conquest", True, help="CL-C10"),
+        Option(
+            "removal_towers",
+            "Towers after the removals",
+            "at once",
+            choices=(
+                ("at once, before the battle", "at once"),
+                ("on the holder's first battle turn", "first battle turn"),
+            ),
+            help="CL-C7",
+        ),
     ),
     blurb="Jump, capture and build three towers before the others.",
 )

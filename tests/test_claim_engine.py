@@ -125,7 +125,8 @@ def test_json_round_trip_from_a_diagram_start():
         ("not json", "not a saved game"),
         ('{"game": "chess", "version": 1, "setup": {}, "history": []}', "not 'claim'"),
         ('{"game": "claim", "version": 9, "setup": {}, "history": []}', "rules version"),
-        ('{"game": "claim", "version": 1, "setup": {"players": 2}, "history": []}', "setup needs exactly"),
+        ('{"game": "claim", "version": 1, "setup": {}, "history": []}', "version 1; this rulebook plays version 2"),
+        ('{"game": "claim", "version": 2, "setup": {"players": 2}, "history": []}', "setup needs exactly"),
     ],
 )
 def test_from_json_refuses_bad_text(text, message):

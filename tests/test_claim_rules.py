@@ -204,10 +204,21 @@ def test_CL_5_2_territory_held_alone_after_removal_is_conquered_at_once():
     pieces = "rrr.bbbbb\nrrr.bbbbb\nrr..bbbb.\nr...rrr..\n....rr...\n....r...."
     header = "players: red blue\nto-move: blue\nphase: removal\nfirst: red\nremovals-left: red 0 blue 1"
     state = position(pieces, header, land)
-    state = claim.apply(state, Remove((3, 4)))
-    assert state.phase == "battle" and state.turn == 0
-    assert (0, "a") in state.claims
-    assert "a" in claim.conquerable(state, 0)
+    after = claim.apply(state, Remove((3, 4)))
+    # "tout de suite": red puts the tower down before anybody moves, in a round of towers before the battle
+    assert after.phase == "towers" and after.turn == 0
+    assert claim.legal_moves(after) == tuple(
+        claim.PlaceTower("a", point) for point in after.island.territories["a"] if after.at(point) == "."
+    ) + (claim.Stop(),)
+    refused(after, Step((3, 0), (4, 0)), "CL-5.2")  # no move before the towers
+    battle = claim.apply(after, claim.PlaceTower("a", (5, 0)))
+    assert battle.phase == "battle" and battle.turn == 0 and battle.at((5, 0)) == "R" and not battle.claims
+    declined = claim.apply(after, claim.Stop())
+    assert declined.phase == "battle" and declined.turn == 0 and declined.towers(0) == ()
+    # the option keeps the claim until red's first battle turn instead
+    later = claim.apply(position(pieces, header, land, removal_towers="first battle turn"), Remove((3, 4)))
+    assert later.phase == "battle" and later.turn == 0 and (0, "a") in later.claims
+    assert "a" in claim.conquerable(later, 0)
 
 
 # --- CL-6: movement ------------------------------------------------------------------------------------------
@@ -509,8 +520,11 @@ def test_CL_C7_a_three_player_removal_ends_when_nobody_may_lose_more():
     state = position("\n".join(rows), header, land)
     assert all(state.owner(m.point) == 0 for m in claim.legal_moves(state))
     state = claim.apply(state, Remove((0, 0)))
-    assert state.phase == "battle" and state.turn == 0
     assert [len(state.pieces(p)) for p in range(3)] == [14, 14, 17]
+    # yellow, alone in territory d, may put a tower there before the battle; then red begins it
+    assert state.phase == "towers" and state.turn == 2 and state.claims == {(2, "d")}
+    state = claim.apply(state, claim.Stop())
+    assert state.phase == "battle" and state.turn == 0
 
 
 def test_CL_C11_seats_colours_and_teams():

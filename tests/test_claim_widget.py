@@ -41,8 +41,16 @@ def test_placement_and_removal_by_clicking_points():
     assert (float(enemy[1]), float(-enemy[0])) in highlighted
     for _ in range(4):
         pick(board, board.state.pieces(1)[0])
-    assert board.state.phase == "battle"
     assert len(board.state.pieces(1)) == 14
+    # after blue's removals red holds territories alone: a tower may go down before the battle (CL-5.2)
+    assert board.state.phase == "towers" and board.state.turn == 0
+    assert "before the battle, put a tower in" in board.status.text and not board.stop_button.disabled
+    pick(board, board.state.pieces(0)[0])
+    assert "No piece moves before the battle" in board.status.text
+    board.stop_button.click()
+    # red took blue's first pieces and left blue alone in three territories: blue's three towers win at once
+    assert claim.outcome(board.state).reason == "blue placed 3 towers"
+    assert "Blue may put a tower down before the battle" in board.status.text
 
 
 def test_click_a_piece_to_see_its_moves_and_captures_then_play_a_series():
@@ -170,11 +178,11 @@ def test_the_figure_and_its_controls_fit_beside_the_apps_side_panel():
 
 def test_the_person_is_told_which_colour_they_play():
     board = Board(claim.new_game(players=2, seed=1), seed=1, computer={1: "greedy"})
-    assert board.status.text.startswith("You play Red. Place 2 more pieces")
+    assert board.status.text.startswith("You play Red. Your turn: place 2 more pieces this turn: click free points.")
     four = Board(claim.new_game(players=4, seed=11), seed=11, computer={1: "greedy", 2: "greedy", 3: "random"})
-    assert four.status.text.startswith("You play Red (partner: Green).")
+    assert four.status.text.startswith("You play Red (partner: Green). Your turn: place ")
     alone = Board(claim.new_game(players=2, seed=1))  # two people at one screen: the colour to move, not "you"
-    assert alone.status.text.startswith("Red to move.")
+    assert alone.status.text.startswith("People play Red and Blue. Red to move: place 2 more pieces")
 
 
 FORBIDDEN = re.compile(r"Fraction\(|[{}]|None|computer=|seed=|Traceback|\(\d+, \d+\)|\b(?:Step|Jump|Place|Remove)\(")
@@ -232,7 +240,7 @@ def test_a_finished_game_switches_off_every_move_control_and_says_the_result():
     towers = ", ".join(
         f"{colour.capitalize()} {len(board.state.towers(p))}" for p, colour in enumerate(["red", "blue"])
     )
-    assert board.status.text.startswith(f"Game over: Red wins ({result.reason}). Towers: {towers}.")
+    assert board.status.text.startswith(f"You play Red. Game over: Red wins ({result.reason}). Towers: {towers}.")
     for control in (board.move_list, board.play_button, board.point_picker, board.pick_button):
         assert control.disabled
     for control in (board.stop_button, board.pass_button, board.computer_button):
@@ -250,11 +258,16 @@ def test_a_drawn_game_says_nobody_wins_with_the_towers():
     board = Board(bots.play_until_battle(state, __import__("random").Random(3)), seed=3, computer={1: "greedy"})
     while claim.outcome(board.state) is None:
         board.computer_button.click()
-    assert board.status.text.startswith("Game over: ")
+    assert board.status.text.startswith("You play Red. Game over: ")
     assert "Towers: Red " in board.status.text and ", Blue " in board.status.text
 
 
-def test_the_rules_figures_name_their_moves_by_the_points():
+def test_the_rules_figures_draw_their_moves_once_without_a_second_caption():
     pair = figure_pair(1)
-    after = [annotation.text for annotation in pair.layout.annotations if annotation.text.startswith("after")]
-    assert after == ["after: step from B3 to C3"]
+    assert [annotation.text for annotation in pair.layout.annotations] == ["before", "after"]
+    assert pair.layout.title.text is None  # the caption is the notebook's, beside the picture
+    paths = [trace for trace in pair.data if trace.name == "last move"]
+    # figure 1 on 5 rows: red steps from B3 (row 2, column 1) to C3, drawn on both halves as a dotted line
+    assert [(list(t.x), list(t.y)) for t in paths] == [([1.0, 2.0, None], [-2.0, -2.0, None])] * 2
+    ghosts = [trace for trace in pair.data if trace.name == "taken off"]
+    assert [list(zip(t.x, t.y)) for t in ghosts] == [[], [(3.0, -2.0)]]  # the blue piece on D3, after only

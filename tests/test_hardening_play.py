@@ -276,7 +276,7 @@ def cl_crafted(state: cl.State, rng: random.Random) -> list:
         if full:
             moves.append(cl.Step(origin, full[0]))
             break
-    if state.follow_up is None:
+    if state.follow_up is None and state.phase != "towers":  # Stop is legal in the tower round
         moves.append(cl.Stop())
     if state.result is None and not cl.conquerable(state, player):
         territory = rng.choice(board.letters)

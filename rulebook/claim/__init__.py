@@ -2,11 +2,12 @@
 
 The engine verbs are those of every game in the rulebook (``new_game``, ``legal_moves``, ``chance_outcomes``,
 ``check``, ``apply``, ``outcome``, ``to_json``, ``from_json``); positions are written as text with
-``from_diagram`` / ``to_diagram``.
+``from_diagram`` / ``to_diagram``; ``narrate(before, move, after)`` tells a move and its consequences in players' words.
 """
 
 from ..core import IllegalMove
 from .diagram import FIGURE_NUMBERS, figure, from_diagram, play_figure, to_diagram
+from .narrate import narrate
 from .rules import (
     RULES_VERSION,
     Config,
@@ -69,6 +70,7 @@ __all__ = [
     "legal_moves",
     "load_sections",
     "moves_from",
+    "narrate",
     "new_game",
     "outcome",
     "play_figure",

@@ -12,10 +12,11 @@ from .rules import State, apply, legal_moves, new_game
 
 
 def crowded_position(seed: int = 0) -> State:
-    """A 4-player game right after the removals: 56 pieces on the 123 points of the fixed island."""
+    """A 4-player game right after the removals and the towers they allow: 56 pieces on the 123 points of the fixed
+    island."""
     rng = random.Random(seed)
     state = new_game(players=4, seed=seed)
-    while state.phase != "battle":
+    while state.phase != "battle" and state.result is None:
         state = apply(state, rng.choice(legal_moves(state)))
     return state
 

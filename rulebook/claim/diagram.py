@@ -34,9 +34,12 @@ from .rules import (
     REMOVALS_EACH,
     TOWERS_EACH,
     Config,
+    PlaceTower,
     State,
     _removable,
     island,
+    legal_moves,
+    short,
     stalled_outcome,
     teams_of,
     tower_target,
@@ -44,7 +47,7 @@ from .rules import (
 
 REQUIRED = ("players", "to-move", "phase")
 OPTIONAL = ("teams", "first", "removals-left", "follow-up", "claims", "quiet")
-PHASES = ("placement", "removal", "battle")
+PHASES = ("placement", "removal", "towers", "battle")
 
 
 def _headers(lines: list[str]) -> dict[str, str]:
@@ -53,11 +56,13 @@ def _headers(lines: list[str]) -> dict[str, str]:
         key, colon, value = line.partition(":")
         key = key.strip()
         if not colon:
-            raise ValueError(f"diagram header line {number}: expected 'name: value', got {line!r}")
+            raise ValueError(f"diagram header line {number}: expected 'name: value', got {short(line)}")
         if key not in REQUIRED + OPTIONAL:
-            raise ValueError(f"diagram header line {number}: unknown header {key!r} (known: {REQUIRED + OPTIONAL})")
+            raise ValueError(
+                f"diagram header line {number}: unknown header {short(key)} (known: {REQUIRED + OPTIONAL})"
+            )
         if key in headers:
-            raise ValueError(f"diagram header line {number}: {key!r} is given twice")
+            raise ValueError(f"diagram header line {number}: {short(key)} is given twice")
         headers[key] = value.strip()
     missing = [key for key in REQUIRED if key not in headers]
     if missing:
@@ -67,20 +72,20 @@ def _headers(lines: list[str]) -> dict[str, str]:
 
 def _colour(name: str, colours: tuple[str, ...], where: str) -> int:
     if name not in colours:
-        raise ValueError(f"diagram {where}: {name!r} is not one of the players {list(colours)}")
+        raise ValueError(f"diagram {where}: {short(name)} is not one of the players {list(colours)}")
     return colours.index(name)
 
 
 def _per_player(text: str, colours: tuple[str, ...], where: str) -> tuple[int, ...]:
     words = text.split()
     if len(words) != 2 * len(colours):
-        raise ValueError(f"diagram {where}: expected a number for each player, like 'red 4 blue 2', got {text!r}")
+        raise ValueError(f"diagram {where}: expected a number for each player, like 'red 4 blue 2', got {short(text)}")
     values = [0] * len(colours)
     given = set()
     for name, number in zip(words[::2], words[1::2]):
         seat = _colour(name, colours, where)
         if seat in given or not number.isdigit():
-            raise ValueError(f"diagram {where}: bad entry {name} {number}")
+            raise ValueError(f"diagram {where}: bad entry {short(name)} {short(number)}")
         given.add(seat)
         values[seat] = int(number)
     return tuple(values)
@@ -106,7 +111,7 @@ def from_diagram(text: str, config: Config | None = None) -> State:
     colours = tuple(headers["players"].split())
     if not 2 <= len(colours) <= 4 or len(set(colours)) != len(colours) or not set(colours) <= set(COLOURS):
         raise ValueError(
-            f"diagram players: expected 2-4 different colours out of {COLOURS}, got {headers['players']!r}"
+            f"diagram players: expected 2-4 different colours out of {COLOURS}, got {short(headers['players'])}"
         )
     players = len(colours)
     if players == 4:
@@ -117,12 +122,12 @@ def from_diagram(text: str, config: Config | None = None) -> State:
         }
         if teams != {frozenset(side) for side in teams_of(4)}:
             expected = " ".join("+".join(colours[p] for p in side) for side in teams_of(4))
-            raise ValueError(f"diagram teams: partners sit opposite each other, so the teams are {expected!r}")
+            raise ValueError(f"diagram teams: partners sit opposite each other, so the teams are {short(expected)}")
     elif "teams" in headers:
         raise ValueError("diagram: a 'teams:' header is only for 4 players")
     phase = headers["phase"]
     if phase not in PHASES:
-        raise ValueError(f"diagram phase: expected one of {PHASES}, got {phase!r}")
+        raise ValueError(f"diagram phase: expected one of {PHASES}, got {short(phase)}")
     finished = headers["to-move"] == "none"
     turn = 0 if finished else _colour(headers["to-move"], colours, "to-move")
     first = _colour(headers["first"], colours, "first") if "first" in headers else turn
@@ -150,21 +155,24 @@ def from_diagram(text: str, config: Config | None = None) -> State:
     )
     if any(value > REMOVALS_EACH for value in removals):
         raise ValueError(f"diagram removals-left: at most {REMOVALS_EACH} each")
+    if "removals-left" in headers and phase != "removal":
+        # the count matters only while pieces are removed; kept in another phase it would not survive a save
+        raise ValueError(f"diagram removals-left: only for the removal phase, not the {phase} phase")
     quiet_text = headers.get("quiet", "0")
-    if not quiet_text.isdigit():
-        raise ValueError(f"diagram quiet: expected a number of turns, got {quiet_text!r}")
+    if not quiet_text.isdigit() or len(quiet_text) > 6:
+        raise ValueError(f"diagram quiet: expected a number of turns, got {short(quiet_text)}")
     follow_up = None
     if "follow-up" in headers:
         match = re.fullmatch(r"\(?\s*(\d+)\s*,\s*(\d+)\s*\)?", headers["follow-up"])
         if not match:
-            raise ValueError(f"diagram follow-up: expected a point like (3, 4), got {headers['follow-up']!r}")
+            raise ValueError(f"diagram follow-up: expected a point like (3, 4), got {short(headers['follow-up'])}")
         follow_up = (int(match.group(1)), int(match.group(2)))
     claims = set()
     for item in headers.get("claims", "").split():
         name, equals, letters = item.partition("=")
         seat = _colour(name, colours, "claims")
         if not equals or not letters or any(letter not in board.territories for letter in letters):
-            raise ValueError(f"diagram claims: expected colour=territories like red=ce, got {item!r}")
+            raise ValueError(f"diagram claims: expected colour=territories like red=ce, got {short(item)}")
         claims |= {(seat, letter) for letter in letters}
     state = State(
         territories=territories,
@@ -182,6 +190,8 @@ def from_diagram(text: str, config: Config | None = None) -> State:
     _validate(state)
     if finished:
         state = _finished(state)
+    else:
+        _check_not_won(state)
     canonical = to_diagram(state)
     setup = {"diagram": canonical, "config": config.to_dict()}
     return dataclasses.replace(state, setup=json.dumps(setup, sort_keys=True))
@@ -194,8 +204,8 @@ def _validate(state: State) -> None:
             raise ValueError(f"diagram: {colour} has {pieces} pieces, more than {PIECES_EACH}")
         if towers > TOWERS_EACH:
             raise ValueError(f"diagram: {colour} has {towers} towers, more than {TOWERS_EACH}")
-        if towers and state.phase != "battle":
-            raise ValueError(f"diagram: towers are placed only in the battle phase, but {colour} has one")
+        if towers and state.phase not in ("towers", "battle"):
+            raise ValueError(f"diagram: towers are placed only after the removals, but {colour} has one")
         if state.phase == "removal" and pieces < PIECES_EACH - REMOVALS_EACH:
             raise ValueError(f"diagram: in the removal phase nobody has lost more than 4 pieces, but {colour} has")
     if state.phase == "placement" and all(len(state.pieces(p)) == PIECES_EACH for p in range(state.players)):
@@ -214,6 +224,46 @@ def _validate(state: State) -> None:
         state.phase != "battle" or state.owner(follow_up) != state.turn or state.is_tower(follow_up)
     ):
         raise ValueError(f"diagram follow-up: {state.follow_up} must hold a piece of the player to move in battle")
+    if state.phase == "placement":
+        _check_placement_order(state)
+    if state.phase == "towers" and not any(isinstance(move, PlaceTower) for move in legal_moves(state)):
+        raise ValueError(
+            f"diagram: in the towers phase {state.colours[state.turn]} must hold a territory alone, with a tower left"
+        )
+    if state.quiet_turns > state.config.quiet_turn_limit:
+        raise ValueError(
+            f"diagram quiet: {state.quiet_turns} turns is more than the game's limit of {state.config.quiet_turn_limit}"
+        )
+
+
+def _check_placement_order(state: State) -> None:
+    """CL-4.2: pieces go down two per turn in seat order from the first player, so the counts on the board say
+    whose turn it is: players before the one to move (from the first) have one pair more than those after."""
+    order = [(state.first + offset) % state.players for offset in range(state.players)]
+    counts = [len(state.pieces(seat)) for seat in order]
+    position = order.index(state.turn)
+    mover = counts[position]
+    pairs = mover // 2  # the pairs the player to move has finished
+    expected = [2 * (pairs + 1) if index < position else 2 * pairs for index in range(state.players)]
+    expected[position] = mover
+    if counts != expected:
+        have = ", ".join(f"{state.colours[seat]} {count}" for seat, count in zip(order, counts))
+        raise ValueError(
+            f"diagram: in the placement phase, with {state.colours[state.first]} first and "
+            f"{state.colours[state.turn]} to move, these piece counts cannot happen ({have})"
+        )
+
+
+def _check_not_won(state: State) -> None:
+    """CL-10.1: the game ends as soon as a side has its towers, so such a position has nobody to move."""
+    for side in teams_of(state.players):
+        towers = sum(len(state.towers(p)) for p in side)
+        if towers >= tower_target(state.players):
+            names = " and ".join(state.colours[p] for p in side)
+            raise ValueError(
+                f"diagram: {names} {'have' if len(side) > 1 else 'has'} {towers} towers, so the game is over: "
+                "write 'to-move: none'"
+            )
 
 
 def _finished(state: State) -> State:
@@ -339,7 +389,7 @@ def figure(number: str | int) -> Figure:
     """A figure of the rules as a diagram and its moves: ``"jump"`` and ``1``-``6``."""
     key = str(number)
     if key not in _FIGURE_TEXT:
-        raise ValueError(f"no figure {number!r} (figures: {', '.join(_FIGURE_TEXT)})")
+        raise ValueError(f"no figure {short(number)} (figures: {', '.join(_FIGURE_TEXT)})")
     caption, before = _FIGURE_TEXT[key]
     return Figure(key, caption, before, _figure_moves()[key])
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -23,7 +24,7 @@ import networkx as nx
 from ..boards import graphs_dir
 from ..core import IllegalMove, Outcome, describe, dump_game, load_game, replay_saved, seeded
 
-RULES_VERSION = 1
+RULES_VERSION = 2  # 2: towers go down at once after the removals (CL-5.2), removals kept balanced (CL-C7)
 GAME = "claim"
 
 Point = tuple[int, int]
@@ -40,6 +41,23 @@ TERRITORIES_PER_PLAYER_COUNT = {2: 5, 3: 7, 4: 9}
 DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 TERRITORY_LETTERS = "abcdefghi"
 EMPTY, NO_POINT = ".", "#"
+MAX_SIDE = 64  # rows and columns of an island at most: the real ones have about 12; a diagram may not be larger
+REMOVAL_TOWERS = ("at once", "first battle turn")
+MAX_QUIET_TURNS = 1000  # CL-C9: the largest quiet_turn_limit a game or save may set
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 40
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 4
+_SHORT.maxlevel = 3
+
+
+def short(value: Any) -> str:
+    """A bad value quoted in an error message: at most a short prefix, however large or deep the value is."""
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # noqa: BLE001 - a hostile __repr__ must not hide the error being reported
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # --- the island -------------------------------------------------------------------------------------
@@ -53,7 +71,12 @@ class Island:
             raise ValueError("territory grid: expected at least one row of text")
         width = len(rows[0])
         if width == 0 or any(len(row) != width for row in rows):
-            raise ValueError(f"territory grid: every row must have the same length ({width})")
+            raise ValueError(f"territory grid: every row must have the same length ({short(width)})")
+        if len(rows) > MAX_SIDE or width > MAX_SIDE:
+            raise ValueError(
+                f"territory grid: {len(rows)} rows and {width} columns; "
+                f"an island has at most {MAX_SIDE} rows and columns"
+            )
         self.rows = rows
         self.height, self.width = len(rows), width
         self.territory: dict[Point, str] = {}
@@ -69,10 +92,10 @@ class Island:
         if not self.territory:
             raise ValueError("territory grid: the island has no points")
         self.points: tuple[Point, ...] = tuple(sorted(self.territory))
-        self.territories: dict[str, tuple[Point, ...]] = {}
+        grouped: dict[str, list[Point]] = {}
         for point in self.points:
-            self.territories.setdefault(self.territory[point], ())
-            self.territories[self.territory[point]] += (point,)
+            grouped.setdefault(self.territory[point], []).append(point)
+        self.territories: dict[str, tuple[Point, ...]] = {letter: tuple(points) for letter, points in grouped.items()}
         self.letters = tuple(sorted(self.territories))
         self.neighbours: dict[Point, tuple[Point, ...]] = {}
         self.on_edge: dict[Point, bool] = {}
@@ -120,8 +143,14 @@ def _read_json(path: Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ValueError(f"{path.name}: file missing from graphs/claim/") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path.name}: not UTF-8 text") from None
+    except OSError as error:  # a directory, an unreadable file
+        raise ValueError(f"{path.name}: cannot be read ({error.strerror or type(error).__name__})") from None
     except json.JSONDecodeError as error:
-        raise ValueError(f"{path.name}: not valid JSON ({error})") from None
+        raise ValueError(f"{path.name}: not valid JSON ({error.msg}, line {error.lineno})") from None
+    except RecursionError:
+        raise ValueError(f"{path.name}: JSON nested too deeply") from None
 
 
 def parse_sections(data: Any, name: str = "sections.json") -> dict[str, tuple[str, ...]]:
@@ -199,10 +228,10 @@ def assemble(placements: Sequence[Placement], sections: dict[str, tuple[str, ...
         raise ValueError(f"an island is made of 3, 4 or 5 sections, not {count}")
     names = [placement.section for placement in placements]
     if len(set(names)) != count:
-        raise ValueError(f"a section is used twice in {names}")
+        raise ValueError(f"a section is used twice in {short(names)}")
     unknown = [name for name in names if name not in sections]
     if unknown:
-        raise ValueError(f"unknown section(s) {unknown} (known: {sorted(sections)})")
+        raise ValueError(f"unknown section(s) {short(unknown)} (known: {sorted(sections)})")
     territories = sum(len(island(sections[name]).letters) for name in names)
     players = {v: k for k, v in SECTIONS_PER_PLAYER_COUNT.items()}[count]
     if territories != TERRITORIES_PER_PLAYER_COUNT[players]:
@@ -286,7 +315,7 @@ def parse_layout(data: Any, name: str) -> tuple[Placement, ...]:
         raise ValueError(f"{name}: a 'note' is required")  # noqa: TRY004 - malformed input is a ValueError here
     players = data.get("players")
     if not isinstance(players, int) or players not in SECTIONS_PER_PLAYER_COUNT:
-        raise ValueError(f"{name}: 'players' must be 2, 3 or 4, got {players!r}")
+        raise ValueError(f"{name}: 'players' must be 2, 3 or 4, got {short(players)}")
     items = data.get("sections")
     if not isinstance(items, list) or len(items) != SECTIONS_PER_PLAYER_COUNT[players]:
         raise ValueError(f"{name}: {players} players use {SECTIONS_PER_PLAYER_COUNT[players]} sections")
@@ -312,7 +341,7 @@ def parse_layout(data: Any, name: str) -> tuple[Placement, ...]:
 def fixed_layout(players: int) -> tuple[Placement, ...]:
     """The fixed assembly shipped for a player count (``graphs/claim/layout_<players>.json``)."""
     if players not in SECTIONS_PER_PLAYER_COUNT:
-        raise ValueError(f"Claim is for 2 to 4 players, not {players!r}")
+        raise ValueError(f"Claim is for 2 to 4 players, not {short(players)}")
     path = claim_dir() / f"layout_{players}.json"
     return parse_layout(_read_json(path), path.name)
 
@@ -320,7 +349,7 @@ def fixed_layout(players: int) -> tuple[Placement, ...]:
 def random_layout(players: int, rng: random.Random, attempts: int = 400) -> tuple[Placement, ...]:
     """Another valid assembly for a player count, drawn with ``rng``: sections laid one by one along seams."""
     if players not in SECTIONS_PER_PLAYER_COUNT:
-        raise ValueError(f"Claim is for 2 to 4 players, not {players!r}")
+        raise ValueError(f"Claim is for 2 to 4 players, not {short(players)}")
     sections = load_sections()
     single = [name for name, rows in sorted(sections.items()) if len(island(rows).letters) == 1]
     double = [name for name, rows in sorted(sections.items()) if len(island(rows).letters) == 2]
@@ -403,7 +432,7 @@ def _point(value: Any, what: str = "point") -> Point:
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         return value
-    raise ValueError(f"{what} must be a (row, column) pair of integers, got {value!r}")
+    raise ValueError(f"{what} must be a (row, column) pair of integers, got {short(value)}")
 
 
 @dataclass(frozen=True)
@@ -493,16 +522,26 @@ class Config:
     quiet_turn_limit: int = 60  # CL-C9: turns in a row with no capture and no tower before the game stops
     stalled_result: str = "most towers"  # CL-C9: "most towers" or "draw" when the game stops
     partners_share_territories: bool = True  # CL-C10: with 4 players a partner's pieces do not stop a conquest
+    # CL-5.2 / CL-C7: when a territory held alone after the removals takes its tower: "at once" (a round of towers
+    # before the battle, as the text says) or "first battle turn" (at the start of the holder's first battle turn)
+    removal_towers: str = "at once"
 
     def __post_init__(self) -> None:
         if (
             not isinstance(self.quiet_turn_limit, int)
             or isinstance(self.quiet_turn_limit, bool)
-            or self.quiet_turn_limit < 1
+            or not 1 <= self.quiet_turn_limit <= MAX_QUIET_TURNS
         ):
-            raise ValueError(f"Config.quiet_turn_limit must be a positive int, got {self.quiet_turn_limit!r}")
-        if self.stalled_result not in ("most towers", "draw"):
-            raise ValueError(f"Config.stalled_result must be 'most towers' or 'draw', got {self.stalled_result!r}")
+            raise ValueError(
+                f"Config.quiet_turn_limit must be a whole number from 1 to {MAX_QUIET_TURNS}, "
+                f"got {short(self.quiet_turn_limit)}"
+            )
+        if not isinstance(self.stalled_result, str) or self.stalled_result not in ("most towers", "draw"):
+            raise ValueError(f"Config.stalled_result must be 'most towers' or 'draw', got {short(self.stalled_result)}")
+        if not isinstance(self.removal_towers, str) or self.removal_towers not in REMOVAL_TOWERS:
+            raise ValueError(
+                f"Config.removal_towers must be 'at once' or 'first battle turn', got {short(self.removal_towers)}"
+            )
         if not isinstance(self.partners_share_territories, bool):
             raise ValueError("Config.partners_share_territories must be true or false")  # noqa: TRY004 - malformed input is a ValueError here
 
@@ -523,7 +562,7 @@ class State:
     territories: tuple[str, ...]
     grid: tuple[str, ...]
     colours: tuple[str, ...]
-    phase: str  # "placement", "removal" or "battle"
+    phase: str  # "placement", "removal", "towers" (CL-5.2: towers in territories held alone) or "battle"
     turn: int  # whose turn it is (also kept at the end, for the diagram)
     first: int  # the player who began (placement, removal and battle all start with them)
     removals_left: tuple[int, ...]
@@ -639,20 +678,22 @@ def new_game(
 ) -> State:
     """A game at the start of placement; ``seed`` draws the first player (CL-4.1) and a ``"random"`` assembly."""
     if not isinstance(players, int) or players not in SEATS or isinstance(players, bool):
-        raise ValueError(f"Claim is for 2, 3 or 4 players, not {players!r}")
+        raise ValueError(f"Claim is for 2, 3 or 4 players, not {short(players)}")
     if assembly not in ("fixed", "random"):
-        raise ValueError(f"assembly must be 'fixed' or 'random', got {assembly!r}")
+        raise ValueError(f"assembly must be 'fixed' or 'random', got {short(assembly)}")
     config = Config() if config is None else config
     try:
         colours = tuple(SEATS[players] if colours is None else colours)
     except TypeError:  # not a sequence of colour names
-        raise ValueError(f"colours must be {players} different colours out of {COLOURS}, got {colours!r}") from None
+        raise ValueError(
+            f"colours must be {players} different colours out of {COLOURS}, got {short(colours)}"
+        ) from None
     if (
         len(colours) != players
         or not all(isinstance(colour, str) for colour in colours)
         or (len(set(colours)) != players or not set(colours) <= set(COLOURS))
     ):
-        raise ValueError(f"colours must be {players} different colours out of {COLOURS}, got {colours}")
+        raise ValueError(f"colours must be {players} different colours out of {COLOURS}, got {short(colours)}")
     rng = seeded(seed)
     first = rng.randrange(players)
     placements = fixed_layout(players) if assembly == "fixed" else random_layout(players, rng)
@@ -800,11 +841,9 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         return tuple(Place(point) for point in state.island.points if state.at(point) == EMPTY)
     if state.phase == "removal":
         return tuple(Remove(point) for point in _removable(state, player))
-    moves: list[Move] = []
-    for territory in conquerable(state, player):
-        moves.extend(
-            PlaceTower(territory, point) for point in state.island.territories[territory] if state.at(point) == EMPTY
-        )
+    if state.phase == "towers":
+        return _tower_moves(state, player) + (Stop(),)
+    moves: list[Move] = list(_tower_moves(state, player))
     if state.follow_up is not None:
         moves.extend(m for m in _movements(state, state.follow_up) if _captures_after(state, m, player))
         moves.append(Stop())
@@ -816,17 +855,75 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     return tuple(moves)
 
 
+def _tower_moves(state: State, player: int) -> tuple[PlaceTower, ...]:
+    return tuple(
+        PlaceTower(territory, point)
+        for territory in conquerable(state, player)
+        for point in state.island.territories[territory]
+        if state.at(point) == EMPTY
+    )
+
+
 def _removable(state: State, player: int) -> list[Point]:
+    """The enemy pieces ``player`` may take off now (CL-5.1), keeping every later removal possible (CL-C7)."""
     seats = state._seat_of_letter()
-    result = []
+    found: dict[int, list[Point]] = {}
     for point in state.island.points:
         char = state.at(point)
         if char == EMPTY or char.isupper():
             continue
         victim = seats[char]
         if state.enemies(player, victim) and (state.players == 2 or _lost(state, victim) < REMOVALS_EACH):
-            result.append(point)
-    return result
+            found.setdefault(victim, []).append(point)
+    balanced = _balanced_victims(state, player, found)
+    return sorted(point for victim, points in found.items() if victim in balanced for point in points)
+
+
+def _balanced_victims(state: State, player: int, candidates: dict[int, list[Point]]) -> set[int]:
+    """CL-C7: with 3 or 4 players the losses are capped at 4 and the removals total exactly the caps, so a removal is
+    allowed only if all the removals still to come can be made afterwards (every player then loses 4).  A position
+    where that is impossible already (a diagram) keeps the plain CL-5.1 rule."""
+    if state.players == 2:
+        return set(candidates)
+    lost = [_lost(state, seat) for seat in range(state.players)]
+    left = list(state.removals_left)
+    left[player] -= 1
+    fine = set()
+    for victim in candidates:
+        lost[victim] += 1
+        if _can_finish(state, tuple(left), tuple(lost)):
+            fine.add(victim)
+        lost[victim] -= 1
+    return fine or set(candidates)
+
+
+def _can_finish(state: State, left: tuple[int, ...], lost: tuple[int, ...]) -> bool:
+    """Whether every player can still make their ``left`` removals with nobody losing more than 4 (a small search:
+    at most 4 removals each, split over at most 3 opponents)."""
+    room = [REMOVALS_EACH - count for count in lost]
+
+    def split(seat: int) -> bool:
+        if seat == state.players:
+            return True
+        enemies = [other for other in range(state.players) if state.enemies(seat, other)]
+        return any(split(seat + 1) for _ in _shares(left[seat], enemies, room))
+
+    return split(0)
+
+
+def _shares(count: int, enemies: list[int], room: list[int]) -> Any:
+    """Every way to take ``count`` pieces from ``enemies`` within their ``room``; ``room`` is updated in place while
+    each way is tried (a generator used by the search above)."""
+    if count == 0:
+        yield ()
+        return
+    if not enemies:
+        return
+    first, rest = enemies[0], enemies[1:]
+    for taken in range(min(count, room[first]), -1, -1):
+        room[first] -= taken
+        yield from (((first, taken), *more) for more in _shares(count - taken, rest, room))
+        room[first] += taken
 
 
 def chance_outcomes(state: State) -> tuple:
@@ -856,13 +953,20 @@ def outcome(state: State) -> Outcome | None:
 
 def _play(state: State, move: Any) -> State:
     if not isinstance(move, tuple(MOVE_CLASSES.values())):
-        raise ValueError(f"not a Claim move: {move!r}")  # noqa: TRY004 - malformed input is a ValueError here
+        raise ValueError(f"not a Claim move: {short(move)}")  # noqa: TRY004 - malformed input is a ValueError here
+    _check_fields(state, move)
     if state.result is not None:
         raise IllegalMove("CL-10.1", f"Claim: the game is over ({state.result.reason}); no {describe(move)} now")
     colour = state.colours[state.turn]
     expected = {"placement": Place, "removal": Remove}.get(state.phase)
     if expected is not None and not isinstance(move, expected):
         raise IllegalMove("CL-3.1", f"Claim: it is the {state.phase} phase; {colour} cannot {describe(move)} now")
+    if state.phase == "towers" and not isinstance(move, (PlaceTower, Stop)):
+        raise IllegalMove(
+            "CL-5.2",
+            f"Claim: the removals are over and {colour} may first put towers in the territories held alone, or Stop; "
+            f"{colour} cannot {describe(move)} before the battle",
+        )
     if expected is None and isinstance(move, (Place, Remove)):
         raise IllegalMove("CL-3.1", f"Claim: it is the battle phase; {colour} cannot {describe(move)} now")
     if isinstance(move, Place):
@@ -871,6 +975,8 @@ def _play(state: State, move: Any) -> State:
         return _remove(state, move)
     if isinstance(move, PlaceTower):
         return _place_tower(state, move)
+    if isinstance(move, Stop) and state.phase == "towers":
+        return _next_tower_player(_drop_claims(state, state.turn), state.turn)
     if isinstance(move, Stop):
         if state.follow_up is None:
             raise IllegalMove(
@@ -882,6 +988,28 @@ def _play(state: State, move: Any) -> State:
             raise IllegalMove("CL-C8", f"Claim: {colour} can still move a piece, so {colour} may not pass")
         return _end_turn(state)
     return _move(state, move)
+
+
+def _check_fields(state: State, move: Any) -> None:
+    """Malformed fields are a ValueError before any rule is looked at, so a refusal never has to quote them."""
+    if isinstance(move, (Place, Remove)):
+        _point(move.point)
+    elif isinstance(move, Step):
+        _point(move.origin, "origin")
+        _point(move.destination, "destination")
+    elif isinstance(move, Jump):
+        _point(move.origin, "origin")
+        if not isinstance(move.path, tuple):
+            raise ValueError(f"a jump's path must be a tuple of landing points, got {short(move.path)}")
+        if move.path:
+            if len(move.path) > len(state.island.points):
+                raise ValueError(f"a jump chain lands on at most {len(state.island.points)} points on this island")
+            for landing in move.path:
+                _point(landing, "jump landing point")
+    elif isinstance(move, PlaceTower):
+        if not isinstance(move.territory, str) or len(move.territory) != 1:
+            raise ValueError(f"a tower's territory must be a territory letter, got {short(move.territory)}")
+        _point(move.point)
 
 
 def _place(state: State, move: Place) -> State:
@@ -920,15 +1048,35 @@ def _next_remover(state: State, start: int) -> State:
 
 
 def _start_battle(state: State) -> State:
-    # CL-5.2: a territory held alone after the removals is conquered at once; the tower may be placed on
-    # that player's first turn even if an enemy walks in before then (kept as a claim, CL-C7).
+    # CL-5.2: a territory held alone after the removals is conquered at once.  As the text says, its holder puts the
+    # tower down before anyone moves: a round of towers in seat order from the first player ("at once").  The option
+    # "first battle turn" keeps the claim until the holder's first battle turn instead, even if an enemy walks in.
     claims = frozenset(
         (player, territory)
         for player in range(state.players)
         for territory in state.island.letters
         if _alone(state, player, territory)
     )
-    return _with(state, phase="battle", turn=state.first, claims=claims, quiet_turns=0)
+    if state.config.removal_towers == "first battle turn" or not claims:
+        return _with(state, phase="battle", turn=state.first, claims=claims, quiet_turns=0)
+    towers = _with(state, phase="towers", turn=state.first, claims=claims, quiet_turns=0)
+    if _tower_moves(towers, state.first):
+        return towers
+    return _next_tower_player(towers, state.first)
+
+
+def _next_tower_player(state: State, after: int) -> State:
+    """The next player, in seat order up to the first player again, who may put a tower after the removals; when
+    there is none, the battle begins with the first player (unused claims are gone: CL-C7)."""
+    order = [(state.first + offset) % state.players for offset in range(state.players)]
+    for seat in order[order.index(after) + 1 :]:
+        if _tower_moves(state, seat):
+            return _with(state, turn=seat)
+    return _with(state, phase="battle", turn=state.first, claims=frozenset(), quiet_turns=0)
+
+
+def _drop_claims(state: State, player: int) -> State:
+    return _with(state, claims=frozenset(claim for claim in state.claims if claim[0] != player))
 
 
 def _remove(state: State, move: Remove) -> State:
@@ -946,6 +1094,15 @@ def _remove(state: State, move: Remove) -> State:
         raise IllegalMove(
             "CL-5.1", f"Claim: {state.colours[victim]} has already lost {REMOVALS_EACH} pieces and may lose no more"
         )
+    if point not in _removable(state, state.turn):
+        allowed = sorted(
+            {state.colours[owner] for p in _removable(state, state.turn) if (owner := state.owner(p)) is not None}
+        )
+        raise IllegalMove(
+            "CL-C7",
+            f"Claim: if {colour} took a {state.colours[victim]} piece now, a later player could not make all "
+            f"{REMOVALS_EACH} removals; {colour} must take a {' or '.join(allowed)} piece",
+        )
     left = list(state.removals_left)
     left[state.turn] -= 1
     new = _with(state, grid=_set(state.grid, {point: EMPTY}), removals_left=tuple(left))
@@ -960,8 +1117,10 @@ def _place_tower(state: State, move: PlaceTower) -> State:
     player = state.turn
     colour = state.colours[player]
     territory = move.territory
+    if not isinstance(territory, str):
+        raise ValueError(f"a tower's territory must be a territory letter, got {short(territory)}")
     if territory not in state.island.territories:
-        raise IllegalMove("CL-8.1", f"Claim: there is no territory {territory!r} on this island")
+        raise IllegalMove("CL-8.1", f"Claim: there is no territory {short(territory)} on this island")
     if state.towers_in_reserve(player) == 0:
         raise IllegalMove("CL-1.1", f"Claim: {colour} has no tower left to place")
     holder = state.tower_owner(territory)
@@ -991,6 +1150,8 @@ def _place_tower(state: State, move: PlaceTower) -> State:
         names = "+".join(state.colours[p] for p in side)
         won = Outcome(winners=side, reason=f"{names} placed {towers} towers", scores=_scores(new))
         return _with(new, result=won, follow_up=None, claims=frozenset())
+    if new.phase == "towers" and not _tower_moves(new, player):
+        return _next_tower_player(_drop_claims(new, player), player)
     if new.follow_up is not None and not _follow_up_options(new):
         return _end_turn(new)
     return new

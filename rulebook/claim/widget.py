@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from ..ui import BoardFigure, Table
 from . import bots as claim_bots
+from .diagram import from_diagram
+from .narrate import column_letter, point_name, taken_off
 from .rules import (
     Island,
     Jump,
@@ -35,17 +37,22 @@ from .rules import (
     tower_target,
 )
 
-COLOUR_HEX = {"red": "#c62828", "blue": "#1565c0", "yellow": "#f9a825", "green": "#2e7d32"}
-TINT = {
-    "red": "rgba(198,40,40,0.22)",
-    "blue": "rgba(21,101,192,0.22)",
-    "yellow": "rgba(249,168,37,0.30)",
-    "green": "rgba(46,125,50,0.22)",
+# Colours checked with a colour-vision simulator (CAM02-UCS distance of at least 15 between any two colours of a list
+# under deuteranomaly, protanomaly and tritanomaly at full severity; tests/test_claim_colours.py): the pieces' colours;
+# the ground of the island with the tints of territories held by a tower and the two kinds of ring drawn on it.
+COLOUR_HEX = {"red": "#b71c1c", "blue": "#42a5f5", "yellow": "#fdd835", "green": "#00796b"}
+TEXT_ON = {"red": "white", "blue": "#212121", "yellow": "#212121", "green": "white"}  # the letter on a piece
+LAND = "#fefefb"  # every territory nobody holds: the thick borders and the letters tell territories apart
+TINT = {"red": "#f78079", "blue": "#b8bcfb", "yellow": "#e1c431", "green": "#13d6b8"}  # a territory a tower holds
+TARGET = "#6a1b9a"  # rings on the points the selected piece (or a tower, a removal) can go to; the selected piece
+LAST = "#212121"  # the last move: its path, a ring where it ended, and the ghosts of what it took off the board
+PALETTES: dict[str, list[str]] = {
+    "pieces": [*COLOUR_HEX.values(), LAND],
+    "island": [LAND, *TINT.values(), TARGET, LAST],
 }
 # a shape per colour as well as a hue, so the board reads without colour vision and in grey-scale
 SYMBOL = {"red": "circle", "blue": "square", "yellow": "diamond", "green": "hexagon"}
 GLYPH = {"red": "\u25cf", "blue": "\u25a0", "yellow": "\u25c6", "green": "\u2b22"}  # the same shapes in text
-GREYS = ("#f4f4f4", "#e2e2e2", "#ececec", "#d8d8d8", "#f0f0f0", "#dedede", "#e8e8e8", "#d4d4d4", "#f7f7f7")
 
 # The live board's figure fits in this box (pixels, wide x high), beside a controls column of CONTROLS_WIDTH: together
 # they fit the 880 x 680 the app gives a board.  The island's rows and columns decide the size inside the box.
@@ -58,16 +65,6 @@ LABEL_OFFSET = 0.95
 
 _POINT = r"\((-?\d+), (-?\d+)\)"
 _MOVEMENT = re.compile(rf"\b(step|jump) ({_POINT})((?: -> {_POINT})+)")
-
-
-def column_letter(column: int) -> str:
-    return chr(ord("A") + column)
-
-
-def point_name(point: Point, height: int) -> str:
-    """A point as players name it: column letter, then row number from the bottom (the top-left of 11 rows is A11)."""
-    row, column = point
-    return f"{column_letter(column)}{height - row}"
 
 
 def readable(text: str, height: int) -> str:
@@ -99,16 +96,56 @@ def _unit(board: Island, width: float, height: float, top: float) -> float:
     )
 
 
-def board_figure(state: State, title: str = "", width: int = 640) -> go.Figure:
-    """A static Plotly picture of a position: territories shaded by owner, lattice, pieces and towers."""
+class Marks(NamedTuple):
+    """What the last move(s) did, to draw on the board: paths walked (origin first), rings where pieces or towers
+    arrived, and ghosts of what was taken off (point, colour, tower?)."""
+
+    paths: list[list[Point]]
+    rings: list[Point]
+    ghosts: list[tuple[Point, str, bool]]
+
+
+NO_MARKS = Marks([], [], [])
+
+
+def marks_of(steps: Any, shown: State) -> Marks:
+    """The marks for a list of steps ``(index, player, move, before, after)``: each move's path and landing point,
+    each placed piece or tower, and a ghost of each captured or removed piece still empty in ``shown``."""
+    paths: list[list[Point]] = []
+    rings: list[Point] = []
+    ghosts: list[tuple[Point, str, bool]] = []
+    for step in steps:
+        move, before, after = step[2], step[3], step[4]
+        if isinstance(move, Step):
+            paths.append([move.origin, move.destination])
+            rings.append(move.destination)
+        elif isinstance(move, Jump):
+            paths.append([move.origin, *move.path])
+            rings.append(move.destination)
+        elif isinstance(move, (Place, PlaceTower)):
+            rings.append(move.point)
+        keep = frozenset({move.origin}) if isinstance(move, (Step, Jump)) else frozenset()
+        for point in taken_off(before, after, keep):
+            owner = before.owner(point)
+            if owner is not None and shown.at(point) == ".":
+                ghosts.append((point, before.colours[owner], before.is_tower(point)))
+    return Marks(paths, [p for p in rings if shown.at(p) not in (".", "#")], ghosts)
+
+
+def board_figure(state: State, title: str = "", width: int = 640, marks: Marks = NO_MARKS) -> go.Figure:
+    """A static Plotly picture of a position: territories shaded by owner, lattice, pieces and towers, and the marks
+    of the moves that led to it."""
     figure = go.Figure()
     _draw(figure, state, title, (width, 900))
-    _update(figure, state, [])
+    _update(figure, state, [], marks=marks)
     return figure
 
 
 def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float]) -> None:
-    """The parts of the picture that never change in a game; the figure is as large as fits in ``box`` (pixels)."""
+    """The parts of the picture that never change in a game; the figure is as large as fits in ``box`` (pixels).
+
+    The territories are squares centred on the points, drawn edge to edge so that the only grid seen is the lattice
+    of lines through the points; the thick lines are the borders between territories and the island's edge."""
     board = state.island
     points = board.points
     lines_x: list[float | None] = []
@@ -142,14 +179,16 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
     height = round(unit * (board.height + TOP + BOTTOM - 1) + top + MARGIN)
     xs = [_xy(p)[0] for p in points]
     ys = [_xy(p)[1] for p in points]
+    ids = [list(p) for p in points]
     figure.add_trace(
-        go.Scatter(  # 0: territory cells
+        go.Scatter(  # 0: territory cells, edge to edge
             x=xs,
             y=ys,
+            customdata=ids,
             mode="markers",
             name="territories",
             showlegend=False,
-            marker={"symbol": "square", "size": max(6, int(unit * 0.96)), "line": {"width": 0}},
+            marker={"symbol": "square", "size": max(6, int(unit) + 1), "line": {"width": 0}},
             hovertemplate="%{text}<extra></extra>",
         )
     )
@@ -180,7 +219,12 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
             mode="markers",
             name="targets",
             showlegend=False,
-            marker={"symbol": "circle-open", "size": min(26, unit * 0.7), "line": {"width": 4, "color": "#6a1b9a"}},
+            marker={
+                "symbol": "circle-open",
+                "size": min(26, unit * 0.7),
+                "color": TARGET,  # an open symbol is stroked in the marker's colour
+                "line": {"width": 4, "color": TARGET},
+            },
             hovertemplate="%{text}<extra></extra>",
         )
     )
@@ -191,7 +235,7 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
             mode="markers+text",
             name="pieces",
             showlegend=False,
-            textfont={"color": "white", "size": 12, "family": "Arial Black"},
+            textfont={"size": 12, "family": "Arial Black"},
             hovertemplate="%{hovertext}<extra></extra>",
         )
     )
@@ -213,6 +257,40 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
             showlegend=False,
         )
     )
+    # the last move(s): not hoverable, so a click on a marked point reaches the point itself
+    figure.add_trace(
+        go.Scatter(  # 7: paths of the last steps and jumps
+            x=[],
+            y=[],
+            mode="lines",
+            name="last move",
+            line={"color": LAST, "width": 3, "dash": "dot"},
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
+    figure.add_trace(
+        go.Scatter(  # 8: ghosts of the pieces and towers the last move(s) took off the board
+            x=[],
+            y=[],
+            mode="markers",
+            name="taken off",
+            opacity=0.35,
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
+    figure.add_trace(
+        go.Scatter(  # 9: rings where the last move(s) put a piece or a tower
+            x=[],
+            y=[],
+            mode="markers",
+            name="arrived",
+            hoverinfo="skip",
+            showlegend=False,
+            marker={"symbol": "circle-open", "size": 33, "color": LAST, "line": {"width": 2.5, "color": LAST}},
+        )
+    )
     figure.update_layout(
         title=title or None,
         width=width,
@@ -231,23 +309,31 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
     )
 
 
-def _update(figure: go.Figure, state: State, targets: list[tuple[Point, str]], selected: Point | None = None) -> None:
+def _update(
+    figure: go.Figure,
+    state: State,
+    targets: list[tuple[Point, str]],
+    selected: Point | None = None,
+    marks: Marks = NO_MARKS,
+) -> None:
     board = state.island
     owner_colour = {}
     for letter in board.letters:
         holder = state.tower_owner(letter)
         owner_colour[letter] = None if holder is None else state.colours[holder]
+    gone = {
+        point: f", a {colour} {'tower' if tower else 'piece'} was taken off here"
+        for point, colour, tower in marks.ghosts
+    }
     cell_colours, cell_text = [], []
     for point in board.points:
         letter = board.territory[point]
         colour = owner_colour[letter]
-        cell_colours.append(TINT[colour] if colour else GREYS[board.letters.index(letter) % len(GREYS)])
+        cell_colours.append(TINT[colour] if colour else LAND)
         held = f", held by {colour}" if colour else ""
-        cell_text.append(f"{point_name(point, board.height)}, territory {letter}{held}")
+        cell_text.append(f"{point_name(point, board.height)}, territory {letter}{held}{gone.get(point, '')}")
     pieces = [p for p in board.points if state.at(p) not in (".", "#")]
-    piece_x = [_xy(p)[0] for p in pieces]
-    piece_y = [_xy(p)[1] for p in pieces]
-    symbols, colours, sizes, texts, hovers, outlines, widths = [], [], [], [], [], [], []
+    symbols, colours, sizes, texts, text_colours, hovers, outlines, widths = [], [], [], [], [], [], [], []
     for point in pieces:
         char = state.at(point)
         colour = state.colours[state.owner(point)]
@@ -256,8 +342,9 @@ def _update(figure: go.Figure, state: State, targets: list[tuple[Point, str]], s
         colours.append(COLOUR_HEX[colour])
         sizes.append(27 if tower else 19)
         texts.append(char)
-        outlines.append("#ffd600" if point == selected else "black")
-        widths.append(5 if tower or point == selected else 1)
+        text_colours.append(TEXT_ON[colour])
+        outlines.append(TARGET if point == selected else "black")
+        widths.append(5 if tower else 3 if point == selected else 1)
         where = point_name(point, board.height)
         hovers.append(f"{colour} {'tower' if tower else 'piece'} on {where}, territory {board.territory[point]}")
     label_x, label_y, label_text = [], [], []
@@ -266,7 +353,14 @@ def _update(figure: go.Figure, state: State, targets: list[tuple[Point, str]], s
         column = sum(p[1] for p in points) / len(points)
         label_x.append(column + 0.32)
         label_y.append(-row + 0.32)
-        label_text.append(letter)
+        # a held territory's letter carries its owner's shape, so ownership reads without the tint's hue
+        colour = owner_colour[letter]
+        label_text.append(f"{letter}{GLYPH[colour]}" if colour else letter)
+    path_x: list[float | None] = []
+    path_y: list[float | None] = []
+    for path in marks.paths:
+        path_x += [_xy(p)[0] for p in path] + [None]
+        path_y += [_xy(p)[1] for p in path] + [None]
     # One update per trace: a batch spanning several traces with different keys resets, in the browser, the keys
     # a trace lacks (plotly's FigureWidget), which painted every piece in the default colour.
     figure.data[0].update(marker={"color": cell_colours}, text=cell_text)
@@ -274,17 +368,38 @@ def _update(figure: go.Figure, state: State, targets: list[tuple[Point, str]], s
     figure.data[3].update(
         x=[_xy(p)[0] for p, _ in targets],
         y=[_xy(p)[1] for p, _ in targets],
+        customdata=[list(p) for p, _ in targets],
         text=[text for _, text in targets],
         marker={"symbol": ["diamond-open" if "captures" in text else "circle-open" for _, text in targets]},
     )
     figure.data[4].update(
-        x=piece_x,
-        y=piece_y,
+        x=[_xy(p)[0] for p in pieces],
+        y=[_xy(p)[1] for p in pieces],
+        customdata=[list(p) for p in pieces],
         text=texts,
+        textfont={"color": text_colours},
         hovertext=hovers,
-        marker={"symbol": symbols, "color": colours, "size": sizes, "line": {"color": outlines, "width": widths}},
+        marker={
+            "symbol": symbols,
+            "color": colours,
+            "size": sizes,
+            "opacity": 1,
+            "line": {"color": outlines, "width": widths},
+        },
     )
     figure.data[5].update(x=label_x, y=label_y, text=label_text)
+    figure.data[7].update(x=path_x, y=path_y)
+    figure.data[8].update(
+        x=[_xy(p)[0] for p, _, _ in marks.ghosts],
+        y=[_xy(p)[1] for p, _, _ in marks.ghosts],
+        marker={
+            "symbol": [SYMBOL[colour] for _, colour, _ in marks.ghosts],
+            "color": [COLOUR_HEX[colour] for _, colour, _ in marks.ghosts],
+            "size": [27 if tower else 19 for _, _, tower in marks.ghosts],
+            "line": {"color": "black", "width": 1},
+        },
+    )
+    figure.data[9].update(x=[_xy(p)[0] for p in marks.rings], y=[_xy(p)[1] for p in marks.rings])
 
 
 class Board(Table):
@@ -323,7 +438,9 @@ class Board(Table):
         )
         self.play_button.on_click(lambda _: self._play_listed())
         self.stop_button = widgets.Button(
-            description="Stop", tooltip="End the series of captures, or leave without a tower", layout=_button(70)
+            description="Stop",
+            tooltip="End the series of captures, or go on without a tower",
+            layout=_button(70),
         )
         self.stop_button.on_click(lambda _: self.play(Stop()))
         self.pass_button = widgets.Button(
@@ -337,7 +454,10 @@ class Board(Table):
         self.computer_button.on_click(lambda _: self.computer_move())
         self.score_view = widgets.HTML()
         self.status.layout.width = "100%"
-        self.log_panel = widgets.Accordion(children=[self.move_log], titles=("Moves played",), selected_index=None)
+        # the shared previous/next/slider bar over the game's history sits above the log it replays
+        self.history_bar.layout.flex_flow = "row wrap"  # the controls column is narrower than the bar: it wraps
+        log = widgets.VBox([self.history_bar, self.move_log])
+        self.log_panel = widgets.Accordion(children=[log], titles=("Moves played",), selected_index=None)
         controls = widgets.VBox(
             [
                 self.status,
@@ -354,10 +474,31 @@ class Board(Table):
 
     # -- input -------------------------------------------------------------------------------------------
     def _on_click(self, trace: Any, points: Any, selector: Any) -> None:
+        """A click names its point twice: by the index into the trace the browser drew, and by the coordinates it
+        drew there.  Both must agree with the trace as it is now; a click from an older drawing is ignored."""
         if not points.point_inds:
             return
-        x, y = trace.x[points.point_inds[0]], trace.y[points.point_inds[0]]
-        self.click_point((round(-y), round(x)))
+        point = self.clicked_point(trace.customdata, points.point_inds[0], points.xs, points.ys)
+        if point is None:
+            self.message = "The board changed before that click arrived: nothing was played, click again."
+            self.message_kind = "error"
+            self.redraw()
+            return
+        self.click_point(point)
+
+    @staticmethod
+    def clicked_point(ids: Any, index: int, xs: Any = (), ys: Any = ()) -> Point | None:
+        """The point a click landed on, or None when the click is stale (its index or coordinates are not those
+        of the drawing now)."""
+        if ids is None or not isinstance(index, int) or not 0 <= index < len(ids):
+            return None
+        try:
+            point = (int(ids[index][0]), int(ids[index][1]))
+        except (TypeError, ValueError, IndexError):
+            return None
+        if xs and ys and (round(-ys[0]), round(xs[0])) != point:
+            return None
+        return point
 
     def click_point(self, point: Point | None) -> None:
         """What a click on ``point`` does: select a piece, move it, place, remove or put a tower there."""
@@ -365,6 +506,17 @@ class Board(Table):
         if point is None:
             return
         point = tuple(point)
+        if self.replaying:
+            self.view = None  # as the shared move controls do: a click during a replay returns to the game
+            self.message = "Back to the game: you were looking at an earlier move."
+            self.message_kind = "error"
+            self.redraw()
+            return
+        if not self.finished and state.turn in self.bots:
+            self.message = f"{self.describe_player(state.turn)} is a computer player: it is not your move."
+            self.message_kind = "error"
+            self.redraw()
+            return
         if self.finished:
             self.play(Stop())  # refused by Table.play, which says that the game is over
             return
@@ -391,6 +543,11 @@ class Board(Table):
                 self.play(Step(self.selected, point))  # refused with the rule that forbids it
                 return
         name = self.point_name(point)
+        if state.phase == "towers" and state.owner(point) == state.turn:
+            self.message = "No piece moves before the battle: put your towers first, or press Stop (CL-5.2)"
+            self.message_kind = "error"
+            self.redraw()
+            return
         if state.owner(point) == state.turn and not state.is_tower(point):
             self.selected = point
             moves = self._moves_of(point)
@@ -433,9 +590,9 @@ class Board(Table):
 
     def computer_move(self) -> None:
         """The greedy computer player makes one move for whoever is to move."""
-        if self.state.result is None:
+        if self.live.result is None:
             self.selected = None
-            self.play(claim_bots.greedy_bot(self.state, self.rng))
+            self.play(claim_bots.greedy_bot(self.live, self.rng))
 
     def undo(self) -> None:
         self.selected = None
@@ -453,37 +610,64 @@ class Board(Table):
     def describe_player(self, player: int | None) -> str:
         return "Nobody" if player is None else self.state.colours[player].capitalize()
 
-    def _who(self, player: int) -> str:
-        """Who is to move, said to the person at the screen: "You play Red" when a computer plays the other side."""
+    def _whose_turn(self, player: int) -> str:
+        """Whose turn it is, said to the person at the screen."""
         colour = self.describe_player(player)
-        if not self.bots:
-            return f"{colour} to move"  # everyone at one screen: name the colour, not "you"
         if player in self.bots:
             return f"{colour} (computer) to move"
-        partners = [p for p in self.state.team(player) if p != player]
-        return f"You play {colour}" + "".join(f" (partner: {self.describe_player(p)})" for p in partners)
+        if self.bots:
+            return "Your turn"  # the status line has just said which colour "you" play
+        return f"{colour} to move"  # everyone at one screen: name the colour, not "you"
+
+    def you_text(self) -> str:
+        """Who the person at the screen plays, with their partner in a four-player game ("You play Red (partner:
+        Green)"); otherwise the shared wording ("People play Red and Blue")."""
+        people = [seat for seat in range(self.live.players) if seat not in self.bots]
+        if len(people) != 1:
+            return super().you_text()
+        partners = [p for p in self.state.team(people[0]) if p != people[0]]
+        return f"You play {self.describe_player(people[0])}" + "".join(
+            f" (partner: {self.describe_player(p)})" for p in partners
+        )
 
     def prompt(self) -> str:
+        """Whose turn it is and what to do now; a move that is the only one left is named by its button."""
         state = self.state
         if state.result is not None:
             return f"Game over: {self.result_text()}"
-        who = self._who(state.turn)
+        who = self._whose_turn(state.turn)
+        if state.turn in self.bots:
+            return f"{who}."
         if state.phase == "placement":
             left = 2 - len(state.pieces(state.turn)) % 2
             pieces = "1 more piece" if left == 1 else f"{left} more pieces"
-            return f"{who}. Place {pieces} this turn: click free points."
+            return f"{who}: place {pieces} this turn: click free points."
         if state.phase == "removal":
             left = state.removals_left[state.turn]
             pieces = "1 more enemy piece" if left == 1 else f"{left} more enemy pieces"
-            return f"{who}. Remove {pieces}: click them."
+            return f"{who}: remove {pieces}: click a ringed piece."
+        moves = legal_moves(state)
+        if state.phase == "towers":
+            towers = conquerable(state, state.turn)
+            where = f"territory {towers[0]}" if len(towers) == 1 else f"territories {', '.join(towers)}"
+            return (
+                f"{who}: before the battle, put a tower in {where}, held alone after the removals: click one of its "
+                "ringed points, or press Stop to go without."
+            )
+        if moves == (Pass(),):
+            return f"{who}: none of your pieces can move: press Pass."
         towers = conquerable(state, state.turn)
         tower_text = ""
         if towers:
             where = f"territory {towers[0]}" if len(towers) == 1 else f"territories {', '.join(towers)}"
             tower_text = f" You may put a tower in {where}: click one of its ringed points."
         if state.follow_up is not None:
-            return f"{who}. The piece on {self.point_name(state.follow_up)} may capture again, or Stop.{tower_text}"
-        return f"{who}. Click one of your pieces, then a ringed point.{tower_text}"
+            here = self.point_name(state.follow_up)
+            if not any(isinstance(move, (Step, Jump)) for move in moves):
+                return f"{who}: press Stop to end your turn.{tower_text}"
+            click = "click a ringed point" if self.selected == state.follow_up else "click it, then a ringed point"
+            return f"{who}: the piece on {here} may capture again: {click}, or press Stop.{tower_text}"
+        return f"{who}: click one of your pieces, then a ringed point.{tower_text}"
 
     def result_text(self) -> str:
         """Who won and why, with every player's towers."""
@@ -547,9 +731,10 @@ class Board(Table):
 
     def draw(self) -> None:
         state = self.state
-        if self.selected is not None and state.owner(self.selected) != state.player:
+        if self.selected is not None and (state.owner(self.selected) != state.player or self.replaying):
             self.selected = None
-        _update(self.figure, state, self._targets(), self.selected)
+        marks = marks_of(self.steps_shown(), state)
+        _update(self.figure, state, [] if self.replaying else self._targets(), self.selected, marks)
         moves = legal_moves(state)
         self.move_list.options = [(self.move_text(move), move) for move in moves]
         self.move_list.index = 0 if moves else None
@@ -557,7 +742,7 @@ class Board(Table):
         self.pass_button.disabled = Pass() not in moves
         self.computer_button.disabled = state.result is not None
         self.score_view.value = self._score_html()
-        self.move_log.value = self.log_html([self.move_text(move) for move in state.history])
+        self.move_log.value = self.history_html()
 
 
 def _button(width: int) -> widgets.Layout:
@@ -565,18 +750,27 @@ def _button(width: int) -> widgets.Layout:
 
 
 def figure_pair(number: str | int, width: int = 860) -> go.Figure:
-    """A figure of the rules drawn twice, side by side: the position before and after its moves."""
+    """A figure of the rules drawn twice, side by side: the position before its moves, with their paths dotted, and
+    the position after them, with the paths, the rings where pieces arrived and the ghosts of what was captured.
+    The caption is the notebook's, beside the picture; the picture carries no caption of its own."""
     from plotly.subplots import make_subplots
 
-    from .diagram import figure, play_figure
+    from .diagram import figure
+    from .rules import apply
 
     shown = figure(number)
-    before, after = play_figure(number)
-    board = before.island
-    moves = "; ".join(readable(str(move), board.height) for move in shown.moves)
-    pair = make_subplots(rows=1, cols=2, subplot_titles=("before", f"after: {moves}"), horizontal_spacing=0.06)
-    for column, state in ((1, before), (2, after)):
-        single = board_figure(state, width=width // 2)
+    before = from_diagram(shown.before)
+    steps = []
+    state = before
+    for index, move in enumerate(shown.moves, start=1):
+        following = apply(state, move)
+        steps.append((index, state.turn, move, state, following))
+        state = following
+    after = state
+    planned = Marks(marks_of(steps, after).paths, [], [])
+    pair = make_subplots(rows=1, cols=2, subplot_titles=("before", "after"), horizontal_spacing=0.06)
+    for column, position, marks in ((1, before, planned), (2, after, marks_of(steps, after))):
+        single = board_figure(position, width=width // 2, marks=marks)
         for trace in single.data:
             pair.add_trace(trace, row=1, col=column)
         pair.update_xaxes(single.layout.xaxis, row=1, col=column)
@@ -584,12 +778,11 @@ def figure_pair(number: str | int, width: int = 860) -> go.Figure:
     pair.update_yaxes(scaleanchor="x", row=1, col=1)
     pair.update_yaxes(scaleanchor="x2", row=1, col=2)
     pair.update_layout(
-        title=shown.caption,
         width=width,
-        height=max(300, single.layout.height - 2 * MARGIN + 100),
+        height=max(300, single.layout.height - 2 * MARGIN + 50),
         plot_bgcolor="white",
         showlegend=False,
-        margin={"l": 10, "r": 10, "t": 90, "b": 10},
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
     )
-    pair.update_annotations(font_size=12)
+    pair.update_annotations(font_size=13)
     return pair

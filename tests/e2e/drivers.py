@@ -99,7 +99,8 @@ def claim(page, board) -> None:
     click_point(board, 0, where[tuple(move.origin)])
     board.locator(".widget-html, .rulebook-status", has_text="for the piece on").first.wait_for(timeout=30_000)
     click_point(board, 0, where[tuple(move.destination)])
-    board.locator(".widget-html, .rulebook-status", has_text=table.move_text(move)).first.wait_for(timeout=30_000)
+    told = game.narrate(table.live, move, game.apply(table.live, move)).split(";")[0]  # the status tells the move
+    board.locator(".widget-html, .rulebook-status", has_text=told).first.wait_for(timeout=30_000)
 
 
 DRIVERS.update({"kingdom_builder": kingdom_builder, "ab_die_post": ab_die_post, "claim": claim})

@@ -1,0 +1,114 @@
+"""What the Claim board shows of the last move(s): the narration in the status and the log, the marks on the figure
+(paths, rings, ghosts of captured pieces), the prompt naming the only button left, refusals in the board's words,
+stale clicks, replay, and colour-vision-safe palettes."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+pytest.importorskip("plotly")
+
+from plotly.callbacks import Points
+
+from rulebook import claim
+from rulebook.claim.widget import PALETTES, Board
+
+LAND = "\n".join(["aaaabbb"] * 5)  # 5 rows: row 0 of the diagram is row 5 on the board
+
+
+def board_of(pieces: str, headers: str = "players: red blue\nto-move: red\nphase: battle", **kwargs) -> Board:
+    return Board(claim.from_diagram(f"{headers}\n\n{LAND}\n\n{pieces}\n"), **kwargs)
+
+
+def xy(board: Board, index: int) -> list[tuple[float, float]]:
+    trace = board.figure.data[index]
+    return [(x, y) for x, y in zip(trace.x or (), trace.y or ()) if x is not None]
+
+
+# red to move; the computer (blue) then steps from E4 to E3 and takes the red piece on D3 against its piece on C3
+CAPTURE = "r......\n....b..\n..br...\n.......\n......r"
+
+
+def test_the_computers_capture_is_told_and_marked_until_the_next_move():
+    board = board_of(CAPTURE, computer={1: "greedy"})
+    assert board.play(claim.Step((4, 6), (4, 5)))
+    assert board.message == ("Red: steps from G1 to F1; then Blue: steps from E4 to E3 and captures a red piece on D3")
+    log = board.move_log.text
+    assert "Blue (computer)" in log and "steps from E4 to E3 and captures a red piece on D3" in log
+    assert log.index("captures a red piece") < log.index("steps from G1 to F1")  # newest first
+    # paths (x = column, y = -row): red G1 -> F1, blue E4 -> E3; rings where both arrived; the ghost of D3
+    assert xy(board, 7) == [(6.0, -4.0), (5.0, -4.0), (4.0, -1.0), (4.0, -2.0)]
+    assert xy(board, 9) == [(5.0, -4.0), (4.0, -2.0)]
+    assert xy(board, 8) == [(3.0, -2.0)]
+    assert list(board.figure.data[8].marker.symbol) == ["circle"]  # the red piece's own shape, faded
+    assert "a red piece was taken off here" in " ".join(board.figure.data[0].text)
+    assert board.play(claim.Step((0, 0), (0, 1)))  # the next move: only it and the reply are marked now
+    assert (3.0, -2.0) not in xy(board, 8) and (5.0, -4.0) not in xy(board, 9)
+    assert (1.0, 0.0) in xy(board, 9)
+
+
+def test_replay_shows_the_move_that_led_to_the_position_and_plays_nothing():
+    board = board_of(CAPTURE, computer={1: "greedy"})
+    board.play(claim.Step((4, 6), (4, 5)))
+    history = board.live.history
+    board.show_move(1)  # after red's move, before blue's capture
+    assert board.state.at((2, 3)) == "r" and xy(board, 9) == [(5.0, -4.0)] and xy(board, 8) == []
+    assert xy(board, 3) == []  # no targets in a replay
+    board.click_point((0, 0))
+    assert board.live.history == history and not board.replaying
+    assert "Back to the game" in board.status.text
+
+
+def test_the_prompt_names_the_pass_button_when_no_piece_can_move():
+    stuck = board_of("R......\n.......\n.......\n.......\n......b")
+    assert claim.legal_moves(stuck.state) == (claim.Pass(),)
+    assert "People play Red and Blue. Red to move: none of your pieces can move: press Pass." in stuck.status.text
+
+
+def test_a_follow_up_with_only_stop_left_says_press_stop():
+    # red steps B3 -> C3 taking D3; red is then alone in territory a and may put a tower there, or Stop
+    board = board_of(".......\n.......\n.r.br..\n.......\n.......")
+    board.play(claim.Step((2, 1), (2, 2)))
+    moves = claim.legal_moves(board.state)
+    assert claim.Stop() in moves and not any(isinstance(m, (claim.Step, claim.Jump)) for m in moves)
+    assert board.status.text.startswith("People play Red and Blue. Red to move: press Stop to end your turn.")
+
+
+def test_refusals_name_points_as_the_board_does():
+    board = Board(claim.new_game(players=2, seed=1), seed=1, computer={1: "greedy"})
+    board.play(claim.Place((0, 0)))
+    board.play(claim.Place((0, 0)))
+    height = board.state.island.height
+    assert f"Refused by CL-4.2: the point A{height} is taken (a red piece)" in board.status.text
+    assert "(0, 0)" not in board.status.text
+
+
+def test_a_stale_click_is_ignored_with_a_message():
+    board = board_of(CAPTURE, computer={1: "greedy"})
+    cells = board.figure.data[0]
+    index = next(i for i, point in enumerate(cells.customdata) if tuple(point) == (4, 6))
+    board._on_click(cells, Points([len(cells.x) + 5], [0.0], [0.0]), None)  # an index from a larger, older board
+    assert "The board changed before that click arrived" in board.status.text and board.selected is None
+    board._on_click(cells, Points([index], [2.0], [-1.0]), None)  # the index and the drawn point disagree
+    assert "The board changed before that click arrived" in board.status.text and board.selected is None
+    board._on_click(cells, Points([index], [6.0], [-4.0]), None)  # a click of this drawing: G1 is picked up
+    assert board.selected == (4, 6)
+    assert Board.clicked_point([[1, 2]], 0) == (1, 2) and Board.clicked_point([["x"]], 0) is None
+
+
+def test_the_palettes_stay_apart_for_colour_blind_eyes():
+    colorspacious = pytest.importorskip("colorspacious")
+    import numpy as np
+
+    assert set(PALETTES) == {"pieces", "island"}
+    for name, colours in PALETTES.items():
+        rgb = np.array([[int(c[i : i + 2], 16) / 255 for i in (1, 3, 5)] for c in colours])
+        for kind in ("deuteranomaly", "protanomaly", "tritanomaly"):
+            space = {"name": "sRGB1+CVD", "cvd_type": kind, "severity": 100}
+            seen = np.clip(colorspacious.cspace_convert(rgb, space, "sRGB1"), 0, 1)
+            for a, b in itertools.combinations(range(len(colours)), 2):
+                distance = colorspacious.deltaE(seen[a], seen[b], input_space="sRGB1")
+                assert distance >= 15, (name, kind, colours[a], colours[b], distance)
