@@ -199,6 +199,12 @@ class App(widgets.VBox):
         )
         self.new_button.add_class("rulebook-new-game")
         self.restart_button = widgets.Button(description="Restart", tooltip="Play this game again from its start")
+        self.hint_button = widgets.Button(
+            description="Hint", icon="lightbulb-o", tooltip="What the best computer player would do now (not played)"
+        )
+        self.hint_button.add_class("rulebook-hint")
+        self.hint_button.layout.width = "80px"
+        self.hint_button.on_click(lambda _: self.board.hint() if self.board is not None else None)
         self.save_button = SaveButton()
         self.save_button.provider = self.saved
         self.upload = widgets.FileUpload(
@@ -213,7 +219,7 @@ class App(widgets.VBox):
         self.restart_button.on_click(lambda _: self.restart())
         self.upload.observe(self._uploaded, names="value")
         toolbar = widgets.HBox(
-            [title, self.new_button, self.restart_button, self.save_button, self.upload, self.about],
+            [title, self.new_button, self.restart_button, self.save_button, self.upload, self.hint_button, self.about],
             layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="8px"),
         )
 
@@ -239,7 +245,14 @@ class App(widgets.VBox):
         )
         self.rule_picker.observe(lambda change: self.open_rule(change["new"]) if change["new"] else None, "value")
         rules_box = widgets.VBox([self.rule_picker, self.rules])
-        self.tabs = widgets.Tab(children=[self.setup_panel, rules_box], titles=("Set-up", "Rules"))
+        widget_module = importlib.import_module(f"rulebook.{game}.widget")
+        self.explorer_class = getattr(widget_module, "Explorer", None)  # the game's odds explorer, if it has one
+        self.odds_box = widgets.Box(layout=widgets.Layout(width="100%"))
+        panels, titles = [self.setup_panel, rules_box], ["Set-up", "Rules"]
+        if self.explorer_class is not None:
+            panels.append(self.odds_box)
+            titles.append("Odds")
+        self.tabs = widgets.Tab(children=panels, titles=tuple(titles))
         self.tabs.layout.width = PANEL_WIDTH
         self.tabs.layout.min_width = PANEL_WIDTH
         self.board_box = widgets.Box(layout=widgets.Layout(flex="1 1 auto", min_width="0"))
@@ -361,6 +374,8 @@ class App(widgets.VBox):
         for text in (board.status, board.move_log):
             text.handlers.append(self.open_rule)
         self.board_box.children = (board,)
+        if self.explorer_class is not None:
+            self.odds_box.children = (self.explorer_class(board),)
         self._board_changed(board)
 
     def _board_changed(self, board: Table) -> None:
@@ -375,6 +390,7 @@ class App(widgets.VBox):
             f"<span style='font-size:12px;color:#444'>{game.players} players · {origin} · "
             f"you play: {html.escape(who)}</span>"
         )
+        self.hint_button.disabled = board.finished or board.replaying
         if board.finished:
             self.banner_text.value = (
                 "<b style='font-size:15px'>Game over.</b> "

@@ -295,6 +295,7 @@ class Table(widgets.VBox):
         self.listeners: list[Callable[[Table], None]] = []
         self._frozen: list[Any] = []
         self._narrations: dict[int, tuple[Any, Any, str]] = {}
+        self.hinted: Any = None  # the move Hint suggested for this position (the board marks it); never played
         self.status = RuleText(self.game_name, layout=widgets.Layout(min_height="2.6em"))
         self.move_log = RuleText(
             self.game_name,
@@ -359,6 +360,7 @@ class Table(widgets.VBox):
             self.redraw()
             return False
         self.states.append(state)
+        self.hinted = None
         self._settle_chance()
         mine = self.step(len(self.states) - 1)
         self.message, self.message_kind = f"{self.describe_player(mine.player)}: {self.step_text(mine)}", "info"
@@ -420,6 +422,7 @@ class Table(widgets.VBox):
     def undo(self) -> None:
         """Go back to the last earlier position where a person was to move (computer replies are undone with it)."""
         self.view = None
+        self.hinted = None
         for index in range(len(self.states) - 2, -1, -1):
             player = self.current_player(self.states[index])
             if player is not None and player not in self.bots:
@@ -438,6 +441,27 @@ class Table(widgets.VBox):
         if figure is not None:
             settle_figure(figure)
         return self
+
+    # -- hint --------------------------------------------------------------------------------------
+    def hint(self) -> Any:
+        """The move the game's best computer player would make for the person to move, with its reason: shown in
+        the status line and marked on the board (``hinted``), never played. Returns the move, or None."""
+        player = self.current_player(self.live)
+        if self.replaying or self.finished or player is None or player in self.bots:
+            self.message, self.message_kind = "No hint now: it is not your turn to move.", "error"
+            self.redraw()
+            return None
+        bots = importlib.import_module(f"rulebook.{self.game_name}.bots")
+        name = "strong" if "strong" in bots.BOTS else "greedy"
+        # its own generator, seeded by the position: the same hint each time, and the game's dice stay as they were
+        move = bots.BOTS[name](self.live, random.Random(f"hint {self.seed} {len(self.states)}"))
+        explain = getattr(bots, "explain", None)
+        reason = explain(self.live, move) if callable(explain) else ""
+        self.hinted = move
+        text = f"Hint ({name} computer player): {self.move_text(move)}"
+        self.message, self.message_kind = text + (f". {reason}" if reason else ""), "info"
+        self.redraw()
+        return move
 
     # -- history -----------------------------------------------------------------------------------
     def step(self, index: int) -> Step:

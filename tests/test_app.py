@@ -316,3 +316,31 @@ def test_the_app_notebook_is_one_cell_that_opens_the_game(tmp_path):
     assert [cell["source"] for cell in notebook["cells"]] == ["from rulebook.app import App\n\nApp('claim')"]
     command = voila_command(path, 8899, "secret")
     assert "--Voila.ip=127.0.0.1" in command and "--token=secret" in command and "--preheat_kernel=True" in command
+
+
+@pytest.mark.parametrize("game", sorted(SETUPS))
+def test_hint_names_a_legal_move_for_the_person_and_plays_nothing(game):
+    app = App(game, seed=3)
+    board = app.board
+    if board.current_player(board.live) in board.bots:  # a computer to move (not in these set-ups): no hint
+        pytest.skip("the person is not to move")
+    before = list(board.states)
+    app.hint_button.click()
+    move = board.hinted
+    assert move is not None and move in board.game.legal_moves(board.live)
+    assert board.states == before, "a hint plays nothing"
+    assert "Hint (" in board.status.text and "computer player)" in board.status.text
+    again = board.hint()
+    assert again == move  # the same position gives the same hint; the game's dice are untouched
+    board.play(move)
+    assert board.hinted is None
+
+
+def test_no_hint_when_it_is_not_the_person_s_turn_or_the_game_is_over(app):
+    for seat in range(app.setup.default_players):
+        app.seats[seat].value = "greedy"
+    if "starting_points" in app.option_controls:
+        app.option_controls["starting_points"].value = "random"
+    assert app.new_game()
+    assert app.board.finished and app.hint_button.disabled
+    assert app.board.hint() is None and "No hint now" in app.board.status.text
