@@ -531,12 +531,20 @@ class Table(widgets.VBox):
         forward = button("step-forward", "One move on", lambda: shown() + 1)
         latest = button("fast-forward", "Back to the game as it stands", lambda: len(self.states) - 1)
         self._slider = widgets.IntSlider(
-            min=0, max=0, value=0, readout=False, continuous_update=False, layout=widgets.Layout(width="220px")
+            min=0,
+            max=0,
+            value=0,
+            readout=False,
+            continuous_update=False,
+            layout=widgets.Layout(flex="1 1 120px", min_width="80px", max_width="260px"),
         )
         self._slider.observe(self._slid, "value")
-        self._history_label = widgets.HTML(layout=widgets.Layout(width="190px"))
+        self._history_label = widgets.HTML(layout=widgets.Layout(flex="0 0 auto"))
         self._history_controls = (first, back, self._slider, forward, latest)
-        bar = widgets.HBox([first, back, self._slider, forward, latest, self._history_label])
+        bar = widgets.HBox(
+            [first, back, self._slider, forward, latest, self._history_label],
+            layout=widgets.Layout(align_items="center", width="100%"),
+        )
         bar.add_class("rulebook-history")
         return bar
 
@@ -560,10 +568,10 @@ class Table(widgets.VBox):
         first.disabled = back.disabled = shown == 0
         forward.disabled = latest.disabled = shown == last
         if self.view is None:
-            self._history_label.value = f"<span style='font-size:12px'>{last} moves played</span>"
+            self._history_label.value = f"<span style='font-size:12px;white-space:nowrap'>{last} moves</span>"
         else:
             self._history_label.value = (
-                f"<span style='font-size:12px;background:#fff3cd;padding:1px 4px'><b>Replay</b>: move {shown} of "
+                f"<span style='font-size:12px;background:#fff3cd;padding:1px 4px;white-space:nowrap'><b>Replay</b> {shown}/"
                 f"{last}</span>"
             )
 
