@@ -264,7 +264,7 @@ AB_DIE_POST = GameSetup(
         Option("first_player", "First player (number)", 1, minimum=1, maximum=6, help="ADP-C15"),
     ),
     blurb="Draw spare parts, push your luck, and fly your biplane round the track.",
-    bot_names={"greedy": "draws to 6, flies far"},
+    bot_names={"greedy": "draws to 6, flies far", "strong": "exact draw odds, flies when repairs are paid"},
 )
 
 

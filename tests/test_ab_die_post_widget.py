@@ -297,7 +297,9 @@ def test_track_figure_and_charts_have_titles_axes_and_exact_hover():
     assert isinstance(track_figure, go.Figure) and track_figure.layout.title.text
     bust = charts.bust_chart(max_draws=5)
     assert bust.layout.xaxis.title.text and bust.layout.yaxis.title.text and bust.layout.width <= 900
-    assert bust.data[2].hovertext[1].endswith(f"{Fraction(16, 55)} = {float(Fraction(16, 55)):.2%}")
+    assert bust.data[2].hovertext[1] == "1 more card with 2 red 3s held: a bust with chance 16/55 (29.1 %)"
+    assert odds.reach_probability(10) == Fraction(605, 689)
+    assert charts.reach_chart(10).data[0].hovertext[9].endswith("with chance 605/689 (87.8 %)")
     for figure in (
         charts.reach_chart(10),
         charts.expected_points_chart(5),
@@ -328,8 +330,10 @@ def test_threshold_bot_draws_to_its_target_and_bots_finish_games():
 def test_bench_reports_the_figures():
     from rulebook.ab_die_post import bench
 
-    figures = bench.bench(games_per_threshold=1, seconds=0.2)
+    figures = bench.bench(games_per_threshold=1, seconds=0.2, strong_games=4)
     # Odds values: 56 draw counts and, per hand of 0-20 points, 30 targets and one stopping rule, for 0, 1, 2 red 3s.
     assert figures["exact odds values computed"] == 3 * 56 + sum(31 * (21 - 3 * reds) for reds in (0, 1, 2))
     assert figures["threshold study games"] == 9 and 4 <= figures["best threshold (points before flying)"] <= 12
     assert figures["random 4-player games per second"] > 0
+    assert figures["strong against greedy, 2 players, 4 games: win rate"].startswith("100.0% (")
+    assert 0 <= figures["strong move CPU, median (ms)"] <= figures["strong move CPU, slowest (ms)"]

@@ -344,3 +344,39 @@ def test_no_hint_when_it_is_not_the_person_s_turn_or_the_game_is_over(app):
     assert app.new_game()
     assert app.board.finished and app.hint_button.disabled
     assert app.board.hint() is None and "No hint now" in app.board.status.text
+
+
+def _explorer_parts(explorer):
+    """The explorer's number inputs and its result text (the widgets the browser test clicks and reads)."""
+    import ipywidgets as widgets
+
+    numbers, results, stack = [], [], [explorer]
+    while stack:
+        widget = stack.pop()
+        if isinstance(widget, (widgets.IntText, widgets.BoundedIntText)):
+            numbers.append(widget)
+        if "rulebook-explorer-result" in getattr(widget, "_dom_classes", ()):
+            results.append(widget)
+        stack.extend(getattr(widget, "children", ()))
+    return numbers, results
+
+
+@pytest.mark.parametrize("game", sorted(SETUPS))
+def test_a_game_with_an_odds_explorer_shows_it_beside_the_board_and_it_follows_new_games(game):
+    import importlib
+
+    if not hasattr(importlib.import_module(f"rulebook.{game}.widget"), "Explorer"):
+        pytest.skip(f"{game} has no odds explorer")
+    app = App(game, seed=2)
+    assert "Odds" in app.tabs.titles
+    explorer = app.odds_box.children[0]
+    assert "rulebook-explorer" in explorer._dom_classes
+    numbers, results = _explorer_parts(explorer)
+    assert numbers and results
+    before = [result.value for result in results]
+    number = numbers[0]
+    low = number.min if hasattr(number, "min") else 0
+    high = number.max if hasattr(number, "max") else 100
+    number.value = high if number.value != high else low
+    assert [result.value for result in results] != before, "changing the number changes the result"
+    assert app.new_game() and app.odds_box.children[0] is not explorer

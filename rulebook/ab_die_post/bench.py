@@ -4,6 +4,7 @@ threshold study.  Timings are measurements on a shared machine, never asserted i
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from typing import Any
 
@@ -48,8 +49,44 @@ def odds_over_every_hand() -> tuple[float, int]:
     return time.perf_counter() - start, count
 
 
-def bench(games_per_threshold: int = 40, seconds: float = 3.0) -> dict[str, Any]:
-    """The figures for the report (about 10 s on one idle core)."""
+def strong_move_times(games: int = 10, players: int = 2) -> list[float]:
+    """CPU seconds of each move of the strong player (seat 0) against greedy players, over seeded games."""
+    times = []
+    for seed in range(games):
+        state, rng = new_game(players=players, seed=seed), random.Random(seed)
+        while outcome(state) is None:
+            outcomes = chance_outcomes(state)
+            if outcomes:
+                state = apply(state, pick(outcomes, rng))
+                continue
+            if state.player == 0:
+                start = time.process_time()
+                move = bots.BOTS["strong"](state, rng)
+                times.append(time.process_time() - start)
+            else:
+                move = bots.BOTS["greedy"](state, rng)
+            state = apply(state, move)
+    return times
+
+
+def strong_study(games: int = 60) -> dict[str, Any]:
+    """Issue 16.1: the strong player against greedy, 2 players, seats rotated, chance sampled exactly."""
+    from .. import study
+
+    result = study.run("ab_die_post", ("strong", "greedy"), games, workers=1)
+    row = next(row for row in result.rows() if row["who"] == "strong")
+    times = sorted(strong_move_times())
+    return {
+        f"strong against greedy, 2 players, {games} games: win rate": (
+            f"{row['rate']:.1%} ({row['low']:.1%} to {row['high']:.1%})"
+        ),
+        "strong move CPU, median (ms)": round(1000 * statistics.median(times), 3),
+        "strong move CPU, slowest (ms)": round(1000 * times[-1], 1),
+    }
+
+
+def bench(games_per_threshold: int = 40, seconds: float = 3.0, strong_games: int = 60) -> dict[str, Any]:
+    """The figures for the report (about 15 s on one idle core)."""
     games_rate, ply_rate = random_games_per_second(seconds)
     odds_seconds, count = odds_over_every_hand()
     start = time.perf_counter()
@@ -65,6 +102,7 @@ def bench(games_per_threshold: int = 40, seconds: float = 3.0) -> dict[str, Any]
         "threshold study (s)": round(study_seconds, 1),
         "best threshold (points before flying)": best,
         "threshold win rates": {target: round(float(rate), 3) for target, rate in rates.items()},
+        **strong_study(strong_games),
     }
 
 

@@ -16,10 +16,13 @@ from .rules import (
     Fly,
     KeepCard,
     Move,
+    Repair,
     State,
+    Stay,
     Stop,
     apply,
     chance_outcomes,
+    describe_cards,
     hand_points,
     legal_moves,
     new_game,
@@ -175,3 +178,145 @@ def threshold_study(
                 wins += Fraction(1, len(result.winners))
         rates[target] = wins / games
     return rates
+
+
+# --- the strong player: the exact draw policy (issue 16.1) -------------------------------------------------
+
+
+def _lane_cost(state: State, lane: str | None) -> int:
+    return 0 if lane is None else state.config.repair[LANES.index(lane)]
+
+
+def _fly_reserve(state: State) -> int:
+    """Points a hand should hold before it flies: one repair on the dearest lane the plane may end on (the inner
+    lane's 8), or, once the plane is out on a lane, that lane's repair and a little more for a second hurricane."""
+    lane = state.track.lane[state.positions[state.player]]
+    if lane is None:
+        return max(state.config.fly_minimum, state.config.repair[0])
+    return max(state.config.fly_minimum, _lane_cost(state, lane) + state.config.repair[-1])
+
+
+def _best_route(state: State, moves: Sequence[Any]) -> Any:
+    """Nearest the arrival (fewest steps left) on a lane whose repairs the hand pays; the passenger breaks ties. With
+    no such route, the one that ends on the cheapest lane, as far as it goes; staying when that is dearer than now."""
+    points = hand_points(state.hands[state.player])
+    routes = [move for move in moves if isinstance(move, Move)]
+    if not routes:
+        return Stay()
+    direct = steps_left(state.track, state.direction)
+
+    def cost(move: Move) -> int:
+        return _repair_cost_at(state, move.path[-1])
+
+    affordable = [move for move in routes if cost(move) <= points]
+    if affordable:
+        return min(
+            affordable, key=lambda move: (direct.get(move.path[-1], 0), not picks_up_passenger(state, move.path))
+        )
+    here = _repair_cost_at(state, state.positions[state.player])
+    cheapest = min(routes, key=lambda move: (cost(move), direct.get(move.path[-1], 0)))
+    if state.track.lane[state.positions[state.player]] is not None and cost(cheapest) > here:
+        return Stay()
+    return cheapest
+
+
+def _best_payment(state: State, moves: Sequence[Any]) -> Any:
+    """The payment that leaves the most repairs on this lane still affordable, then the most points, then the fewest
+    red 3s (they are what busts a later draw)."""
+    from .odds import repairs_affordable
+
+    hand = state.hands[state.player]
+    cost = _repair_cost_at(state, state.positions[state.player])
+
+    def left(move: Any) -> tuple[int, int, int]:
+        rest = (hand[0] - move.ones, hand[1] - move.twos, hand[2] - move.reds)
+        return (repairs_affordable(rest, cost) if cost else 0, hand_points(rest), -rest[2])
+
+    return max(moves, key=left)
+
+
+def strong_bot(state: State, rng: random.Random) -> Any:
+    """The exact draw policy: a drawing turn goes on while drawing one more card, then stopping at the best moment,
+    ends it with more points on average (``advisor.choose``, exact over the pile and the discard behind it); it flies
+    once the hand pays the repairs of the lane it will fly on, to the field nearest the arrival on a lane it can pay
+    for; pays repairs keeping the most repairs affordable; keeps its best card. No chance is drawn from ``rng``."""
+    from . import advisor
+
+    moves = legal_moves(state)
+    if state.phase == "turn":
+        hand = state.hands[state.player]
+        if not state.drawn:
+            if Fly() in moves and hand_points(hand) >= _fly_reserve(state):
+                return Fly()
+            return DrawCard()
+        pile, reserve = advisor.cards_left(state)
+        choice = advisor.choose("points", hand_points(hand), hand[2], pile, reserve)
+        return DrawCard() if choice.draw else Stop()
+    if state.phase == "move":
+        return _best_route(state, moves)
+    if state.phase == "repair":
+        return _best_payment(state, moves)
+    if state.phase == "keep":
+        return max(moves, key=lambda move: move.value)
+    return moves[0]
+
+
+BOTS["strong"] = strong_bot
+
+
+def explain(state: State, move: Any) -> str:
+    """Why a move is good, in players' words: the exact odds behind a draw or a stop, the repairs a flight must be
+    able to pay, the lane a route ends on (the Hint button shows it beside the move)."""
+    from . import advisor
+
+    player = state.player
+    if player is None:
+        return ""
+    hand = state.hands[player]
+    points = hand_points(hand)
+    if state.phase == "turn" and isinstance(move, (DrawCard, Stop)):
+        if isinstance(move, DrawCard) and not state.drawn:
+            if Fly() not in legal_moves(state):
+                return f"Flying needs {state.config.fly_minimum} points; you hold {points}."
+            return (
+                f"You hold {points} points; the strong player flies once its hand pays {_fly_reserve(state)} "
+                "(the repairs of the lane it will fly on), so it draws first."
+            )
+        pile, reserve = advisor.cards_left(state)
+        choice = advisor.choose("points", points, hand[2], pile, reserve)
+        bust = advisor.next_bust(hand[2], pile, reserve)
+        risk = (
+            f"the next card busts (a third red 3) with chance {advisor.chance_text(bust)}"
+            if hand[2] == 2
+            else "the next card cannot bust (fewer than two red 3s held)"
+        )
+        if choice.value_if_draw is None:
+            return "No card is left to draw."
+        return (
+            f"Exact odds: {risk}; drawing on, then stopping at the best moment, ends the turn with "
+            f"{advisor.points_text(choice.value_if_draw)} on average, against {points} if you stop now."
+        )
+    if isinstance(move, Fly):
+        cost = _repair_cost_at(state, state.positions[player])
+        if cost == 0:  # still on the departure field: the flight may end on the dearest lane
+            cost, where = state.config.repair[0], "the inner lane's repairs (the dearest)"
+        else:
+            where = f"the repairs of your lane ({cost})"
+        if points >= cost:
+            return f"Your {points} points cover {where}: a hurricane there would not send you back."
+        return f"Your {points} points do not cover {where}: a hurricane there would send you back."
+    if isinstance(move, Move):
+        lane = state.track.lane.get(move.path[-1])
+        cost = _repair_cost_at(state, move.path[-1])
+        left = steps_left(state.track, state.direction).get(move.path[-1], 0)
+        afford = "your cards pay them" if cost <= points else "no route ends on a lane your cards pay for"
+        where = "the arrival" if lane is None else f"the {lane} lane, {left} steps from the arrival"
+        return f"It ends on {where}; repairs there cost {cost} and {afford}."
+    if isinstance(move, Stay):
+        return "No route ends on a lane whose repairs your cards pay, and staying keeps your lane."
+    if isinstance(move, Repair):
+        rest = (hand[0] - move.ones, hand[1] - move.twos, hand[2] - move.reds)
+        return f"This payment keeps {describe_cards(rest)} ({hand_points(rest)} points) for the next hurricane."
+    if isinstance(move, KeepCard):
+        return "The highest card gives the next flight the best start."
+    return ""

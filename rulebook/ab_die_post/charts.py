@@ -10,7 +10,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from ..ui import BoardFigure
-from . import odds
+from . import advisor, odds
 from .rules import FULL_DECK, LANES, Track, field_name, load_track, routes, shortest_routes
 
 LANE_SYMBOL = {"inner": "circle", "central": "diamond", "outer": "square"}
@@ -36,7 +36,8 @@ def _layout(title: str, x_title: str, y_title: str, width: int = 760, height: in
 
 
 def _percent_hover(values: Sequence[Fraction]) -> list[str]:
-    return [f"{value} = {float(value):.2%}" for value in values]
+    """Chances as the hover text says them: a short exact fraction with its percent, else a percent (one decimal)."""
+    return [advisor.chance_text(value) for value in values]
 
 
 def _line(name: str, xs: Sequence[Any], values: Sequence[Fraction], index: int, hover: Sequence[str]) -> go.Scatter:
@@ -67,7 +68,10 @@ def bust_chart(max_draws: int = 20, pile: tuple[int, int, int] = FULL_DECK) -> g
     draws = range(max_draws + 1)
     for reds in (0, 1, 2):
         values = [odds.bust_probability(k, reds, pile) for k in draws]
-        hover = [f"{k} cards, {reds} red 3s held: {text}" for k, text in zip(draws, _percent_hover(values))]
+        hover = [
+            f"{k} more card{'' if k == 1 else 's'} with {reds} red 3s held: a bust with chance {text}"
+            for k, text in zip(draws, _percent_hover(values))
+        ]
         figure.add_trace(_line(f"{reds} red 3s held", draws, values, reds, hover))
     figure.update_yaxes(range=[0, 1.02], tickformat=".0%")
     return figure
@@ -84,7 +88,7 @@ def reach_chart(max_target: int = 30, pile: tuple[int, int, int] = FULL_DECK) ->
     for index, (points, reds) in enumerate(((0, 0), (3, 1), (6, 2))):
         values = [odds.reach_probability(t, max(points, 0), reds, pile) for t in targets]
         hover = [
-            f"target {t} from {points} points ({reds} red 3s): {text}"
+            f"{t} points reached from {points} points ({reds} red 3s held) with chance {text}"
             for t, text in zip(targets, _percent_hover(values))
         ]
         figure.add_trace(_line(f"from {points} points, {reds} red 3s", targets, values, index, hover))
@@ -113,7 +117,7 @@ def expected_points_chart(max_draws: int = 15, pile: tuple[int, int, int] = FULL
     for reds in (0, 1, 2):
         values = [odds.expected_points(k, 3 * reds, reds, pile) for k in draws]
         hover = [
-            f"{k} more cards from {3 * reds} points ({reds} red 3s): {value} = {float(value):.3f} points"
+            f"{k} more cards from {3 * reds} points ({reds} red 3s): {advisor.points_text(value)} on average"
             for k, value in zip(draws, values)
         ]
         figure.add_trace(_line(f"{reds} red 3s held (stop = {3 * reds})", draws, values, reds, hover))
@@ -140,13 +144,97 @@ def stopping_chart(
             gain = advice.value_if_draw - advice.value_if_stop
             gains.append(gain)
             hover.append(
-                f"{ones} 1s, {twos} 2s, {reds} red 3s left: gain {gain} = {float(gain):.3f} -> "
-                f"{'draw' if advice.draw else 'stop'}"
+                f"{ones} 1s, {twos} 2s, {reds} red 3s left: drawing on gains {float(gain):+.2f} points on average,"
+                f" so {'draw' if advice.draw else 'stop'}"
             )
         figure.add_trace(_line(f"{ones} 1s and {twos} 2s left", reds_left, gains, index, hover))
     figure.add_hline(y=0, line={"color": "#000000", "width": 1})
     figure.update_yaxes(range=[-6, 12])
     return figure
+
+
+def policy_chart(
+    table: Mapping[tuple[int, int], advisor.Choice],
+    *,
+    hand: tuple[int, int] | None = None,
+    title: str = "The best choice for every hand",
+    width: int = 760,
+    height: int = 330,
+) -> go.Figure:
+    """The optimal draw-or-stop policy (``advisor.policy``): one cell per hand, points held across and red 3s held
+    up; each cell says "draw" or "stop" in words (dark or light too), the hover gives the exact values of both.
+    ``hand`` (points, red 3s) is outlined: the live hand."""
+    most = max(points for points, _ in table)
+    xs = list(range(most + 1))
+    z: list[list[float | None]] = []
+    text: list[list[str]] = []
+    hover: list[list[str]] = []
+    for reds in (0, 1, 2):
+        row_z, row_text, row_hover = [], [], []
+        for points in xs:
+            choice = table.get((points, reds))
+            if choice is None:  # r red 3s are already 3r points: no such hand
+                row_z.append(None)
+                row_text.append("")
+                row_hover.append(f"{points} points cannot hold {reds} red 3s")
+                continue
+            row_z.append(1.0 if choice.draw else 0.0)
+            row_text.append("draw" if choice.draw else "stop")
+            row_hover.append(f"{points} points, {reds} red 3s held: {row_text[-1]}. {values_text(choice)}")
+        z.append(row_z)
+        text.append(row_text)
+        hover.append(row_hover)
+    figure = go.Figure(
+        layout=_layout(
+            title, "points held (dark: draw, light: stop)", "red 3s held", width=width, height=height, showlegend=False
+        )
+    )
+    figure.update_layout(margin={"l": 55, "r": 10, "t": 50, "b": 45}, title={"font": {"size": 13}})
+    wide_enough = (width - 65) / len(xs) >= 26  # room for the words in the cells; else the shades and the hover
+    figure.add_heatmap(
+        x=xs,
+        y=[0, 1, 2],
+        z=z,
+        zmin=0,
+        zmax=1,
+        colorscale=[[0, "#f0f0f0"], [0.5, "#f0f0f0"], [0.5, "#4d4d4d"], [1, "#4d4d4d"]],
+        showscale=False,
+        text=text,
+        texttemplate="%{text}" if wide_enough else "",
+        textfont={"size": 9},
+        hovertext=hover,
+        hoverinfo="text",
+        xgap=1,
+        ygap=1,
+    )
+    if hand is not None and hand in table:
+        figure.add_scatter(
+            x=[hand[0]],
+            y=[hand[1]],
+            mode="markers",
+            name="your hand",
+            hovertext=[f"your hand: {hand[0]} points, {hand[1]} red 3s"],
+            hoverinfo="text",
+            marker={"symbol": "square-open", "size": 22, "color": "#e69f00", "line": {"width": 3}},
+        )
+    figure.update_xaxes(showgrid=False, dtick=2 if most > 12 else 1, range=[-0.5, most + 0.5])
+    figure.update_yaxes(showgrid=False, tickvals=[0, 1, 2], range=[-0.5, 2.5])
+    return figure
+
+
+def values_text(choice: advisor.Choice) -> str:
+    """The exact values behind a choice, in words."""
+    if choice.value_if_draw is None:
+        return "No card is left to draw."
+    if choice.objective == "points":
+        return (
+            f"Drawing on (then stopping at the best moment) ends with {advisor.points_text(choice.value_if_draw)} on "
+            f"average; stopping keeps {advisor.points_text(choice.value_if_stop)}."
+        )
+    return (
+        f"Chance to end the turn with {choice.goal} or more: drawing on {advisor.chance_text(choice.value_if_draw)}, "
+        f"stopping {advisor.chance_text(choice.value_if_stop)}."
+    )
 
 
 # --- the hurricane indicator ----------------------------------------------------------------------------
@@ -173,7 +261,7 @@ def hurricane_chart(player_counts: Sequence[int] = (2, 3, 4, 5, 6)) -> go.Figure
             hovertext=[f"{n} players, {name}: {text}" for n, text in zip(player_counts, _percent_hover(values))],
             hoverinfo="text",
             marker={"color": GREYS[index * 2], "pattern": {"shape": ("", "/")[index]}},
-            text=[f"{v}" for v in values],
+            text=[f"{float(v) * 100:.1f} %" for v in values],
             textposition="outside",
         )
     figure.update_yaxes(range=[0, 0.75], tickformat=".0%")
@@ -186,16 +274,17 @@ def distance_chart(players: int = 4, shakes: Sequence[int] = (1, 2, 3)) -> go.Fi
         layout=_layout(
             f"Fields flown in k shakes with {players} players (wind table 2/3/4/5)",
             "fields flown",
-            "probability",
+            "chance",
             barmode="group",
         )
     )
+    figure.update_yaxes(tickformat=".0%")
     for index, count in enumerate(shakes):
         distribution = odds.distance_distribution(players, count)
         figure.add_bar(
             x=list(distribution),
             y=[float(v) for v in distribution.values()],
-            name=f"{count} shakes",
+            name=f"{count} shake{'' if count == 1 else 's'}",
             hovertext=[
                 f"{count} shakes, {d} fields: {text}"
                 for d, text in zip(distribution, _percent_hover(list(distribution.values())))

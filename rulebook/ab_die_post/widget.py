@@ -14,11 +14,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..ui import BoardFigure, Table
-from . import odds
+from ..ui import BoardFigure, Table, settle_figure
+from . import advisor, charts, odds
 from .charts import BACKGROUND, RIVER, track_figure
 from .narrate import PLAYER_NAME, player_label
 from .rules import (
+    FULL_DECK,
     CardDrawn,
     DrawCard,
     Fly,
@@ -38,7 +39,7 @@ from .rules import (
     wind_distance,
 )
 
-__all__ = ["PALETTES", "PLAYER_NAME", "Board", "field_name", "percent", "player_label", "route_text", "say"]
+__all__ = ["PALETTES", "PLAYER_NAME", "Board", "Explorer", "field_name", "percent", "player_label", "route_text", "say"]
 
 # Per player: a fill colour, a marker shape, a number and a name: shapes, numbers and names keep planes apart
 # without colour. The fills are at least 23 CAM02-UCS units apart under simulated deuteranomaly, protanomaly and
@@ -52,12 +53,13 @@ MARBLE_FILL = {"green": "#44aa99", "blue": "#332288", "red": "#cc3311", "yellow"
 TARGET_RING = "#e69f00"  # legal targets: orange rings
 LAST_MOVE = "#000000"  # the last moves' routes, drawn dotted, and the ghosts of planes that left a field
 GHOST = "#555555"
+HINT = "#8b6914"  # the suggested move (Hint): dark gold, dashed, with a star where it ends
 PALETTES: dict[str, list[str]] = {
     "players": list(PLAYER_FILL),
     "marbles": list(MARBLE_FILL.values()),
     # what is drawn on the track: rings and last-move marks against the board's background and rivers (the fields
     # are white discs outlined in grey and told apart by shape and number, not by colour)
-    "board": [TARGET_RING, LAST_MOVE, BACKGROUND, RIVER],
+    "board": [TARGET_RING, LAST_MOVE, HINT, BACKGROUND, RIVER],
 }
 
 # The board fits beside the app's side panel: figure and controls column within 880 x 680 pixels.
@@ -119,6 +121,13 @@ def say(track: Track, text: str) -> str:
     return re.sub(r"\b[Pp]layer ([1-6])\b", lambda match: player_label(int(match.group(1)) - 1), text)
 
 
+def _short_hint(move: Any) -> str:
+    """A hinted move in two or three words, written beside the plane."""
+    if isinstance(move, Repair):
+        return f"pay {describe_cards((move.ones, move.twos, move.reds))}"
+    return {DrawCard: "draw a card", Stop: "stop drawing", Fly: "fly", Stay: "stay put"}.get(type(move), str(move))
+
+
 class Board(Table):
     """A game of Ab die Post! in play: the track with planes at the left; buttons, the route or card chooser,
     the players' cards and the live odds in a column at its right; the move log folded away underneath."""
@@ -169,6 +178,17 @@ class Board(Table):
         figure.add_scatter(
             x=[],
             y=[],
+            mode="lines+markers+text",
+            name="suggested move (Hint)",
+            hoverinfo="text",
+            textposition="top center",
+            textfont={"size": 11, "color": HINT},
+            line={"color": HINT, "width": 3, "dash": "dash"},
+            marker={"size": 27, "symbol": "star-open", "color": HINT, "line": {"width": 2.5}},
+        )
+        figure.add_scatter(
+            x=[],
+            y=[],
             mode="markers+text",
             name="planes",
             hoverinfo="text",
@@ -178,7 +198,7 @@ class Board(Table):
         )
         self.figure = BoardFigure(figure)
         self.field_trace = next(trace for trace in self.figure.data if trace.name == "fields")
-        self.route_trace, self.ghost_trace, self.target_trace, self.plane_trace = self.figure.data[-4:]
+        self.route_trace, self.ghost_trace, self.target_trace, self.hint_trace, self.plane_trace = self.figure.data[-5:]
         graph = self.track.graph
         # A click names its field by the coordinates the browser sends back, checked against the trace's field ids:
         # a click on an older drawing (the rings moved since) is ignored rather than landing on another field.
@@ -393,16 +413,18 @@ class Board(Table):
         graph = self.track.graph
         human = not self.replaying and state.player is not None and state.player not in self.bots
         legal = set(legal_moves(state)) if human else set()
+        hinted = self.hinted if human else None
         for button, move in (
             (self.draw_button, DrawCard()),
             (self.stop_button, Stop()),
             (self.fly_button, Fly()),
             (self.stay_button, Stay()),
         ):
-            button.button_style = "primary" if move in legal else ""
+            button.button_style = "warning" if move == hinted else "primary" if move in legal else ""
         options = [(self.describe_move(move), move) for move in self.choices()] if human else []
         self.choice.options = options
-        self.choice.value = options[0][1] if options else None
+        values = [move for _, move in options]
+        self.choice.value = hinted if hinted in values else values[0] if values else None
         self.choice_label.value = f"<span style='font-size:12px'>{self.choice_title()}</span>"
         self.play_button.button_style = "primary" if options else ""
         targets = sorted({move.path[-1] for _, move in options if isinstance(move, Move)})
@@ -416,6 +438,7 @@ class Board(Table):
             fills.append(PLAYER_FILL[player])
             colours.append(PLAYER_TEXT[player])
         self.draw_marks(state)
+        self.draw_hint(state, hinted)
         # One update per trace: a batch spanning several traces with different keys resets, in the browser, the
         # keys a trace lacks (plotly's FigureWidget), which filled the orange rings with the default colour.
         self.target_trace.update(
@@ -490,6 +513,30 @@ class Board(Table):
             marker={"symbol": [f"{PLAYER_SYMBOL[player]}-open" for player, _, _, _ in ghosts]},
         )
 
+    def draw_hint(self, state: State, move: Any) -> None:
+        """Mark the move Hint suggested (``hinted``), never played: a route dashed in gold with a star where it
+        ends; any other move as a gold star round the plane, named beside it (its button turns orange too)."""
+        graph = self.track.graph
+        if move is None or state.player is None:
+            self.hint_trace.update(x=[], y=[], text=[], hovertext=[])
+            return
+        told = f"Hint: {self.describe_move(move, state)}"
+        x, y = self.plane_point(state, state.player)
+        if isinstance(move, Move) and all(field in graph for field in move.path):
+            xs = [x] + [graph.nodes[f]["x"] for f in move.path[1:]]
+            ys = [y] + [graph.nodes[f]["y"] for f in move.path[1:]]
+            self.hint_trace.update(
+                x=xs,
+                y=ys,
+                text=[""] * (len(xs) - 1) + ["hint"],
+                hovertext=[told] * len(xs),
+                marker={"size": [0] * (len(xs) - 1) + [27]},
+            )
+            return
+        self.hint_trace.update(
+            x=[x], y=[y], text=[f"hint: {_short_hint(move)}"], hovertext=[told], marker={"size": [27]}
+        )
+
     def choice_title(self) -> str:
         """What the list of choices holds right now."""
         if self.finished:
@@ -560,20 +607,22 @@ class Board(Table):
         if state.player is None or state.phase != "turn":
             return ""
         hand = state.hands[state.player]
-        pile = state.pile if sum(state.pile) else state.discard
+        pile, reserve = advisor.cards_left(state)  # the discard is shuffled in when the pile runs out (ADP-4.3)
         points, reds = hand_points(hand), hand[2]
         minimum = state.config.fly_minimum
-        bust = odds.next_card_bust_probability(reds, pile)
+        bust = advisor.next_bust(reds, pile, reserve)
         lines = [f"The next card is a third red 3 (bust): <b>{percent(bust)}</b>"]
-        reach = odds.reach_probability(minimum, points, reds, pile)
+        reach = advisor.reach(minimum, points, reds, pile, reserve)
         lines.append(f"Reaching {minimum} points (to fly) before a bust: <b>{percent(reach)}</b>")
         lane = self.track.lane[state.positions[state.player]]
         if lane is not None:
             cost = odds.repair_cost(lane, state.config)
-            chance = odds.reach_probability(cost, points, reds, pile)
+            chance = advisor.reach(cost, points, reds, pile, reserve)
             lines.append(f"Reaching {cost} points (repairs on the {lane} lane): <b>{percent(chance)}</b>")
-        advice = odds.best_stopping_rule("points", points, reds, pile)
-        if advice.draw:
+        advice = advisor.choose("points", points, reds, pile, reserve)
+        if advice.value_if_draw is None:
+            verdict = f"<b>stop</b>: no card is left to draw; stopping keeps {points}"
+        elif advice.draw:
             verdict = (
                 f"<b>draw on</b>: drawing, then stopping at the best moment, ends the turn with "
                 f"{float(advice.value_if_draw):.1f} points on average; stopping now keeps {points}"
@@ -588,3 +637,140 @@ class Board(Table):
             "<div style='font-size:12px;line-height:1.3;border:1px solid #ccc;padding:3px 5px;margin-top:4px'>"
             "<b>Exact odds</b> (from the cards left in the pile)<br>" + "<br>".join(lines) + "</div>"
         )
+
+
+class Explorer(widgets.VBox):
+    """The draw advisor beside the board (issue 13.2): for the hand of the player whose turn it is and the cards
+    left (pile, then the discard shuffled in), the exact chance that the next card busts, the chances to reach the
+    flying minimum and a chosen target this turn, the optimal choice for a chosen objective, and the policy chart.
+
+    It follows the board: redrawn after every move, from ``board.state`` (the position shown, also in a replay)."""
+
+    def __init__(self, board: Board, *, width: int = 340) -> None:
+        self.board = board
+        self.width = width
+        state = board.state
+        self.objective = widgets.Dropdown(
+            options=[
+                (f"reach {state.config.fly_minimum} points (to fly) this turn", "fly"),
+                ("reach the target this turn", "reach"),
+                ("the most points on average", "points"),
+            ],
+            value="reach",
+            description="Objective",
+            style={"description_width": "70px"},
+            layout=widgets.Layout(width=f"{min(width, 330)}px"),
+        )
+        self.target = widgets.BoundedIntText(
+            value=odds.repair_cost("inner", state.config),
+            min=0,
+            max=advisor.MAX_GOAL,
+            description="Target",
+            tooltip="Points in hand to reach this turn (8 pays an inner-lane repair)",
+            style={"description_width": "70px"},
+            layout=widgets.Layout(width="160px"),
+        )
+        self.heading = widgets.HTML()
+        self.result = widgets.HTML()
+        self.result.add_class("rulebook-explorer-result")
+        height = 300 if width <= 400 else 340
+        figure = charts.policy_chart(
+            advisor.policy("reach", FULL_DECK, goal=self.target.value), width=width, height=height
+        )
+        self.figure = BoardFigure(figure)
+        self.objective.observe(lambda _: self.update(), "value")
+        self.target.observe(lambda _: self.update(), "value")
+        super().__init__(
+            [self.heading, self.objective, self.target, self.result, self.figure],
+            layout=widgets.Layout(width=f"{width}px", max_width=f"{width}px"),
+        )
+        self.add_class("rulebook-explorer")
+        board.listeners.append(self.update)
+        self.update()
+        settle_figure(self.figure)
+
+    def update(self, _board: Any = None) -> None:
+        """Show the advice for the position on the board."""
+        state = self.board.state
+        goal = self.target.value
+        if self.board.game.outcome(state) is not None:
+            self.heading.value = "<b>Draw advisor</b>: the game is over."
+            self.result.value = "<div style='font-size:12px'>Start a new game to see the odds of a hand.</div>"
+            return
+        advice = advisor.advise(state, goal=goal)
+        who = html.escape(player_label(advice.player))
+        reshuffle = f", then the discard ({describe_cards(advice.reserve)}) shuffled in" if sum(advice.reserve) else ""
+        reds = f"{advice.reds} red 3{'' if advice.reds == 1 else 's'}"
+        when = "" if state.phase == "turn" else " These are the odds of its next drawing turn."
+        self.heading.value = (
+            f"<div style='font-size:12px;line-height:1.35'><b>Draw advisor</b> for {who}, whose turn it is: "
+            f"<b>{advice.points} point{'' if advice.points == 1 else 's'}</b> in hand ({reds}). Cards left: "
+            f"{describe_cards(advice.pile)}{reshuffle}.{when}</div>"
+        )
+        aim = {"fly": advice.fly_minimum, "reach": goal}.get(self.objective.value)
+        if aim is None:
+            choice = advice.for_points
+        elif aim == goal:
+            choice = advice.for_reach
+        else:
+            choice = advisor.choose("reach", advice.points, advice.reds, advice.pile, advice.reserve, goal=aim)
+        lines = [
+            f"Next card busts (a third red 3): <b>{advisor.chance_text(advice.bust_next)}</b>",
+            f"Reach {advice.fly_minimum} points (to fly) this turn: <b>{advisor.chance_text(advice.reach_fly)}</b>",
+            f"Reach the target, {goal} points, this turn: <b>{advisor.chance_text(advice.reach_goal)}</b>",
+            self._verdict(advice, choice),
+        ]
+        self.result.value = "<div style='font-size:12px;line-height:1.4'>" + "<br>".join(lines) + "</div>"
+        objective = f"reach {aim}" if aim is not None else "most points"
+        table = advisor.policy(
+            choice.objective, advice.pile, advice.reserve, goal=aim or 0, max_points=self._most(aim or 0)
+        )
+        fresh = charts.policy_chart(
+            table,
+            hand=(advice.points, advice.reds),
+            title=f"Best choice ({objective}) with these cards left",
+            width=self.width,
+            height=self.figure.layout.height,
+        )
+        with self.figure.batch_update():
+            heat = self.figure.data[0]
+            heat.update(
+                x=fresh.data[0].x, z=fresh.data[0].z, text=fresh.data[0].text, hovertext=fresh.data[0].hovertext
+            )
+            self.figure.layout.title.text = fresh.layout.title.text
+            self.figure.layout.xaxis.update(fresh.layout.xaxis)
+        self._mark(fresh)
+
+    def _mark(self, fresh: Any) -> None:
+        """The live hand's outline: a trace of its own, added once."""
+        marks = [trace for trace in self.figure.data if trace.name == "your hand"]
+        new = [trace for trace in fresh.data if trace.name == "your hand"]
+        if not marks and new:
+            self.figure.add_trace(new[0])
+        elif marks:
+            marks[0].update(
+                x=new[0].x if new else [], y=new[0].y if new else [], hovertext=new[0].hovertext if new else []
+            )
+
+    @staticmethod
+    def _most(goal: int) -> int:
+        return max(12, min(goal + 3, 24))
+
+    @staticmethod
+    def _verdict(advice: advisor.Advice, choice: advisor.Choice) -> str:
+        """The optimal choice in words, with the exact values behind it."""
+        aim = (
+            f"to end the turn with {choice.goal} points or more"
+            if choice.objective == "reach"
+            else ("for the most points in hand on average")
+        )
+        if choice.value_if_draw is None:
+            return f"Best {aim}: <b>stop</b> (no card is left to draw)."
+        if advice.drawn:
+            stop_word = "stop"
+        elif advice.points >= advice.fly_minimum:
+            stop_word = "do not draw (fly instead)"
+        else:  # neither flying nor a turn without a card is allowed (ADP-5.1, ADP-C5)
+            stop_word = f"draw one card, then stop (flying needs {advice.fly_minimum})"
+        verb = "draw" if choice.draw else stop_word
+        return f"Best {aim}: <b>{verb}</b>. {html.escape(charts.values_text(choice))}"
