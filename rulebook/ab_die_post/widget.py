@@ -574,7 +574,7 @@ class Board(Table):
                 f"-webkit-text-stroke:1px #000'>{PLAYER_GLYPH[player]}</span> "
                 f"<b>{html.escape(player_label(player))}</b>{mark}<br><small>{kind}</small></td>"
                 f"<td>{where}</td><td>{hand[0]}&times;1, {hand[1]}&times;2, {hand[2]}&times;<b>red 3</b>"
-                f"<br><small>{hand_points(hand)} points{passenger}</small></td>"
+                f"<br><small>{hand_points(hand)} point{'' if hand_points(hand) == 1 else 's'}{passenger}</small></td>"
                 f"<td>{bar} <b>{state.scores[player]}</b></td></tr>"
             )
         direction = "start field &rarr; airport" if state.direction == 1 else "airport &rarr; start field"

@@ -205,6 +205,30 @@ def replay_from_log(page, game: str) -> None:
     assert "You play" in status(page), status(page)
 
 
+def explore_odds(page, game: str) -> None:
+    """The Odds tab beside the board: a number typed into the explorer changes what it computes."""
+    page.locator(".rulebook-app .lm-TabBar-tab", has_text="Odds").first.click()
+    explorer = page.locator(".rulebook-app .rulebook-explorer").first
+    explorer.wait_for(state="visible", timeout=30_000)
+    result = explorer.locator(".rulebook-explorer-result")
+    result.first.wait_for(state="visible", timeout=30_000)
+    before = [result.nth(i).inner_text() for i in range(result.count())]
+    number = explorer.locator("input[type=number]").first
+    low, high, now = (number.get_attribute(name) for name in ("min", "max", "value"))
+    value = str(int(high) if high and now != high else int(low or 0) + 1)
+    number.fill(value)
+    number.press("Enter")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if [result.nth(i).inner_text() for i in range(result.count())] != before:
+            break
+        time.sleep(0.3)
+    after = [result.nth(i).inner_text() for i in range(result.count())]
+    assert after != before, (value, after)
+    page.screenshot(path=SHOTS / f"app-{game}-odds.png")
+    show_setup(page)
+
+
 def status(page) -> str:
     return page.locator(".rulebook-status").first.inner_text()
 
@@ -276,6 +300,7 @@ def test_ab_die_post_app_played_to_the_end(browser, serve, tmp_path):
         before = status(page)
         button(board, "Draw a card").click()
         assert changed(page, before) != before
+        explore_odds(page, "ab_die_post")
         # a whole game: every seat a computer player, to a short target
         choose(page, "Players", "2")
         choose(page, "P1 (red)", "Computer: draws to 6, flies far")
