@@ -130,3 +130,36 @@ def test_every_board_follows_the_game_on_a_slow_machine(voila, browser):
         assert loaded == 1, f"plotly's bundle was loaded {loaded} times for the page's boards"
     finally:
         page.close()
+
+
+def run_all(page) -> None:
+    page.click(f"{PANEL} .jp-Cell >> nth=0")
+    page.click("text=Run")
+    page.click("li.lm-Menu-item:has-text('Run All Cells')")
+    time.sleep(2)
+    page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=180_000)
+
+
+def test_every_board_is_drawn_after_a_second_run_all(lab, browser):
+    """Claim's first two boards once drew as empty axes after Run All a second time in JupyterLab."""
+    page = browser.new_page()
+    try:
+        page.goto(f"{lab}/lab/tree/claim.ipynb?reset&token={TOKEN}")
+        page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
+        run_all(page)
+        run_all(page)
+        boards = page.locator(f"{PANEL} .jp-OutputArea-output:has(.widget-vbox .js-plotly-plot)")
+        boards.first.wait_for(state="visible", timeout=120_000)
+        empty = []
+        for index in range(boards.count()):
+            board = boards.nth(index)
+            board.scroll_into_view_if_needed()
+            deadline = time.monotonic() + 30
+            while board.locator(".scatterlayer .point").count() == 0 and time.monotonic() < deadline:
+                time.sleep(0.5)
+            if board.locator(".scatterlayer .point").count() == 0:
+                empty.append(index)
+                board.screenshot(path=SHOTS / f"claim-second-run-board-{index}.png")
+        assert boards.count() >= 2 and not empty, f"boards drawn empty after a second Run All: {empty}"
+    finally:
+        page.close()
