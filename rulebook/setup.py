@@ -140,6 +140,7 @@ MEETJESLAND = GameSetup(
         Option("set_three_alike", "Three alike worth", 8, minimum=0, maximum=100, help="MJ-4.7"),
     ),
     blurb="Conquer villages with dice and fulfil your secret mission first.",
+    bot_names={"strong": "attacks at 80 % by exact odds, plays for its mission"},
 )
 
 

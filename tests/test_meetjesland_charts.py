@@ -44,8 +44,10 @@ def test_battle_chart_shows_both_sides_of_the_terminal_distribution():
             expected = sum((p for key, p in outcomes.items() if key[side] == x and key[1 - side] == 0), Fraction(0))
             assert y == pytest.approx(float(expected))
     assert sum(conquest.y) + sum(held.y) == pytest.approx(1)
-    assert f"{odds.win_probability(5, 4):.4f}" in figure.layout.title.text
-    assert str(outcomes[(5, 0)]) in conquest.customdata[-1]  # exact fraction in the hover text
+    assert f"{odds.win_probability(5, 4) * 100:.1f} % to take it" in figure.layout.title.text  # 13.5: percentages
+    assert conquest.customdata[-1].startswith(f"{float(outcomes[(5, 0)]) * 100:.1f} %")
+    one = charts.battle_chart(odds.battle_outcomes(1, 1, exact=True), 1, 1)
+    assert one.data[0].customdata[0] == "41.7 % (exactly 5/12)"  # a short exact fraction is shown too
 
 
 def test_battle_chart_with_a_break_off():

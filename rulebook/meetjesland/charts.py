@@ -12,24 +12,43 @@ from fractions import Fraction
 import numpy as np
 import plotly.graph_objects as go
 
-from ..charts import finish
+from ..charts import HEIGHT, finish
+from .odds import AttackOdds
 
 WIDTH = 720
-HEIGHT = 460
 PATTERNS = ("", "/", "x", ".", "+", "-", "\\", "|")
 # Light to dark, so neighbouring series differ in grey-scale too.
 GREYS_SAFE = ("#fde725", "#5ec962", "#21918c", "#3b528b", "#440154", "#b5de2b", "#31688e")
 
 
+EXACT_DIGITS = 12  # a fraction whose denominator has more digits than this is shown as a percentage only
+
+
+def percent(probability: float | Fraction) -> str:
+    """A probability as players read it: a percentage with one decimal ("83.4 %"); "less than 0.1 %" and "more
+    than 99.9 %" rather than a rounded 0 or 100 for what can still happen or fail."""
+    value = float(probability)
+    if 0 < value < 0.0005:
+        return "less than 0.1 %"
+    if 0.9995 <= value < 1:
+        return "more than 99.9 %"
+    return f"{value * 100:.1f} %"
+
+
 def _exact_text(probability: float | Fraction) -> str:
-    """A probability for hover text: the exact fraction when there is one, with its decimal value."""
-    if isinstance(probability, Fraction):
-        return f"{probability} = {float(probability):.10f}"
-    return f"{probability:.10f}"
+    """A probability for hover text: the percentage, and the exact fraction when it is short enough to read."""
+    if isinstance(probability, Fraction) and len(str(probability.denominator)) <= EXACT_DIGITS:
+        return f"{percent(probability)} (exactly {probability})"
+    return percent(probability)
 
 
-def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
-    return finish(figure, title, x_title, y_title, width=WIDTH)
+def _layout(
+    figure: go.Figure, title: str, x_title: str, y_title: str, width: int = WIDTH, height: int = HEIGHT
+) -> go.Figure:
+    """The shared finish, with the legend kept clear of the x axis's title (below it, not over it)."""
+    finish(figure, title, x_title, y_title, width=width, height=height)
+    figure.update_layout(legend={"orientation": "h", "y": -0.3, "yanchor": "top"}, margin={"b": 110})
+    return figure
 
 
 def win_heatmap(table: np.ndarray, title: str = "Chance to conquer a territory") -> go.Figure:
@@ -47,12 +66,14 @@ def win_heatmap(table: np.ndarray, title: str = "Chance to conquer a territory")
             zmin=0,
             zmax=1,
             colorscale="Cividis",
-            colorbar={"title": {"text": "P(conquest)"}},
-            texttemplate="%{z:.2f}" if small else None,
-            hovertemplate="stake %{y} v %{x} defending points<br>P(conquest) = %{z:.10f}<extra></extra>",
+            colorbar={"title": {"text": "chance to take it"}, "tickformat": ".0%"},
+            texttemplate="%{z:.0%}" if small else None,
+            hovertemplate="%{y} attacking against %{x} defending: %{z:.1%} to take the territory<extra></extra>",
         )
     )
-    return _layout(figure, title, "defending points (Augustijn points)", "stake (attacking Augustijn points)")
+    figure = _layout(figure, title, "defending points (Augustijn points)", "stake (attacking Augustijn points)")
+    figure.update_layout(margin={"b": 60})
+    return figure
 
 
 def battle_chart(
@@ -78,13 +99,14 @@ def battle_chart(
             name=name,
             marker={"color": GREYS_SAFE[2 * index + 1], "pattern": {"shape": PATTERNS[index]}},
             customdata=[_exact_text(side[point]) for point in points],
-            hovertemplate="%{x} points left<br>P = %{customdata}<extra>" + name + "</extra>",
+            hovertemplate="%{x} points left: %{customdata}<extra>" + name + "</extra>",
         )
     total_conquest = sum(conquest.values(), 0)
     stop_text = f", breaking off at {stop_at} left" if stop_at else ""
-    title = f"Stake {stake} against {defenders}{stop_text}: P(conquest) = {float(total_conquest):.4f}"
+    title = f"Stake {stake} against {defenders}{stop_text}: {percent(total_conquest)} to take it"
     figure.update_layout(barmode="group")
-    return _layout(figure, title, "points left at the end (Augustijn points)", "probability")
+    figure.update_yaxes(tickformat=".0%")
+    return _layout(figure, title, "points left at the end (Augustijn points)", "chance")
 
 
 def roll_chart(rolls: Mapping[tuple[int, int], Mapping[tuple[int, int], float | Fraction]]) -> go.Figure:
@@ -102,14 +124,21 @@ def roll_chart(rolls: Mapping[tuple[int, int], Mapping[tuple[int, int], float | 
             name=name,
             marker={"color": GREYS_SAFE[index % len(GREYS_SAFE)], "pattern": {"shape": PATTERNS[index % 8]}},
             customdata=[_exact_text(value) for value in values],
-            hovertemplate="%{x}<br>P = %{customdata}<extra>" + name + "</extra>",
+            hovertemplate="%{x}: " + name + " in %{customdata}<extra></extra>",
         )
     figure.update_layout(barmode="stack")
-    return _layout(figure, "What one roll does", "dice rolled (attacker v defender)", "probability")
+    figure.update_yaxes(tickformat=".0%")
+    figure = _layout(figure, "What one roll does", "dice rolled (attacker v defender)", "chance")
+    figure.update_layout(legend={"y": -0.25}, margin={"b": 150})
+    return figure
 
 
 def chain_chart(
-    outcomes: Mapping[tuple[int, int, int], float | Fraction], territory_names: Sequence[str], stake: int
+    outcomes: Mapping[tuple[int, int, int], float | Fraction],
+    territory_names: Sequence[str],
+    stake: int,
+    width: int = WIDTH,
+    height: int = HEIGHT,
 ) -> go.Figure:
     """Chance to have conquered each territory of a path, from ``chain_outcomes`` (cumulative along the path)."""
     reached = []
@@ -120,21 +149,27 @@ def chain_chart(
         go.Bar(
             x=labels,
             y=[float(p) for p in reached],
-            name="P(conquered up to here)",
+            name="chance to have taken it",
             marker={"color": GREYS_SAFE[2], "pattern": {"shape": "/"}},
             customdata=[_exact_text(p) for p in reached],
-            text=[f"{float(p):.3f}" for p in reached],
+            text=[percent(p) for p in reached],
             textposition="outside",
-            hovertemplate="%{x}<br>P(conquered) = %{customdata}<extra></extra>",
+            cliponaxis=False,
+            hovertemplate="%{x}: taken, with every one before it, in %{customdata}<extra></extra>",
         )
     )
-    figure.update_yaxes(range=[0, 1.1])
-    return _layout(
+    figure.update_yaxes(range=[0, 1.12], tickformat=".0%")
+    figure = _layout(
         figure,
         f"Attacking along a path with a stake of {stake}",
         "territory on the path (in order)",
-        "probability of having conquered it",
+        "chance to have taken it",
+        width,
+        height,
     )
+    if width < WIDTH:  # the explorer's narrow panel: a smaller title and tighter margins
+        figure.update_layout(title={"font": {"size": 13}}, margin={"l": 50, "r": 10, "t": 40, "b": 70})
+    return figure
 
 
 def card_chart(odds_by_draws: Mapping[int, Mapping[int, float | Fraction]]) -> go.Figure:
@@ -151,11 +186,62 @@ def card_chart(odds_by_draws: Mapping[int, Mapping[int, float | Fraction]]) -> g
             name=name,
             marker={"color": GREYS_SAFE[index % len(GREYS_SAFE)], "pattern": {"shape": PATTERNS[index % 8]}},
             customdata=[_exact_text(p) for p in probabilities],
-            hovertemplate="%{x} cards drawn<br>P = %{customdata}<extra>" + name + "</extra>",
+            hovertemplate="%{x} cards drawn: " + name + " in %{customdata}<extra></extra>",
         )
     figure.update_layout(barmode="stack")
     figure.update_xaxes(dtick=1)
-    return _layout(figure, "Best card trade on hand", "cards drawn (cards)", "probability")
+    figure.update_yaxes(tickformat=".0%")
+    return _layout(figure, "Best card trade on hand", "cards drawn (cards)", "chance")
+
+
+def attack_chart(
+    attack: AttackOdds, width: int = WIDTH, height: int = HEIGHT, name: str = "the territory"
+) -> go.Figure:
+    """Every way one attack can end, from ``odds.attack_odds``: to the right of 0 the territory is taken with that
+    many of the attacker's points moving in; to the left it holds with that many defending points, stacked by
+    whether the attacker was beaten or broke off under the stop rule."""
+    taken: dict[int, float | Fraction] = {}
+    beaten: dict[int, float | Fraction] = {}
+    broke_off: dict[int, float | Fraction] = {}
+    for (left, held), p in attack.outcomes.items():
+        side = taken if held == 0 else (broke_off if left else beaten)
+        key = left if held == 0 else -held
+        side[key] = side.get(key, 0) + p
+    figure = go.Figure()
+    series = (
+        (f"taken: points moving into {name}", taken, "{} of the attacker's points move in", 1, ""),
+        ("holds: the attacker is beaten", beaten, "it holds with {} defending points; the whole stake is lost", 4, "/"),
+        ("holds: the attacker breaks off", broke_off, "it holds with {}; the attacker breaks off", 2, "x"),
+    )
+    for label, side, words, colour, pattern in series:  # always three traces, so a live chart updates in place
+        keys = sorted(side)
+        figure.add_bar(
+            x=keys,
+            y=[float(side[k]) for k in keys],
+            name=label,
+            showlegend=bool(side),
+            marker={"color": GREYS_SAFE[colour], "pattern": {"shape": pattern}, "line": {"width": 0}},
+            customdata=[[words.format(abs(k)), _exact_text(side[k])] for k in keys],
+            hovertemplate="%{customdata[0]}: %{customdata[1]}<extra></extra>",
+        )
+    low, high = -attack.defenders, attack.stake
+    step = max(1, round((high - low) / 8))
+    ticks = sorted({0, *range(0, low - 1, -step), *range(0, high + 1, step)})
+    figure.update_xaxes(
+        tickvals=ticks, ticktext=[str(abs(t)) for t in ticks], range=[low - 0.6, high + 0.6], zeroline=True
+    )
+    figure.update_yaxes(tickformat=".0%")
+    figure.update_layout(barmode="stack", bargap=0.1)
+    stop = f", stop at {attack.stop_at}" if attack.stop_at else ""
+    title = f"{attack.stake} against {attack.defenders}{stop}: {percent(attack.conquest)} to take it"
+    figure = _layout(figure, title, "← points left to the defender · to the attacker →", "chance", width, height)
+    if width < WIDTH:  # the explorer's narrow panel: legend in one column below, a smaller title
+        figure.update_layout(
+            title={"font": {"size": 13}},
+            legend={"orientation": "v", "y": -0.28, "x": 0, "font": {"size": 10}},
+            margin={"l": 50, "r": 10, "t": 40, "b": 120},
+        )
+    return figure
 
 
 def reinforcements_chart(reinforcements_for: Callable[[int], int], max_territories: int = 44) -> go.Figure:
@@ -168,7 +254,7 @@ def reinforcements_chart(reinforcements_for: Callable[[int], int], max_territori
             y=points,
             name="reinforcements",
             marker={"color": GREYS_SAFE[3], "pattern": {"shape": "."}},
-            hovertemplate="%{x} territories: %{y} points<extra></extra>",
+            hovertemplate="%{x} territories held: %{y} points to place<extra></extra>",
         )
     )
     return _layout(

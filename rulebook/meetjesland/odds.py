@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
@@ -394,3 +395,76 @@ def set_odds(k: int, deck: Mapping[str, int] = FULL_DECK, hand: Sequence[str] = 
 def tradeable_probability(k: int, deck: Mapping[str, int] = FULL_DECK, hand: Sequence[str] = ()) -> Fraction:
     """Exact chance that ``hand`` plus ``k`` cards drawn from ``deck`` allow at least one trade."""
     return 1 - set_odds(k, deck, hand).get(0, Fraction(0))
+
+
+# --- the explorer's summaries ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttackOdds:
+    """One attack in numbers: the chance to take the territory, the expected losses of both sides, and the full
+    distribution of ``(attacker_left, defender_left)`` it comes from (``battle_outcomes``)."""
+
+    stake: int
+    defenders: int
+    stop_at: int
+    outcomes: Mapping[tuple[int, int], Probability]
+    conquest: Probability
+    attacker_losses: Probability
+    defender_losses: Probability
+
+    @property
+    def beaten(self) -> Probability:
+        """The chance that the whole stake is lost (the attack ends with 0 points left)."""
+        return sum((p for (left, held), p in self.outcomes.items() if held and not left), 0 * self.conquest)
+
+    @property
+    def broken_off(self) -> Probability:
+        """The chance that the attacker breaks off under the stop rule with points left to bring home."""
+        return sum((p for (left, held), p in self.outcomes.items() if held and left), 0 * self.conquest)
+
+
+def attack_odds(stake: int, defenders: int, stop_at: int = 0, exact: bool = False) -> AttackOdds:
+    """Chance to conquer and expected losses of a battle of ``stake`` against ``defenders``, breaking off when the
+    stake is down to ``stop_at`` points (0: fight to the end).  Losses count the points taken off the board: the
+    attacker's stake minus what moves in or comes home, the defender's points minus what still holds."""
+    _check_counts(stake=stake, defenders=defenders, stop_at=stop_at)
+    outcomes = battle_outcomes(stake, defenders, stop_at, exact)
+    zero = Fraction(0) if exact else 0.0
+    conquest = sum((p for (left, held), p in outcomes.items() if held == 0 and left > 0), zero)
+    attacker_left, defender_left = expected_left(stake, defenders, stop_at, exact)
+    return AttackOdds(stake, defenders, stop_at, outcomes, conquest, stake - attacker_left, defenders - defender_left)
+
+
+@dataclass(frozen=True)
+class ChainOdds:
+    """A chain of attacks in numbers: ``reached[i]`` is the chance to have taken the first ``i + 1`` territories
+    (so ``reached[-1]`` takes them all), and ``stakes`` the smallest stake for each chance asked for."""
+
+    stake: int
+    defenders: tuple[int, ...]
+    reached: tuple[Probability, ...]
+    stakes: Mapping[float, int]
+
+    @property
+    def all_taken(self) -> Probability:
+        return self.reached[-1] if self.reached else 1
+
+
+CHAIN_TARGETS = (0.5, 0.75, 0.9)
+
+
+def chain_odds(
+    stake: int, defenders_along_path: Sequence[int], targets: Sequence[float] = CHAIN_TARGETS, exact: bool = False
+) -> ChainOdds:
+    """The chance to take each territory of a path in turn with ``stake`` points, leaving one point in each, and
+    the smallest stake that takes them all with each chance in ``targets``."""
+    path = tuple(defenders_along_path)
+    outcomes = chain_outcomes(stake, path, exact)
+    zero = Fraction(0) if exact else 0.0
+    reached = tuple(
+        sum((p for (conquered, _, _), p in outcomes.items() if conquered >= position), zero)
+        for position in range(1, len(path) + 1)
+    )
+    stakes = {target: smallest_stake(path, target) for target in targets} if path else {}
+    return ChainOdds(stake, path, reached, stakes)

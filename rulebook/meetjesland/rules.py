@@ -80,6 +80,19 @@ class Board:
             for territory in self.territories
         }
 
+    @cached_property
+    def neighbour_indices(self) -> tuple[tuple[int, ...], ...]:
+        """:attr:`neighbours` by index into :attr:`territories` (the engine's fast paths work on indices)."""
+        return tuple(tuple(self.index[n] for n in self.neighbours[t]) for t in self.territories)
+
+    @cached_property
+    def numbers(self) -> tuple[int, ...]:
+        return tuple(self.number(t) for t in self.territories)
+
+    @cached_property
+    def region_indices(self) -> dict[str, tuple[int, ...]]:
+        return {region: tuple(self.index[t] for t in members) for region, members in self.regions.items()}
+
     def region(self, territory: str) -> str:
         return self.graph.nodes[territory]["region"]
 
@@ -396,7 +409,8 @@ class State:
 
     @property
     def board(self) -> Board:
-        return load_board(self.config.board)
+        board = _BOARDS.get(self.config.board)
+        return board if board is not None else _BOARDS.setdefault(self.config.board, load_board(self.config.board))
 
     @property
     def player(self) -> int | None:
@@ -419,6 +433,23 @@ class State:
 
     def __str__(self) -> str:
         return f"Meetjesland, {self.players} players, {self.phase}, turn of {PLAYER_COLOURS[self.turn]}"
+
+
+_BOARDS: dict[str, Board] = {}  # State.board without load_board's cache lookup (the map is read once)
+_STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(State))
+
+
+def _evolve(state: State, **changes) -> State:
+    """``dataclasses.replace`` for the engine's own changes, without its per-field overhead (it was a fifth of
+    the time of a move): the fields are copied and the changed ones set. State has no ``__post_init__``."""
+    unknown = changes.keys() - _STATE_FIELDS
+    if unknown:
+        raise TypeError(f"State has no fields {sorted(unknown)}")
+    new = object.__new__(State)
+    values = new.__dict__
+    values.update(state.__dict__)
+    values.update(changes)
+    return new
 
 
 def _replace(values: tuple, index: int, value) -> tuple:
@@ -474,15 +505,18 @@ def reinforcements(territories: int) -> int:
 
 
 def whole_regions(state: State, player: int) -> tuple[str, ...]:
-    owned = set(state.territories_of(player))
-    return tuple(region for region, members in state.board.regions.items() if owned.issuperset(members))
+    owner = state.owner
+    return tuple(
+        region for region, members in state.board.region_indices.items() if all(owner[i] == player for i in members)
+    )
 
 
 def colour_bonus(state: State, player: int) -> int:
     """MJ-4.9 / MJ-C5: with a whole colour, the numbers of all territories held, once per turn."""
     if not whole_regions(state, player):
         return 0
-    return sum(state.board.number(t) for t in state.territories_of(player))
+    numbers = state.board.numbers
+    return sum(numbers[i] for i, o in enumerate(state.owner) if o == player)
 
 
 def effective_mission(state: State, player: int) -> Mission:
@@ -501,9 +535,9 @@ def mission_done(state: State, player: int) -> bool:
     mission = effective_mission(state, player)
     if mission.destroy is not None:
         return state.eliminated_by[mission.destroy] == player
-    held = state.territories_of(player)
     if mission.territories:
-        strong = sum(1 for t in held if state.points_on(t) >= mission.min_points)
+        least = mission.min_points
+        strong = sum(1 for o, p in zip(state.owner, state.points) if o == player and p >= least)
         return strong >= mission.territories
     regions = whole_regions(state, player)
     if not set(mission.regions).issubset(regions):
@@ -518,18 +552,76 @@ def legal_moves(state: State) -> tuple:
     """Every move the player to move may make, in a stable order; () at chance nodes and at the end."""
     if state.player is None:
         return ()
-    # Candidates are built legal by construction except for conditions shared by every move of a kind (the stage
-    # of the turn, points still to place, the hand limit), so one check per kind decides the whole kind; the
-    # random-play tests check every listed move on its own.
-    verdict: dict[type, bool] = {}
-    legal = []
-    for move in _candidates(state):
-        kind = type(move)
-        if kind not in verdict:
-            verdict[kind] = check(state, move) is None
-        if verdict[kind]:
-            legal.append(move)
+    # The candidates of _candidates are legal by construction except for conditions shared by every move of a kind
+    # (the stage of the turn, points still to place, the hand limit), as _apply decides them: a trade needs a turn
+    # not yet at its conquests (MJ-C6), Reinforce a turn not yet begun (MJ-4.4), an attack a turn without
+    # reinforcements (MJ-4.4). Only those kinds are built, with shared move objects; a test compares the result
+    # with every candidate checked on its own.
+    if state.battle is not None or state.phase == "setup":
+        return tuple(_candidates(state))
+    player, stage = state.turn, state.stage
+    hand = state.hands[player]
+    legal: list = []
+    if stage != "conquer":
+        limit = state.config.hand_limit
+        if BREWERY in hand and (len(hand) <= limit or state.config.trade_down):
+            legal.append(_BREWERY_TRADE)
+        legal.extend(_trades(tuple(sorted(c for c in hand if c != BREWERY))))
+    if len(hand) > state.config.hand_limit:
+        return tuple(legal)
+    board = state.board
+    names, owner, points = board.territories, state.owner, state.points
+    own = [i for i, o in enumerate(owner) if o == player]
+    if state.to_place:
+        for i in own:
+            legal.extend(_places(names[i], state.to_place))
+        return tuple(legal)
+    if stage == "start":
+        legal.append(_REINFORCE)
+    neighbours = board.neighbour_indices
+    if stage != "reinforce":
+        for i in own:
+            available = points[i] - 1
+            if available < 1:
+                continue
+            for j in neighbours[i]:
+                if owner[j] != player:
+                    legal.extend(_attacks(names[i], names[j], available))
+    limit = state.config.move_limit - state.moved
+    for i in own:
+        count = min(limit, points[i] - 1)
+        if count < 1:
+            continue
+        for j in neighbours[i]:
+            if owner[j] == player:
+                legal.extend(_fortifies(names[i], names[j], count))
+    legal.append(_END_TURN)
     return tuple(legal)
+
+
+# Shared move objects for legal_moves (moves are immutable values, so one object serves every position).
+_REINFORCE, _END_TURN = None, None  # set below, once the classes exist
+_BREWERY_TRADE = None
+
+
+@lru_cache(maxsize=4096)
+def _trades(coloured: tuple[str, ...]) -> tuple:
+    return tuple(TradeCards(combo) for combo in sorted(set(itertools.combinations(coloured, 3))))
+
+
+@cache
+def _places(territory: str, count: int) -> tuple:
+    return tuple(Place(territory, points) for points in range(1, count + 1))
+
+
+@cache
+def _attacks(origin: str, target: str, count: int) -> tuple:
+    return tuple(Attack(origin, target, stake) for stake in range(1, count + 1))
+
+
+@cache
+def _fortifies(origin: str, destination: str, count: int) -> tuple:
+    return tuple(Fortify(origin, destination, points) for points in range(1, count + 1))
 
 
 def _candidates(state: State):
@@ -572,6 +664,9 @@ def _candidates(state: State):
     yield EndTurn()
 
 
+_REINFORCE, _END_TURN, _BREWERY_TRADE = Reinforce(), EndTurn(), TradeCards((BREWERY,))
+
+
 def chance_outcomes(state: State) -> tuple[tuple[Dice | CardDrawn, Fraction], ...]:
     """Dice due in a battle (every sorted roll of both sides) or the card to draw; () elsewhere."""
     if state.phase == "over":
@@ -595,6 +690,18 @@ def dice_counts(state: State) -> tuple[int, int]:
 @cache
 def _dice_outcomes(attacker: int, defender: int) -> tuple[tuple[Dice, Fraction], ...]:
     return tuple((Dice(a, d), pa * pd) for a, pa in sorted_dice(attacker) for d, pd in sorted_dice(defender))
+
+
+@cache
+def _dice_set(attacker: int, defender: int) -> frozenset[Dice]:
+    return frozenset(dice for dice, _ in _dice_outcomes(attacker, defender))
+
+
+def _is_outcome(move: Dice, outcomes: frozenset[Dice]) -> bool:
+    try:
+        return move in outcomes
+    except TypeError:  # a malformed Dice (unhashable faces) is no outcome
+        return False
 
 
 def resolve_roll(attacker_dice: Iterable[int], defender_dice: Iterable[int]) -> tuple[int, int]:
@@ -627,7 +734,7 @@ def check(state: State, move) -> IllegalMove | None:
 def apply(state: State, move) -> State:
     """The state after ``move`` (a player's move or a chance outcome); raises IllegalMove, never half-applies."""
     new = _apply(state, move)
-    return dataclasses.replace(new, history=state.history + (move,))
+    return _evolve(new, history=state.history + (move,))
 
 
 def outcome(state: State) -> Outcome | None:
@@ -655,7 +762,10 @@ def _apply(state: State, move) -> State:
     if chance:
         if isinstance(move, Dice) and state.battle is not None:
             _check_dice_counts(state, move)
-        if not any(move == outcome for outcome, _ in chance):
+            due = _is_outcome(move, _dice_set(*dice_counts(state)))
+        else:
+            due = any(move == outcome for outcome, _ in chance)
+        if not due:
             due = "the dice must be rolled" if state.battle else "a card must be drawn"
             raise IllegalMove("MJ-5.4" if state.battle else "MJ-4.6", f"{due} first, not {_said(move)}")
         return _apply_dice(state, move) if isinstance(move, Dice) else _apply_card(state, move)
@@ -663,7 +773,9 @@ def _apply(state: State, move) -> State:
         raise IllegalMove("MJ-4.3", f"{_said(move)} is a chance outcome, and no dice or card are due now")
     if state.battle is not None:
         if isinstance(move, Roll):
-            return dataclasses.replace(state, battle=dataclasses.replace(state.battle, rolling=True))
+            return _evolve(
+                state, battle=Battle(state.battle.origin, state.battle.target, state.battle.stake, rolling=True)
+            )
         if isinstance(move, Retreat):
             return _end_battle(state, conquered=False)
         raise IllegalMove("MJ-C7", f"an attack on {_name(state.battle.target)} is under way: roll again or break off")
@@ -692,7 +804,7 @@ def _apply(state: State, move) -> State:
         if state.stage == "reinforce":
             raise IllegalMove("MJ-4.4", "you already took your reinforcements this turn")
         count = reinforcements(len(state.territories_of(state.turn)))
-        return dataclasses.replace(state, stage="reinforce", to_place=count)
+        return _evolve(state, stage="reinforce", to_place=count)
     if isinstance(move, Attack):
         return _attack(state, move)
     if isinstance(move, Fortify):
@@ -713,13 +825,13 @@ def _place(state: State, move: Place, rule: str) -> State:
     if points > state.to_place:
         raise IllegalMove(rule, f"only {state.to_place} point(s) are left to place, not {points}")
     index = state.board.index[territory]
-    state = dataclasses.replace(
+    state = _evolve(
         state, points=_replace(state.points, index, state.points[index] + points), to_place=state.to_place - points
     )
     if state.phase == "setup" and state.to_place == 0:
         if state.turn + 1 < state.players:  # MJ-C4: the next player sets up
-            return dataclasses.replace(state, turn=state.turn + 1, to_place=_setup_points(state, state.turn + 1))
-        return _start_turn(dataclasses.replace(state, phase="play"), 0)
+            return _evolve(state, turn=state.turn + 1, to_place=_setup_points(state, state.turn + 1))
+        return _start_turn(_evolve(state, phase="play"), 0)
     return state
 
 
@@ -765,7 +877,7 @@ def _trade(state: State, move: TradeCards) -> State:
             f"{PLAYER_COLOURS[player]} holds {held} cards, more than {state.config.hand_limit}: "
             "three cards must be traded, the Brewery card alone does not do",
         )
-    return dataclasses.replace(
+    return _evolve(
         state,
         hands=_replace(state.hands, player, tuple(hand)),
         pile=tuple(sorted(state.pile + cards)),
@@ -797,7 +909,7 @@ def _attack(state: State, move: Attack) -> State:
             f"a stake of {stake} would leave no point on {_name(origin)}: at most {state.points_on(origin) - 1}",
         )
     index = state.board.index[origin]
-    return dataclasses.replace(
+    return _evolve(
         state,
         stage="conquer",
         points=_replace(state.points, index, state.points[index] - stake),
@@ -810,8 +922,8 @@ def _apply_dice(state: State, dice: Dice) -> State:
     attacker_losses, defender_losses = resolve_roll(dice.attacker, dice.defender)
     target_index = state.board.index[battle.target]
     points = _replace(state.points, target_index, state.points[target_index] - defender_losses)
-    battle = dataclasses.replace(battle, stake=battle.stake - attacker_losses, rolling=False)
-    state = dataclasses.replace(state, points=points, battle=battle, last_dice=dice)
+    battle = Battle(battle.origin, battle.target, battle.stake - attacker_losses, rolling=False)
+    state = _evolve(state, points=points, battle=battle, last_dice=dice)
     if points[target_index] == 0:
         return _end_battle(state, conquered=True)
     if battle.stake == 0:
@@ -825,15 +937,15 @@ def _end_battle(state: State, conquered: bool) -> State:
     if conquered:  # MJ-5.7: the staked points still standing move in
         index = board.index[battle.target]
         loser = state.owner[index]
-        state = dataclasses.replace(
+        state = _evolve(
             state,
             owner=_replace(state.owner, index, player),
             points=_replace(state.points, index, battle.stake),
             conquered=True,
             battle=None,
         )
-        if not state.territories_of(loser):  # MJ-C10: out of the game; the cards go back to the pile
-            state = dataclasses.replace(
+        if loser not in state.owner:  # MJ-C10: out of the game; the cards go back to the pile
+            state = _evolve(
                 state,
                 alive=_replace(state.alive, loser, False),
                 eliminated_by=_replace(state.eliminated_by, loser, player),
@@ -842,20 +954,18 @@ def _end_battle(state: State, conquered: bool) -> State:
             )
     else:  # broken off or beaten: what is left of the stake goes home
         index = board.index[battle.origin]
-        state = dataclasses.replace(
-            state, points=_replace(state.points, index, state.points[index] + battle.stake), battle=None
-        )
+        state = _evolve(state, points=_replace(state.points, index, state.points[index] + battle.stake), battle=None)
     return _check_win(state)
 
 
 def _check_win(state: State) -> State:
     player = state.turn
     if sum(state.alive) == 1:
-        return dataclasses.replace(
+        return _evolve(
             state, phase="over", winners=(player,), reason=f"{PLAYER_COLOURS[player]} holds the whole Meetjesland"
         )
     if mission_done(state, player):
-        return dataclasses.replace(
+        return _evolve(
             state,
             phase="over",
             winners=(player,),
@@ -885,12 +995,12 @@ def _fortify(state: State, move: Fortify) -> State:
     o, d = state.board.index[origin], state.board.index[destination]
     values = _replace(state.points, o, state.points[o] - points)
     values = _replace(values, d, values[d] + points)
-    return dataclasses.replace(state, points=values, moved=state.moved + points)
+    return _evolve(state, points=values, moved=state.moved + points)
 
 
 def _end_turn(state: State) -> State:
     if state.conquered and state.pile:  # MJ-4.6: one card for a turn with a conquest
-        return dataclasses.replace(state, drawing=True)
+        return _evolve(state, drawing=True)
     return _next_turn(state)
 
 
@@ -898,7 +1008,7 @@ def _apply_card(state: State, move: CardDrawn) -> State:
     pile = list(state.pile)
     pile.remove(move.card)
     hands = _replace(state.hands, state.turn, tuple(sorted(state.hands[state.turn] + (move.card,))))
-    return _next_turn(dataclasses.replace(state, pile=tuple(pile), hands=hands, drawing=False))
+    return _next_turn(_evolve(state, pile=tuple(pile), hands=hands, drawing=False))
 
 
 def _next_turn(state: State) -> State:
@@ -911,8 +1021,8 @@ def _next_turn(state: State) -> State:
 
 
 def _start_turn(state: State, player: int) -> State:
-    state = dataclasses.replace(state, turn=player, stage="start", moved=0, conquered=False, last_dice=None)
-    state = dataclasses.replace(state, to_place=colour_bonus(state, player))
+    state = _evolve(state, turn=player, stage="start", moved=0, conquered=False, last_dice=None)
+    state = _evolve(state, to_place=colour_bonus(state, player))
     return _check_win(state)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
@@ -44,6 +45,7 @@ RINGS = {  # meaning -> (plotly symbol, size px, line width px)
     "target": ("square-open", 33, 5),
 }
 TAKEN_RING = ("octagon-open", 35, 2)  # a territory that changed hands in the last move(s)
+HINT_INK = "#a86f00"  # dark gold: the suggested move, dashed so it reads without colour too
 OFFSET_KM = 0.8  # where the ghost of lost points and the label of gained points sit, from the village's point
 
 
@@ -263,6 +265,30 @@ def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -
         name="last move gains",
         textfont=dict(size=11, color=INK, weight="bold", shadow="auto"),
     )
+    # The move Hint suggests (trace 11): a dashed gold arrow from origin to target, or a gold star on the territory
+    # to place on; and the chain planner's path (trace 12, drawn by the Explorer): a dash-dot line through it.
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="lines+markers+text",
+        hoverinfo="skip",
+        name="hint",
+        line=dict(color=HINT_INK, width=5, dash="dash"),
+        textposition="top center",
+        textfont=dict(size=11, color=INK, weight="bold", shadow="auto"),
+        marker=dict(color=HINT_INK, angleref="previous", line=dict(width=2, color=HINT_INK)),
+    )
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="lines+markers+text",
+        hoverinfo="skip",
+        name="planned path",
+        line=dict(color=INK, width=3, dash="dashdot"),
+        textposition="bottom right",
+        textfont=dict(size=12, color=INK, weight="bold", shadow="auto"),
+        marker=dict(symbol="circle-open", size=30, color=INK, line=dict(width=2, color=INK)),
+    )
     # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
     # lost in Voila (the board drew empty there), while a widget created with its traces renders everywhere.
     return BoardFigure(figure)
@@ -334,8 +360,23 @@ def legend_html(state: State) -> str:
         "<span style='color:#1d4e89'><b>thick blue</b></span> = canal, no access (MJ-5.2)<br>"
         "<b>Rings</b>: ◯ thick circle = chosen, ◇ diamond = may attack, move or place there, "
         "□ square = target<br><b>Last move</b>: dotted arrow = attack or move, thin octagon = changed hands, "
-        "faded shape with −n = points lost, +n = points gained</div>"
+        "faded shape with −n = points lost, +n = points gained; <b>Hint</b>: dashed gold arrow or star</div>"
     )
+
+
+def hint_places(state: State, move: Any) -> list[tuple[str, str | None, str]]:
+    """Where a suggested move shows on the map: ``(from, to, word)`` for an arrow, ``(territory, None, word)`` for
+    a star; empty for a move with no place on the map, or no move."""
+    if isinstance(move, Attack):
+        return [(move.origin, move.target, f"hint: {move.stake}")]
+    if isinstance(move, Fortify):
+        return [(move.origin, move.destination, f"hint: move {move.points}")]
+    if isinstance(move, Place):
+        return [(move.territory, None, f"hint: +{move.points}")]
+    if isinstance(move, (Roll, Retreat)) and state.battle is not None:
+        word = "hint: roll" if isinstance(move, Roll) else "hint: break off"
+        return [(state.battle.origin, state.battle.target, word)]
+    return []
 
 
 def card_label(card: str) -> str:
@@ -360,6 +401,9 @@ class Board(Table):
         super().__init__(state, seed=seed, computer=computer, **kwargs)
         self.origin: str | None = None
         self.target: str | None = None
+        # Called with the territory of a map click before the board handles it; a hook returning True keeps the
+        # click (the Explorer's chain planner takes clicks while it plans a path).
+        self.click_hooks: list[Callable[[str], bool]] = []
         self.figure = map_figure(state)
         self.figure.data[5].on_click(self._clicked)
         board = state.board
@@ -462,6 +506,8 @@ class Board(Table):
         if not isinstance(territory, str) or territory not in self.state.board.index:
             self.message, self.message_kind = "That click came from an older drawing of the map: click again.", "info"
             self.redraw()
+            return
+        if any(hook(territory) for hook in list(self.click_hooks)):
             return
         self.select(territory)
 
@@ -641,6 +687,7 @@ class Board(Table):
         )
         steps = self.steps_shown()
         self._draw_marks(last_move_marks(steps))
+        self._draw_hint()
         self._sync_controls()
         self._show_odds()
         self._show_news(steps)
@@ -681,6 +728,33 @@ class Board(Table):
         self.figure.data[10].update(
             x=[x for x, _ in labels], y=[y for _, y in labels], text=[f"+{gain}" for gain in gains.values()]
         )
+
+    def _draw_hint(self) -> None:
+        """Mark the move Hint suggested (``self.hinted``) on the map: an arrow for an attack, a roll or a move of
+        points, a star for points to place; nothing for a move that has no place (trade, reinforce, end turn)."""
+        xs: list[Any] = []
+        ys: list[Any] = []
+        symbols: list[str] = []
+        sizes: list[int] = []
+        texts: list[str] = []
+        graph = self.state.board.graph
+        for a, b, word in hint_places(self.state, None if self.replaying else self.hinted):
+            if b is None:
+                xs += [graph.nodes[a]["x"]]
+                ys += [graph.nodes[a]["y"]]
+                symbols += ["star-open"]
+                sizes += [34]
+                texts += [word]
+                continue
+            start, end = _arrow_ends(
+                (graph.nodes[a]["x"], graph.nodes[a]["y"]), (graph.nodes[b]["x"], graph.nodes[b]["y"])
+            )
+            xs += [start[0], end[0], None]
+            ys += [start[1], end[1], None]
+            symbols += ["circle", "arrow", "circle"]
+            sizes += [8, 20, 0]
+            texts += ["", word, ""]
+        self.figure.data[11].update(x=xs, y=ys, text=texts, marker={"symbol": symbols, "size": sizes})
 
     def _show_news(self, steps: list[Any]) -> None:
         """What the other players did to the territories of the person to move, since that person's last move."""
@@ -796,3 +870,6 @@ class Board(Table):
         defenders = state.points_on(self.target)
         chance = win_probability(self.stake.value, defenders)
         self.odds.value = f"Chance to conquer with {self.stake.value} against {defenders}: <b>{chance:.1%}</b>"
+
+
+from .explorer import Explorer  # noqa: E402, F401 - the app's Odds tab looks for it here

@@ -1,0 +1,367 @@
+"""The Odds tab of a Meetjesland game: an attack calculator and a chain planner over the exact odds.
+
+Both follow the board (``board.listeners``): when the player to move has chosen an attack, or one is under way, the
+calculator takes its stake and defenders and the planner starts its path there.  The planner's path is clicked on
+the map itself (``board.click_hooks``) while "Plan a path" is pressed.  The numbers come from
+:func:`rulebook.meetjesland.odds.attack_odds` and :func:`~rulebook.meetjesland.odds.chain_odds`; this module only
+shows them.
+"""
+
+from __future__ import annotations
+
+import html
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+from ..ui import BoardFigure, settle_figure
+from . import charts
+from .odds import CHAIN_TARGETS, AttackOdds, attack_odds, chain_odds
+from .rules import Attack, State
+
+if TYPE_CHECKING:
+    from .widget import Board
+
+MAX_POINTS = 100  # the calculator's inputs: up to 100 points a side
+MAX_CHAIN_STAKE = 1000
+MAX_PATH = 12  # territories on a planned path
+EXACT_LIMIT = 60  # stake + defenders up to this: exact fractions (under 50 ms); beyond, floats
+PANEL_WIDTH = 340  # px: the app's side panel
+PATH_TRACE = 12  # the map's trace for the planned path (see widget.map_figure)
+
+
+def exactly(probability: Any) -> str:
+    """' (exactly 15/36)' when the probability is a fraction short enough to read, else ''."""
+    if isinstance(probability, Fraction) and 0 < probability < 1:
+        if len(str(probability.denominator)) <= charts.EXACT_DIGITS:
+            return f" (exactly {probability})"
+    return ""
+
+
+def points_text(value: Any) -> str:
+    """An expected number of points, one decimal."""
+    number = float(value)
+    return f"{number:.1f} point" if number == 1 else f"{number:.1f} points"
+
+
+def parse_defenders(text: str) -> list[int]:
+    """Typed defenders ``"3, 2, 4"`` -> ``[3, 2, 4]``; ValueError naming the first bad entry."""
+    entries = [entry.strip() for entry in text.replace(";", ",").split(",")]
+    entries = [entry for entry in entries if entry]
+    if len(entries) > MAX_PATH:
+        raise ValueError(f"at most {MAX_PATH} territories on a path, not {len(entries)}")
+    values = []
+    for position, entry in enumerate(entries, start=1):
+        if not entry.isdigit() or not 1 <= int(entry) <= MAX_POINTS:
+            raise ValueError(
+                f"entry {position} ({entry[:10]!r}) must be a whole number of points from 1 to {MAX_POINTS}"
+            )
+        values.append(int(entry))
+    return values
+
+
+def _refresh(figure: go.FigureWidget, fresh: go.Figure) -> None:
+    """Bring a live chart to a new figure of the same traces: one update per trace, then the layout."""
+    for trace, new in zip(figure.data, fresh.data):
+        values = new.to_plotly_json()
+        values.pop("type", None)
+        values.pop("uid", None)
+        trace.update(values)
+    layout = fresh.layout.to_plotly_json()
+    layout.pop("template", None)
+    figure.update_layout(layout)
+    settle_figure(figure)  # the synced state too, for a page that draws the chart later (Voila)
+
+
+class Explorer(widgets.VBox):
+    """The attack calculator and the chain planner, in one column ``width`` px wide (340 in the app's panel; a
+    notebook may pass more for bigger charts)."""
+
+    def __init__(self, board: Board, *, width: int = PANEL_WIDTH, chart_height: int = 300, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.board = board
+        self.width, self.chart_height = width, chart_height
+        self.start: str | None = None  # the planner's own territory the path starts from
+        self.path: list[str] = []
+        self._synced: tuple[str, str, int] | None = None  # the board's attack last copied into the controls
+        self._quiet = False
+        self._shown: dict[str, Any] = {}  # what each part shows now, to skip recomputing the same numbers
+        style = {"description_width": "160px"}
+        wide = widgets.Layout(width=f"{width - 12}px")
+
+        def number(description: str, value: int, low: int, high: int, tooltip: str) -> widgets.BoundedIntText:
+            control = widgets.BoundedIntText(
+                value=value, min=low, max=high, description=description, style=style, layout=wide, tooltip=tooltip
+            )
+            control.observe(lambda _: self._controls_changed(), names="value")
+            return control
+
+        self.attackers = number(
+            "Attacking points (stake)", 5, 1, MAX_POINTS, "The points sent into the attack (1 more stays home)"
+        )
+        self.defenders = number("Defending points", 3, 1, MAX_POINTS, "The points on the territory attacked")
+        self.stop_at = number(
+            "Stop when down to", 0, 0, MAX_POINTS - 1, "The attacker breaks off with this many points left (0: never)"
+        )
+        self.attack_source = widgets.HTML()
+        self.attack_result = widgets.HTML()
+        self.attack_result.add_class("rulebook-explorer-result")
+        self.attack_figure = BoardFigure(self._attack_figure(attack_odds(5, 3, exact=True)))
+        self.plan_button = widgets.ToggleButton(
+            value=False,
+            description="Plan a path on the map",
+            icon="map-marker",
+            tooltip="While pressed, clicks on the map build the path instead of choosing a move",
+            layout=widgets.Layout(width=f"{(width - 16) * 2 // 3}px"),
+        )
+        self.clear_button = widgets.Button(
+            description="Clear", tooltip="Forget the path", layout=widgets.Layout(width=f"{(width - 16) // 3}px")
+        )
+        self.clear_button.on_click(lambda _: self.clear())
+        self.plan_button.observe(lambda _: self._show_chain(), names="value")
+        self.chain_stake = number(
+            "Stake for the path", 6, 1, MAX_CHAIN_STAKE, "The points leaving the start (1 more stays home)"
+        )
+        self.typed = widgets.Text(
+            description="Or defenders", placeholder="e.g. 3, 2, 4", style=style, layout=wide, continuous_update=False
+        )
+        self.typed.observe(lambda _: self._controls_changed(), names="value")
+        self.path_text = widgets.HTML()
+        self.chain_result = widgets.HTML()
+        self.chain_result.add_class("rulebook-explorer-result")
+        self.chain_figure = BoardFigure(charts.chain_chart({}, [], 6, width=width, height=chart_height))
+        heading = "<div style='font-size:14px;font-weight:bold;margin-top:6px'>{}</div>"
+        self.children = [
+            widgets.HTML(heading.format("Attack calculator")),
+            self.attack_source,
+            self.attackers,
+            self.defenders,
+            self.stop_at,
+            self.attack_result,
+            self.attack_figure,
+            widgets.HTML(heading.format("Chain planner")),
+            widgets.HTML(
+                "<div style='font-size:12px;line-height:1.35'>Attack one territory after another, leaving 1 point in "
+                "each one taken (MJ-5.8). Press <b>Plan a path</b>, click your territory, then each next territory "
+                "(bordering the last one, across an open border); or type the defenders.</div>"
+            ),
+            widgets.HBox([self.plan_button, self.clear_button]),
+            self.path_text,
+            self.chain_stake,
+            self.typed,
+            self.chain_result,
+            self.chain_figure,
+        ]
+        self.layout.width = f"{width}px"
+        self.add_class("rulebook-explorer")
+        board.listeners.append(self.update)
+        board.click_hooks.append(self.click)
+        board.stake.observe(lambda _: self.update(), names="value")  # the stake slider moves without a redraw
+        self.update()
+
+    # -- following the board ------------------------------------------------------------------------------------
+    def chosen_attack(self, state: State) -> tuple[str, str, int] | None:
+        """The attack on the board now: one under way, or the origin, target and stake chosen for a legal attack."""
+        board = self.board
+        if state.battle is not None:
+            return state.battle.origin, state.battle.target, state.battle.stake
+        if state.player is None or board.origin is None or board.target is None:
+            return None
+        move = Attack(board.origin, board.target, board.stake.value)
+        if board.game.check(state, move) is not None:
+            return None
+        return move.origin, move.target, move.stake
+
+    def update(self, _board: Any = None) -> None:
+        """After every redraw of the board: take a newly chosen attack, keep the path in step, show the odds."""
+        state = self.board.state
+        chosen = self.chosen_attack(state)
+        if chosen is not None and chosen != self._synced:
+            origin, target, stake = chosen
+            self._quiet = True
+            try:
+                self.attackers.value = min(stake, MAX_POINTS)
+                self.defenders.value = min(state.points_on(target), MAX_POINTS)
+                self.stop_at.value = 0
+                if self.start != origin or not self.path or self.path[0] != target:
+                    self.start, self.path = origin, [target]
+                self.chain_stake.value = max(
+                    1, min(state.points_on(origin) - 1 + stake * (state.battle is not None), MAX_CHAIN_STAKE)
+                )
+            finally:
+                self._quiet = False
+            name = state.board.name
+            under_way = "under way" if state.battle is not None else "chosen on the board"
+            self.attack_source.value = (
+                f"<div style='font-size:12px;color:#1b5e20'>The attack {under_way}: {html.escape(name(origin))} "
+                f"attacks {html.escape(name(target))} with {stake}.</div>"
+            )
+        self._synced = chosen
+        self._follow_conquests(state)
+        self._show_attack()
+        self._show_chain()
+
+    def _follow_conquests(self, state: State) -> None:
+        """Territories of the path the attacker has taken since: the path now starts from the last of them."""
+        if self.start is None:
+            return
+        attacker = state.owner_of(self.start)
+        while self.path and state.owner_of(self.path[0]) == attacker:
+            self.start = self.path.pop(0)
+
+    def _controls_changed(self) -> None:
+        if self._quiet:
+            return
+        self.attack_source.value = "<div style='font-size:12px;color:#444'>Your own numbers.</div>"
+        self._show_attack()
+        self._show_chain()
+
+    # -- the attack calculator ------------------------------------------------------------------------------------
+    def _attack_figure(self, odds: AttackOdds) -> go.Figure:
+        return charts.attack_chart(odds, width=self.width, height=self.chart_height + 80)
+
+    def attack(self) -> AttackOdds:
+        """The calculator's numbers: exact for small battles, floats beyond."""
+        stake, defenders, stop_at = self.attackers.value, self.defenders.value, self.stop_at.value
+        return attack_odds(stake, defenders, stop_at, exact=stake + defenders <= EXACT_LIMIT)
+
+    def _show_attack(self) -> None:
+        key = (self.attackers.value, self.defenders.value, self.stop_at.value)
+        if self._shown.get("attack") == key:
+            return
+        self._shown["attack"] = key
+        odds = self.attack()
+        stop = f", breaking off when down to {odds.stop_at}" if odds.stop_at and odds.stop_at < odds.stake else ""
+        lines = [
+            f"<b>{odds.stake} attacking against {odds.defenders} defending</b>{stop}",
+            f"Chance to take the territory: <b>{charts.percent(odds.conquest)}</b>{exactly(odds.conquest)}",
+            f"Expected losses: attacker {points_text(odds.attacker_losses)}, "
+            f"defender {points_text(odds.defender_losses)}",
+        ]
+        if odds.stop_at:
+            if odds.stop_at >= odds.stake:
+                lines.append("The stake is already at the stop: the attacker does not roll.")
+            else:
+                lines.append(
+                    f"Beaten: {charts.percent(odds.beaten)}; breaks off with points left: "
+                    f"{charts.percent(odds.broken_off)}"
+                )
+        self.attack_result.value = "<div style='font-size:13px;line-height:1.45'>" + "<br>".join(lines) + "</div>"
+        _refresh(self.attack_figure, self._attack_figure(odds))
+
+    # -- the chain planner --------------------------------------------------------------------------------------
+    def click(self, territory: str) -> bool:
+        """A click on the map: while planning, it builds the path (and the board does not see it)."""
+        if not self.plan_button.value:
+            return False
+        self.add(territory)
+        return True
+
+    def clear(self) -> None:
+        self.start, self.path = None, []
+        self.path_text.value = ""
+        self._show_chain()
+
+    def add(self, territory: str) -> None:
+        """Add ``territory`` to the path: the first click chooses the start (a territory of the player to move),
+        each next one must border the last across an open border and belong to someone else; a click on the start
+        clears the path, a click on a territory of the path cuts the path back to before it."""
+        state = self.board.state
+        board = state.board
+        if territory not in board.index:
+            raise ValueError(f"there is no territory {territory!r} on the map")
+        name = board.name
+        if territory == self.start:
+            self.path = []
+            note = f"Path cleared: click a neighbour of {name(territory)} held by another player."
+        elif territory in self.path:
+            del self.path[self.path.index(territory) :]
+            note = f"Path cut back before {name(territory)}."
+        elif self.start is None or state.owner_of(territory) == state.owner_of(self.start):
+            if state.owner_of(territory) != state.turn:
+                note = f"{name(territory)} is not yours: start the path from one of your territories."
+            else:
+                self.start, self.path = territory, []
+                note = f"Starting from {name(territory)}: click a neighbour held by another player."
+        elif len(self.path) >= MAX_PATH:
+            note = f"A path holds at most {MAX_PATH} territories."
+        else:
+            last = self.path[-1] if self.path else self.start
+            if territory in board.neighbours[last]:
+                self.path.append(territory)
+                note = f"{name(territory)} added."
+            elif board.graph.has_edge(last, territory):
+                note = f"A canal separates {name(last)} and {name(territory)}: no attack across it (MJ-5.2)."
+            else:
+                note = f"{name(territory)} does not border {name(last)}: click a neighbour of {name(last)}."
+        self.path_text.value = f"<div style='font-size:12px;color:#444'>{html.escape(note)}</div>"
+        self._show_chain()
+
+    def defenders_along_path(self) -> list[int]:
+        """The points on the path's territories in the position on the board, or the typed ones without a path."""
+        if self.path:
+            return [self.board.state.points_on(territory) for territory in self.path]
+        return parse_defenders(self.typed.value)
+
+    def _show_chain(self) -> None:
+        self._draw_path()
+        state = self.board.state
+        name = state.board.name
+        try:
+            defenders = self.defenders_along_path()
+        except ValueError as error:
+            self._shown["chain"] = None
+            self.chain_result.value = (
+                f"<div style='font-size:13px;color:#b00020'>Defenders: {html.escape(str(error))}</div>"
+            )
+            return
+        if not defenders:
+            self._shown["chain"] = None
+            self.chain_result.value = (
+                f"<div style='font-size:13px;color:#444'>No path yet for a stake of {self.chain_stake.value}: plan "
+                "one on the map or type the defenders.</div>"
+            )
+            _refresh(
+                self.chain_figure, charts.chain_chart({}, [], self.chain_stake.value, self.width, self.chart_height)
+            )
+            return
+        stake = self.chain_stake.value
+        key = (stake, tuple(defenders), tuple(self.path), self.start, state.points_on(self.start) if self.start else 0)
+        if self._shown.get("chain") == key:
+            return
+        self._shown["chain"] = key
+        exact = stake + sum(defenders) <= EXACT_LIMIT
+        odds = chain_odds(stake, defenders, CHAIN_TARGETS, exact=exact)
+        labels = [name(t) for t in self.path] if self.path else [f"territory {i}" for i in range(1, len(defenders) + 1)]
+        start = f"from {html.escape(name(self.start))} " if self.path and self.start else ""
+        listed = ", ".join(f"{html.escape(label)} ({points})" for label, points in zip(labels, defenders))
+        needed = "; ".join(f"{target * 100:.0f} %: {odds.stakes[target]}" for target in CHAIN_TARGETS)
+        lines = [
+            f"<b>Stake {stake}</b> {start}against {listed}",
+            f"Chance to take all {len(defenders)}: <b>{charts.percent(odds.all_taken)}</b>{exactly(odds.all_taken)}",
+            f"Smallest stake for a chance of {needed}",
+        ]
+        if self.path and self.start:
+            available = state.points_on(self.start) - 1
+            lines.append(f"{html.escape(name(self.start))} can stake {available} now.")
+        self.chain_result.value = "<div style='font-size:13px;line-height:1.45'>" + "<br>".join(lines) + "</div>"
+        outcomes = {(position + 1, 0, 0): 0 for position in range(len(defenders))}
+        reached = [*odds.reached, 0]
+        for position in range(len(defenders)):  # chain_chart wants outcomes: "exactly this many taken"
+            outcomes[(position + 1, 0, 0)] = reached[position] - reached[position + 1]
+        _refresh(self.chain_figure, charts.chain_chart(outcomes, labels, stake, self.width, self.chart_height))
+
+    def _draw_path(self) -> None:
+        """The planned path on the map: a dash-dot line from the start through each territory, numbered in order."""
+        figure = getattr(self.board, "figure", None)
+        if figure is None or len(figure.data) <= PATH_TRACE:
+            return
+        graph = self.board.state.board.graph
+        stops = ([self.start] if self.start else []) + self.path
+        figure.data[PATH_TRACE].update(
+            x=[graph.nodes[t]["x"] for t in stops],
+            y=[graph.nodes[t]["y"] for t in stops],
+            text=([""] + [str(i) for i in range(1, len(self.path) + 1)]) if stops else [],
+        )
