@@ -342,6 +342,7 @@ CLAIM = GameSetup(
         ),
     ),
     blurb="Jump, capture and build three towers before the others.",
+    bot_names={"strong": "looks at its whole turn and the reply"},
 )
 
 SETUPS: dict[str, GameSetup] = {s.game: s for s in (MEETJESLAND, KINGDOM_BUILDER, AB_DIE_POST, CLAIM)}

@@ -73,10 +73,13 @@ def test_territory_control_and_board_charts():
 
 
 def test_bench_reports_its_figures():
-    figures = bench.bench(seconds=0.2, duel_games=2)
+    figures = bench.bench(seconds=0.2, duel_games=2, strong_games=2)
     assert figures["crowded_pieces_on_board"] == 56
     assert figures["legal_moves_crowded_count"] == len(claim.legal_moves(bench.crowded_position()))
     assert set(figures) >= {"random_games_per_second_2p", "legal_moves_crowded_ms", "greedy_vs_random_win_rate"}
+    assert figures["random_moves_per_cpu_second_2p"] > 0 and figures["random_moves_per_cpu_second_4p"] > 0
+    assert figures["strong_vs_greedy_games"] == 2 and 0 <= figures["strong_vs_greedy_win_rate"] <= 1
+    assert 0 < figures["strong_move_cpu_median_s"] <= figures["strong_move_cpu_max_s"]
 
 
 def test_greedy_beats_random():
@@ -84,3 +87,42 @@ def test_greedy_beats_random():
     assert wins >= 8, (wins, played)
     wins4, played4 = bots.greedy_vs_random(count=4, seed=600, players=4)
     assert wins4 >= 3, (wins4, played4)
+
+
+def test_charts_read_in_words_with_one_decimal_and_legends_clear_of_the_plot(games):
+    import re
+
+    figures = [
+        charts.first_player_advantage(games),
+        charts.territory_control(games[0]),
+        charts.territory_changes(games),
+        charts.captures_per_turn(games),
+    ]
+    opening = bots.play_until_battle(claim.new_game(players=2, seed=3), random.Random(3))
+    summary = claim.territory_summary(opening)
+    figures += [charts.border_lengths(summary), charts.territory_distances(summary, opening.colours)]
+    for figure in figures:
+        assert figure.layout.xaxis.title.text and figure.layout.yaxis.title.text
+        assert figure.layout.legend.y >= 1 and figure.layout.legend.yanchor == "bottom"  # above the plot area
+        for trace in figure.data:
+            hover = trace.hovertemplate or ""
+            assert not re.search(r":\.[2-9]f", hover), hover  # percentages with one decimal at most
+            for text in trace.text or ():
+                assert not re.search(r"\d\.\d\d", str(text)), text
+    advantage = figures[0].data[0]
+    total = len(games)
+    counts = [int(text.split(" of ")[0]) for text in advantage.customdata]
+    assert list(advantage.text) == [f"{100 * count / total:.1f} %" for count in counts]
+    # the border map: nothing on the diagonal, and each cell's hover says which territories share how long a border
+    border = figures[4].data[0]
+    letters = sorted(summary["sizes"])
+    assert all(border.z[i][i] is None for i in range(len(letters)))
+    first, second = sorted(summary["borders"])[0]
+    i, j = letters.index(first), letters.index(second)
+    length = summary["borders"][(first, second)]
+    assert border.customdata[i][j] == f"territories {first} and {second} share a border of {length} point pairs"
+    words = figures[5].data[0].customdata
+    assert all("step" in cell or "has a piece" in cell for row in words for cell in row)
+    # the sides' lines differ by dash and marker (grey-scale) as well as by colour
+    lines = figures[1].data
+    assert len({trace.line.dash for trace in lines}) == len({trace.marker.symbol for trace in lines}) == len(lines)

@@ -1,14 +1,16 @@
-"""Claim's figures for ``make bench``: random games per second, legal-move time in a crowded position,
-and the greedy player's win rate against random players.  Runs in well under 30 seconds."""
+"""Claim's figures for ``make bench``: random games per second, legal-move time in a crowded position, the greedy
+player's win rate against random players, and the strong player's against greedy (a balance study of 40 games with
+the seats rotated, on every core) with its CPU time per move.  About a minute on two cores."""
 
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from typing import Any
 
-from .bots import greedy_vs_random, play_game, random_bot
-from .rules import State, apply, legal_moves, new_game
+from .bots import greedy_bot, greedy_vs_random, play_game, random_bot, strong_bot
+from .rules import State, apply, legal_moves, new_game, outcome
 
 
 def crowded_position(seed: int = 0) -> State:
@@ -21,21 +23,45 @@ def crowded_position(seed: int = 0) -> State:
     return state
 
 
-def _random_games(players: int, seconds: float, seed: int) -> tuple[int, float]:
-    games, start = 0, time.perf_counter()
+def _random_games(players: int, seconds: float, seed: int) -> tuple[int, int, float, float]:
+    """Random games for about ``seconds``: (games, moves, wall seconds, CPU seconds)."""
+    games, moves, start, cpu = 0, 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         rng = random.Random(seed + games)
-        play_game(new_game(players=players, seed=seed + games), [random_bot] * players, rng)
+        final = play_game(new_game(players=players, seed=seed + games), [random_bot] * players, rng)
+        moves += len(final.history)
         games += 1
-    return games, time.perf_counter() - start
+    return games, moves, time.perf_counter() - start, time.process_time() - cpu
 
 
-def bench(seconds: float = 3.0, duel_games: int = 40) -> dict[str, Any]:
+def strong_move_seconds(games: int = 4, seed: int = 3000, players: int = 2) -> list[float]:
+    """CPU seconds of each battle move of the strong player (seat ``i % players`` in game ``i``) against greedy
+    players; the placement and removals, played as greedy plays them, are left out."""
+    times: list[float] = []
+    for index in range(games):
+        state, rng, seat = new_game(players=players, seed=seed + index), random.Random(seed + index), index % players
+        while outcome(state) is None:
+            if state.turn != seat:
+                state = apply(state, greedy_bot(state, rng))
+                continue
+            searching = state.phase not in ("placement", "removal")
+            start = time.process_time()
+            move = strong_bot(state, rng)
+            if searching:
+                times.append(time.process_time() - start)
+            state = apply(state, move)
+    return times
+
+
+def bench(seconds: float = 3.0, duel_games: int = 40, strong_games: int = 40) -> dict[str, Any]:
     """Measured figures (not asserted anywhere): speed of random play, move generation, greedy against random."""
     figures: dict[str, Any] = {}
     for players in (2, 4):
-        games, elapsed = _random_games(players, seconds, seed=1000)
+        games, moves, elapsed, cpu = _random_games(players, seconds, seed=1000)
         figures[f"random_games_per_second_{players}p"] = round(games / elapsed, 2)
+        # issue 16.2's measure; before the engine's caches (island, seats, pieces by row, step moves) and the
+        # one-pass conquest test: about 9,000 (2 players) and 5,700 (4 players) on this machine
+        figures[f"random_moves_per_cpu_second_{players}p"] = round(moves / cpu)
     crowded = crowded_position()
     repeats = 200
     start = time.perf_counter()
@@ -49,6 +75,18 @@ def bench(seconds: float = 3.0, duel_games: int = 40) -> dict[str, Any]:
     figures["greedy_vs_random_games"] = played
     figures["greedy_vs_random_win_rate"] = round(wins / played, 3)
     figures["greedy_vs_random_seconds"] = round(time.perf_counter() - start, 2)
+    from ..study import run
+
+    start = time.perf_counter()
+    study = run("claim", ("strong", "greedy"), strong_games, seed=4000, workers=None if strong_games > 4 else 1)
+    strong = study.rows()[0]
+    figures["strong_vs_greedy_games"] = strong_games
+    figures["strong_vs_greedy_win_rate"] = round(strong["rate"], 3)
+    figures["strong_vs_greedy_95_interval"] = f"{strong['low']:.3f} to {strong['high']:.3f}"
+    figures["strong_vs_greedy_seconds"] = round(time.perf_counter() - start, 2)
+    times = strong_move_seconds(games=4 if strong_games > 4 else 1)
+    figures["strong_move_cpu_median_s"] = round(statistics.median(times), 3)
+    figures["strong_move_cpu_max_s"] = round(max(times), 3)
     return figures
 
 

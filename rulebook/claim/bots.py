@@ -1,4 +1,6 @@
-"""Computer players for Claim: a random one and a greedy one (towers, captures and safety first).
+"""Computer players for Claim: a random one, a greedy one (towers, captures and safety first) and a strong one that
+searches its own turn and the enemy's reply (``strong_bot``); ``explain(state, move)`` gives the reason behind a
+move in players' words, for the board's Hint.
 
 A bot is a function ``(state, rng) -> move``; ties are broken with the ``random.Random`` it is given,
 so a seeded game is the same every time.
@@ -14,14 +16,18 @@ from .rules import (
     DIRECTIONS,
     EMPTY,
     Jump,
+    Pass,
     Place,
     PlaceTower,
     Point,
     Remove,
     State,
     Step,
+    Stop,
+    _play,
     apply,
     captures_of,
+    conquerable,
     legal_moves,
     outcome,
 )
@@ -220,3 +226,315 @@ def conquests(final: State) -> dict[str, int]:
         if isinstance(move, PlaceTower):
             counts[move.territory] += 1
     return counts
+
+
+# --- the strong player: a short search ahead ----------------------------------------------------------------------
+
+WIN = 1_000_000.0
+PIECE, TOWER = 100.0, 700.0  # a tower is most of the way to a win (3 towers), a piece is material
+# a territory held alone: the side about to move puts a tower there next; the other side may yet lose it
+CONQUEST_NOW, CONQUEST_LATER = 380.0, 140.0
+THREAT_NOW, THREAT_LATER = 45.0, 12.0  # an enemy piece one step from capture, for the mover and for the other side
+
+
+def _tally(state: State) -> tuple[list[int], list[int], dict[str, list[int]], dict[str, int | None]]:
+    """Pieces and towers per seat, pieces per territory per seat, and the tower holder of each territory."""
+    seats = state._seat_of_letter()
+    grid = state.grid
+    territory_of = state.island.territory
+    pieces = [0] * state.players
+    towers = [0] * state.players
+    inside: dict[str, list[int]] = {letter: [0] * state.players for letter in state.island.letters}
+    holder: dict[str, int | None] = dict.fromkeys(state.island.letters)
+    for point in state.island.points:
+        char = grid[point[0]][point[1]]
+        if char == EMPTY:
+            continue
+        seat = seats[char.lower()]
+        if char.isupper():
+            towers[seat] += 1
+            holder[territory_of[point]] = seat
+        else:
+            pieces[seat] += 1
+            inside[territory_of[point]][seat] += 1
+    return pieces, towers, inside, holder
+
+
+def evaluate(state: State, player: int) -> float:
+    """The strong player's value of a position for ``player``'s side (higher is better): towers and pieces, territories
+    held alone (worth most to the side about to move, who puts the tower down), presence in territories still to take,
+    and enemy pieces one step from capture."""
+    result = state.result
+    if result is not None:
+        if not result.winners:
+            return 0.0
+        return WIN if player in result.winners else -WIN
+    side = state.team(player)
+    pieces, towers, inside, holder = _tally(state)
+    value = 0.0
+    for seat in range(state.players):
+        sign = 1.0 if seat in side else -1.0
+        value += sign * (PIECE * pieces[seat] + TOWER * towers[seat])
+    for letter, counts in inside.items():
+        friendly = sum(counts[seat] for seat in side)
+        hostile = sum(counts) - friendly
+        owner = holder[letter]
+        if owner is not None and owner in side:
+            value += 15.0 * min(friendly, 2) - 30.0 * min(hostile, 2)  # guard the own tower, fear intruders
+        elif owner is not None:
+            value -= 15.0 * min(hostile, 2) - 30.0 * min(friendly, 2)
+        else:
+            # an open territory: being there with few enemies is halfway to a conquest
+            value += (20.0 if friendly else 0.0) / (1 + hostile) - (20.0 if hostile else 0.0) / (1 + friendly)
+    mover = state.turn
+    for seat in range(state.players):
+        sign = 1.0 if seat in side else -1.0
+        if conquerable(state, seat):
+            value += sign * (CONQUEST_NOW if seat == mover else CONQUEST_LATER)
+    grid = state.grid
+    seats = state._seat_of_letter()
+    for point in state.island.points:
+        char = grid[point[0]][point[1]]
+        if char == EMPTY:
+            continue
+        seat = seats[char.lower()]
+        if exposure(state, point, seat, grid):
+            # a threat against a piece (a tower counts three times) of ``seat``: sharper when its enemy moves next
+            weight = THREAT_NOW if state.enemies(seat, mover) else THREAT_LATER
+            value += (-1.0 if seat in side else 1.0) * weight * (3 if char.isupper() else 1)
+    return value
+
+
+def _candidates(state: State) -> list[Any]:
+    """The moves worth searching, best-looking first: every movement and Stop/Pass, and for each territory where a
+    tower may go only its two best points (the others differ only in how exposed the tower stands)."""
+    moves = legal_moves(state)
+    towers: dict[str, list[PlaceTower]] = {}
+    others: list[Any] = []
+    for move in moves:
+        if isinstance(move, PlaceTower):
+            towers.setdefault(move.territory, []).append(move)
+        else:
+            others.append(move)
+    kept: list[Any] = []
+    for options in towers.values():
+        kept.extend(sorted(options, key=lambda m: -score(state, m))[:2])
+    rest = sorted(others, key=lambda m: -score(state, m)) if len(others) > 1 else others
+    return kept + rest
+
+
+class _Search:
+    """Alpha-beta over whole turns: a turn's captures and towers are followed to the turn's end at no cost in depth;
+    ``turns`` counts the changes of player. Side partners maximise together; every other side minimises."""
+
+    def __init__(self, player: int, node_limit: int) -> None:
+        self.player = player
+        self.node_limit = node_limit
+        self.nodes = 0
+
+    def value(self, state: State, turns: int, alpha: float, beta: float) -> float:
+        self.nodes += 1
+        if state.result is not None or turns == 0 or self.nodes > self.node_limit:
+            return evaluate(state, self.player)
+        maximise = state.turn in state.team(self.player)
+        best = -WIN * 2 if maximise else WIN * 2
+        for move in _candidates(state):
+            child = _play(state, move)
+            left = turns - (child.turn != state.turn or child.result is not None)
+            found = self.value(child, left, alpha, beta)
+            if maximise:
+                best = max(best, found)
+                alpha = max(alpha, found)
+            else:
+                best = min(best, found)
+                beta = min(beta, found)
+            if alpha >= beta:
+                break
+        return best
+
+
+def search(state: State, turns: int = 2, node_limit: int = 6000) -> list[tuple[float, Any]]:
+    """Every candidate move of the player to move with its value after ``turns`` turns of best play (theirs, the next
+    player's, ...), best first; a node budget keeps a crowded position fast (the search is the same each time)."""
+    player = state.turn
+    searcher = _Search(player, node_limit)
+    scored = []
+    alpha = -WIN * 2
+    for move in _candidates(state):
+        child = _play(state, move)
+        left = turns - (child.turn != state.turn or child.result is not None)
+        value = searcher.value(child, left, alpha - 1, WIN * 2)  # a window just below the best keeps ties exact
+        scored.append((value, move))
+        alpha = max(alpha, value)
+    scored.sort(key=lambda pair: -pair[0])
+    return scored
+
+
+def strong_bot(state: State, rng: random.Random, turns: int = 2, node_limit: int = 6000) -> Any:
+    """Looks ``turns`` turns ahead in the battle (its own turn and the reply); plays the placement and the removals as
+    the greedy player does. Ties are broken with ``rng``."""
+    if state.phase in ("placement", "removal"):
+        return greedy_bot(state, rng)
+    moves = legal_moves(state)
+    if len(moves) == 1:
+        return moves[0]
+    scored = search(state, turns, node_limit)
+    best = scored[0][0]
+    return rng.choice([move for value, move in scored if value >= best - 1e-9])
+
+
+def strong_player(turns: int = 2, node_limit: int = 6000) -> Bot:
+    """A strong player with a smaller (or larger) search: ``turns`` turns ahead, at most ``node_limit`` positions per
+    move (the levels a set-up can offer; ``BOTS["strong"]`` is ``strong_player()``)."""
+
+    def bot(state: State, rng: random.Random) -> Any:
+        return strong_bot(state, rng, turns=turns, node_limit=node_limit)
+
+    return bot
+
+
+BOTS["strong"] = strong_bot
+
+
+# --- the reason behind a move, for the Hint button --------------------------------------------------------------------
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}" if number == 1 else f"{number} {thing}s"
+
+
+def _presence(state: State, territory: str, player: int, grid: Sequence[str] | None = None) -> str:
+    """ "3 of yours against 1 enemy piece" in a territory."""
+    counts = _pieces_in(state, territory, state.grid if grid is None else grid)
+    own = sum(n for seat, n in counts.items() if seat in state.team(player))
+    hostile = sum(n for seat, n in counts.items() if state.enemies(player, seat))
+    if hostile == 0:
+        return f"{own} of yours and no enemy piece"
+    return f"{own} of yours against {_count(hostile, 'enemy piece')}"
+
+
+def _safety(after: State, point: Point, player: int, what: str) -> str:
+    danger = exposure(after, point, player)
+    if danger:
+        return f"the {what} on {_name(after, point)} could be captured next turn"
+    return f"the {what} on {_name(after, point)} cannot be captured by a single step next turn"
+
+
+def _name(state: State, point: Point) -> str:
+    from .narrate import name
+
+    return name(state, point)
+
+
+def _reply_line(after: State, player: int) -> str:
+    """The position once this turn is over and the enemy has made their most likely reply (the strong player's
+    one-turn search for each move until the turn comes back), told as pieces and towers of both sides."""
+    state = after
+    handover: State | None = None  # the position when the turn passes to the enemy
+    for _ in range(24):  # the rest of this turn and the reply: a capture series and a tower each, at most a few moves
+        if handover is None and state.turn != player:
+            handover = state
+        if state.result is not None or (handover is not None and state.turn == player):
+            break
+        if state.phase in ("placement", "removal"):
+            return ""
+        moves = legal_moves(state)
+        reply = moves[0] if len(moves) == 1 else search(state, turns=1, node_limit=1500)[0][1]
+        state = _play(state, reply)
+    if state.result is not None:
+        won = player in state.result.winners
+        return "; the enemy's best reply would not stop you" if won else "; but the enemy could then win"
+    pieces, towers, _, _ = _tally(state)
+    side = state.team(player)
+    own = sum(pieces[seat] for seat in side), sum(towers[seat] for seat in side)
+    other = sum(pieces) - own[0], sum(towers) - own[1]
+    before = _tally(handover or state)
+    lost_pieces = sum(before[0][seat] for seat in side) - own[0]
+    lost_towers = sum(before[1][seat] for seat in side) - own[1]
+    taken = [_count(lost_towers, "tower")] if lost_towers else []
+    taken += [_count(lost_pieces, "piece")] if lost_pieces else []
+    reply = "the enemy's best reply takes " + (" and ".join(taken) if taken else "nothing")
+    return (
+        f"; looking one reply ahead, {reply}: you would have {_count(own[0], 'piece')} and {_count(own[1], 'tower')} "
+        f"against {other[0]} and {other[1]}"
+    )
+
+
+def explain(state: State, move: Any) -> str:
+    """Why a move is good, in players' words: what it captures, conquers or builds, whether the piece stands safe,
+    and (in the battle) what is left after the enemy's best reply, as the strong player sees it."""
+    from .narrate import captures_text
+
+    player = state.turn
+    if isinstance(move, Place):
+        territory = state.island.territory[move.point]
+        own = sum(1 for near in state.island.neighbours[move.point] if state.owner(near) == player)
+        after = _play(state, move)
+        text = f"Build up territory {territory} ({_presence(after, territory, player)} there after this piece)"
+        text += f", next to {_count(own, 'piece')} of yours" if own else ", a new foothold"
+        if state.island.on_edge[move.point]:
+            text += "; on the edge, where a single enemy piece can capture it"
+        return text + "."
+    if isinstance(move, Remove):
+        territory = state.island.territory[move.point]
+        after = _play(state, move)
+        left = _presence(after, territory, player, after.grid)
+        return f"Weaken the enemy in territory {territory}: {left} left there."
+    if isinstance(move, PlaceTower):
+        after = _play(state, move)
+        towers = sum(len(after.towers(seat)) for seat in state.team(player))
+        target = 5 if state.players == 4 else 3
+        text = f"A tower in territory {move.territory}: your side's tower {towers} of {target}"
+        holder = state.tower_owner(move.territory)
+        if holder is not None:
+            text += f", and the {state.colours[holder]} tower there goes back"
+        if after.result is not None:
+            return text + ": this wins the game."
+        text += "; " + _safety(after, move.point, player, "tower")
+        return text + _reply_line(after, player) + "."
+    if isinstance(move, (Step, Jump)):
+        captured = captures_of(state, move)
+        after = _play(state, move)
+        if captured:
+            text = "Captures " + captures_text(state, captured)
+        elif any(isinstance(m, (Step, Jump)) and captures_of(state, m) for m in legal_moves(state)):
+            text = "A quiet move, worth more here than the captures within reach; it moves a piece"
+        else:
+            text = "No capture within reach; this moves a piece"
+        new = [t for t in conquerable(after, player) if t not in conquerable(state, player)]
+        if new:
+            text += (
+                f" and conquers territory {new[0]}, where a tower can go"
+                if len(new) == 1
+                else (f" and conquers territories {', '.join(new)}")
+            )
+        elif not captured:
+            territory = state.island.territory[move.destination]
+            where = "within" if territory == state.island.territory[move.origin] else "into"
+            text += f" {where} territory {territory} ({_presence(after, territory, player)} there)"
+        if after.result is not None:
+            return text + ": this wins the game."
+        if exposure(state, move.origin, player) and not exposure(after, move.destination, player):
+            text += f"; it takes the piece on {_name(state, move.origin)} out of danger"
+        else:
+            text += "; " + _safety(after, move.destination, player, "piece")
+        shielded = [
+            point
+            for point in state.island.points
+            if point != move.origin
+            and state.owner(point) in state.team(player)
+            and after.at(point) == state.at(point)
+            and exposure(state, point, player)
+            and not exposure(after, point, player)
+        ]
+        if shielded:
+            named = [f"the {'tower' if state.is_tower(p) else 'piece'} on {_name(state, p)}" for p in shielded]
+            text += f"; it shields {' and '.join(named)} from capture"
+        return text + _reply_line(after, player) + "."
+    if isinstance(move, Stop):
+        if state.phase == "towers":
+            return "Keep your towers for later: no tower here is worth placing now."
+        return "End the turn: no further capture or tower is worth more than keeping the piece where it is."
+    if isinstance(move, Pass):
+        return "None of your pieces can move, so passing is the only move."
+    return ""

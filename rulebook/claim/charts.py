@@ -2,7 +2,8 @@
 
 Data in, Figure out: the numbers come from :func:`rules.territory_summary` and from :mod:`bots`
 (``play_games``, ``game_record``, ``conquests``); no rule is decided here.  Claim has no dice, so every
-number is an exact count over the games played, shown as a fraction in the hover text.
+number is an exact count over the games played, told in words in the hover text ("5 of 12 games"); shares are
+percentages with one decimal.  Legends sit above the plot, where they cover no bar or line.
 """
 
 from __future__ import annotations
@@ -24,8 +25,19 @@ MARKERS = ("circle", "square", "diamond", "triangle-up")
 PATTERNS = ("", "/", ".", "x", "-")
 
 
+# the sides' lines in the players' own hues, dark enough on white, and told apart by dash and marker in grey-scale
+LINE_COLOURS = {"red": "#b71c1c", "blue": "#1565c0", "yellow": "#8d6e00", "green": "#00695c"}
+
+
 def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
-    return finish(figure, title, x_title, y_title, width=WIDTH)
+    figure = finish(figure, title, x_title, y_title, width=WIDTH)
+    # a legend above the plot, right-aligned under the title: it covers no line and no axis title
+    figure.update_layout(legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.0, "yanchor": "bottom"})
+    return figure
+
+
+def _percent(value: float) -> str:
+    return f"{value:.1f} %"
 
 
 def territory_sizes(summary: dict[str, Any]) -> go.Figure:
@@ -39,7 +51,7 @@ def territory_sizes(summary: dict[str, Any]) -> go.Figure:
             marker={"color": "#757575", "line": {"color": "black", "width": 1}},
             text=values,
             textposition="outside",
-            hovertemplate="territory %{x}: %{y} points<extra></extra>",
+            hovertemplate="territory %{x} has %{y} points<extra></extra>",
         )
     )
     return _layout(figure, "Territory sizes on this island", "territory", "points (count)")
@@ -52,16 +64,31 @@ def border_lengths(summary: dict[str, Any]) -> go.Figure:
     for (first, second), length in summary["borders"].items():
         i, j = letters.index(first), letters.index(second)
         matrix[i][j] = matrix[j][i] = length
+    words = [
+        [
+            "the same territory"
+            if i == j
+            else f"territories {letters[i]} and {letters[j]} "
+            + (f"share a border of {matrix[i][j]} point pairs" if matrix[i][j] else "do not touch")
+            for j in range(len(letters))
+        ]
+        for i in range(len(letters))
+    ]
+    shown = [
+        ["" if i == j or not matrix[i][j] else str(matrix[i][j]) for j in range(len(letters))]
+        for i in range(len(letters))
+    ]
     figure = go.Figure(
         go.Heatmap(
-            z=matrix,
+            z=[[None if i == j else value for j, value in enumerate(row)] for i, row in enumerate(matrix)],
             x=letters,
             y=letters,
             colorscale="Greys",
-            colorbar={"title": "pairs"},
-            text=matrix,
+            colorbar={"title": "point pairs"},
+            text=shown,
             texttemplate="%{text}",
-            hovertemplate="%{y} and %{x}: %{z} neighbouring point pairs<extra></extra>",
+            customdata=words,
+            hovertemplate="%{customdata}<extra></extra>",
         )
     )
     figure = _layout(figure, "Borders between territories (neighbouring point pairs)", "territory", "territory")
@@ -83,7 +110,16 @@ def territory_distances(summary: dict[str, Any], colours: Sequence[str]) -> go.F
             colorbar={"title": "steps"},
             text=rows,
             texttemplate="%{text}",
-            hovertemplate="%{y} to territory %{x}: %{z} steps<extra></extra>",
+            customdata=[
+                [
+                    f"{colour} has a piece in territory {letter}"
+                    if value == 0
+                    else f"{colour}'s nearest piece is {value} step{'s' if value != 1 else ''} from territory {letter}"
+                    for letter, value in zip(letters, row)
+                ]
+                for colour, row in zip(colours, rows)
+            ],
+            hovertemplate="%{customdata}<extra></extra>",
         )
     )
     return _layout(figure, "How far each territory is from each player's pieces", "territory", "player")
@@ -113,12 +149,16 @@ def first_player_advantage(games: Sequence[State]) -> go.Figure:
                 "line": {"color": "black", "width": 1},
                 "pattern": {"shape": list(PATTERNS[: len(labels)])},
             },
+            text=[_percent(float(share) * 100) for share in shares],
+            textposition="outside",
             customdata=[f"{count} of {total} games" for count in counts],
-            hovertemplate="%{x}: %{customdata} (%{y:.1f}%)<extra></extra>",
+            hovertemplate="%{x}: won %{customdata} (%{y:.1f} %)<extra></extra>",
         )
     )
     note = " (4 players: both partners of the winning side count)" if players == 4 else ""
-    return _layout(figure, f"Wins by turn order, {total} bot games{note}", "turn order", "games won (%)")
+    figure = _layout(figure, f"Wins by turn order, {total} bot games{note}", "turn order", "games won (%)")
+    figure.update_yaxes(range=[0, 105], ticksuffix=" %")
+    return figure
 
 
 def territory_control(final: State) -> go.Figure:
@@ -127,22 +167,25 @@ def territory_control(final: State) -> go.Figure:
     sides = teams_of(final.players)
     figure = go.Figure()
     for index, side in enumerate(sides):
-        name = "+".join(final.colours[p] for p in side)
+        name = " and ".join(final.colours[p] for p in side)
+        colour = LINE_COLOURS[final.colours[side[0]]]
         figure.add_trace(
             go.Scatter(
                 x=[row["turn"] for row in record],
                 y=[row["towers"][index] for row in record],
                 name=name,
                 mode="lines+markers",
-                line={"dash": DASHES[index % 4], "color": "black", "width": 2, "shape": "hv"},
-                marker={"symbol": MARKERS[index % 4], "size": 5, "color": "black"},
-                hovertemplate=name + ": %{y} towers after turn %{x}<extra></extra>",
+                line={"dash": DASHES[index % 4], "color": colour, "width": 2.5, "shape": "hv"},
+                marker={"symbol": MARKERS[index % 4], "size": 6, "color": colour},
+                hovertemplate=name + " had %{y} towers on the board after battle turn %{x}<extra></extra>",
             )
         )
-    reason = final.result.reason if final.result else "unfinished"
-    return _layout(
+    reason = final.result.reason.replace("+", " and ") if final.result else "unfinished"
+    figure = _layout(
         figure, f"Territory control over one game ({reason})", "battle turn (count)", "towers on the board (count)"
     )
+    figure.update_yaxes(dtick=1, rangemode="tozero")
+    return figure
 
 
 def territory_changes(games: Sequence[State]) -> go.Figure:
@@ -157,11 +200,13 @@ def territory_changes(games: Sequence[State]) -> go.Figure:
             x=letters,
             y=[totals[letter] / count for letter in letters],
             marker={"color": "#8d8d8d", "line": {"color": "black", "width": 1}},
+            text=[f"{totals[letter] / count:.1f}" for letter in letters],
+            textposition="outside",
             customdata=[
-                f"{totals[letter]} towers in {count} games = {Fraction(totals[letter], count)} per game"
+                f"changed hands {totals[letter]} times in {count} games ({Fraction(totals[letter], count)} per game)"
                 for letter in letters
             ],
-            hovertemplate="territory %{x}: %{customdata}<extra></extra>",
+            hovertemplate="territory %{x} %{customdata}<extra></extra>",
         )
     )
     return _layout(
@@ -184,8 +229,10 @@ def captures_per_turn(games: Sequence[State]) -> go.Figure:
             x=values,
             y=[100 * histogram[v] / turns for v in values],
             marker={"color": "#616161", "line": {"color": "black", "width": 1}},
+            text=[_percent(100 * histogram[v] / turns) for v in values],
+            textposition="outside",
             customdata=[f"{histogram[v]} of {turns} turns" for v in values],
-            hovertemplate="%{x} captured: %{customdata} (%{y:.2f}%)<extra></extra>",
+            hovertemplate="%{x} captured in %{customdata} (%{y:.1f} %)<extra></extra>",
         )
     )
     figure = _layout(
@@ -195,4 +242,5 @@ def captures_per_turn(games: Sequence[State]) -> go.Figure:
         "turns (%)",
     )
     figure.update_xaxes(dtick=1)
+    figure.update_yaxes(ticksuffix=" %")
     return figure

@@ -99,10 +99,23 @@ class Island:
         self.letters = tuple(sorted(self.territories))
         self.neighbours: dict[Point, tuple[Point, ...]] = {}
         self.on_edge: dict[Point, bool] = {}
+        # the jumps a piece on a point could make, as (point jumped over, landing point), both on the island
+        self.jumps: dict[Point, tuple[tuple[Point, Point], ...]] = {}
         for row, column in self.points:
             near = tuple((row + dr, column + dc) for dr, dc in DIRECTIONS if (row + dr, column + dc) in self.territory)
             self.neighbours[(row, column)] = near
             self.on_edge[(row, column)] = len(near) < 4
+            self.jumps[(row, column)] = tuple(
+                ((row + dr, column + dc), (row + 2 * dr, column + 2 * dc))
+                for dr, dc in DIRECTIONS
+                if (row + dr, column + dc) in self.territory and (row + 2 * dr, column + 2 * dc) in self.territory
+            )
+        # each step a piece on a point could make, as (neighbour, the Step move): moves are immutable, so one object
+        # per pair of points serves every position
+        self.steps: dict[Point, tuple[tuple[Point, Step], ...]] = {
+            point: tuple((near, Step(point, near)) for near in self.neighbours[point]) for point in self.points
+        }
+        self.places: dict[Point, Place] = {point: Place(point) for point in self.points}
         graph = self.graph()
         if not nx.is_connected(graph):
             parts = sorted(nx.connected_components(graph), key=len)
@@ -426,6 +439,8 @@ def territory_summary(state: State) -> dict[str, Any]:
 
 
 def _point(value: Any, what: str = "point") -> Point:
+    if type(value) is tuple and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
+        return value  # the common case, decided at once
     if (
         isinstance(value, tuple)
         and len(value) == 2
@@ -509,6 +524,7 @@ class Pass:
 
 
 MOVE_CLASSES = {cls.__name__: cls for cls in (Place, Remove, Step, Jump, PlaceTower, Stop, Pass)}
+_MOVE_TYPES = tuple(MOVE_CLASSES.values())
 Move = Place | Remove | Step | Jump | PlaceTower | Stop | Pass
 
 
@@ -582,9 +598,15 @@ class State:
     def players(self) -> int:
         return len(self.colours)
 
+    # The island and the letters' seats are worked out once per state and kept beside its fields (not fields: they
+    # take no part in equality, and a state made with other fields computes its own).
     @property
     def island(self) -> Island:
-        return island(self.territories)
+        cached = self.__dict__.get("_island")
+        if cached is None:
+            cached = island(self.territories)
+            object.__setattr__(self, "_island", cached)
+        return cached
 
     def at(self, point: Point) -> str:
         """The diagram character on a point: ``.`` empty, ``r`` a red piece, ``R`` a red tower, ``#`` off the island."""
@@ -604,19 +626,59 @@ class State:
         return self.at(point).isupper()
 
     def _seat_of_letter(self) -> dict[str, int]:
-        return {LETTERS[colour]: seat for seat, colour in enumerate(self.colours)}
+        """The seat of each piece letter (a shared dict: read it, never change it)."""
+        cached = self.__dict__.get("_seats")
+        if cached is None:
+            cached = {LETTERS[colour]: seat for seat, colour in enumerate(self.colours)}
+            object.__setattr__(self, "_seats", cached)
+        return cached
 
     def letter(self, player: int, tower: bool = False) -> str:
         letter = LETTERS[self.colours[player]]
         return letter.upper() if tower else letter
 
     def pieces(self, player: int) -> tuple[Point, ...]:
-        letter = self.letter(player)
-        return tuple(p for p in self.island.points if self.grid[p[0]][p[1]] == letter)
+        return self._places(self.letter(player))
 
     def towers(self, player: int) -> tuple[Point, ...]:
-        letter = self.letter(player, tower=True)
-        return tuple(p for p in self.island.points if self.grid[p[0]][p[1]] == letter)
+        return self._places(self.letter(player, tower=True))
+
+    def _count(self, letter: str) -> int:
+        """How many points hold ``letter`` (counted in the rows' text: quicker than listing them)."""
+        return sum(line.count(letter) for line in self.grid)
+
+    def _places(self, letter: str) -> tuple[Point, ...]:
+        """The points holding ``letter``, row by row (the order of ``island.points``)."""
+        return self._where().get(letter, ())
+
+    def _where(self) -> dict[str, tuple[Point, ...]]:
+        """Every piece and tower letter on the board with its points, row by row (one look at the grid per state)."""
+        cached = self.__dict__.get("_where_cache")
+        if cached is None:
+            found: dict[str, list[Point]] = {}
+            for row, cells in enumerate(self._occupied_rows()):
+                for char, column in cells:
+                    found.setdefault(char, []).append((row, column))
+            cached = {char: tuple(points) for char, points in found.items()}
+            object.__setattr__(self, "_where_cache", cached)
+        return cached
+
+    def _occupied_rows(self) -> tuple[tuple[tuple[str, int], ...], ...]:
+        """Each row's pieces and towers as (letter, column): rows this state shares with the state it was made from
+        (the same string) are taken from that state's list, the others are read anew."""
+        cached = self.__dict__.get("_rows_cache")
+        if cached is None:
+            earlier = self.__dict__.get("_rows_from")
+            if earlier is None:
+                cached = tuple(_occupied(line) for line in self.grid)
+            else:
+                old_grid, old_rows = earlier
+                cached = tuple(
+                    old_rows[row] if line is old_grid[row] else _occupied(line) for row, line in enumerate(self.grid)
+                )
+            object.__setattr__(self, "_rows_cache", cached)
+            self.__dict__.pop("_rows_from", None)
+        return cached
 
     def team(self, player: int) -> tuple[int, ...]:
         """A player and their partner (4 players: opposite seats are allies, CL-2.2)."""
@@ -629,14 +691,18 @@ class State:
 
     def tower_owner(self, territory: str) -> int | None:
         """Whose tower stands in a territory (at most one tower per territory)."""
-        for point in self.island.territories[territory]:
-            char = self.grid[point[0]][point[1]]
-            if char.isupper():
+        territory_of = self.island.territory
+        for char, points in self._where().items():
+            if char.isupper() and any(territory_of[point] == territory for point in points):
                 return self._seat_of_letter()[char.lower()]
         return None
 
     def towers_in_reserve(self, player: int) -> int:
         return TOWERS_EACH - len(self.towers(player))
+
+
+def _occupied(line: str) -> tuple[tuple[str, int], ...]:
+    return tuple((char, column) for column, char in enumerate(line) if char != EMPTY and char != NO_POINT)
 
 
 def teams_of(players: int) -> tuple[tuple[int, ...], ...]:
@@ -649,8 +715,27 @@ def tower_target(players: int) -> int:
     return 5 if players == 4 else 3
 
 
+_FIELDS = frozenset(f.name for f in dataclasses.fields(State))
+
+
 def _with(state: State, **changes: Any) -> State:
-    return dataclasses.replace(state, **changes)
+    """``dataclasses.replace`` for the engine's own changes, without its checks (the fields are the engine's own, so
+    the checks could only fail on a bug); the island and seats kept beside the fields carry over, as neither the
+    territories nor the colours ever change in a game."""
+    assert _FIELDS.issuperset(changes) and "territories" not in changes and "colours" not in changes
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    if "grid" in changes:
+        # the pieces have moved: found again when asked, from the rows that changed
+        new.__dict__.pop("_where_cache", None)
+        new.__dict__.pop("_rows_cache", None)
+        rows = state.__dict__.get("_rows_cache")
+        if rows is not None:
+            new.__dict__["_rows_from"] = (state.grid, rows)
+        else:
+            new.__dict__.pop("_rows_from", None)
+    return new
 
 
 def _set(grid: tuple[str, ...], changes: dict[Point, str]) -> tuple[str, ...]:
@@ -726,7 +811,7 @@ def new_game(
 
 def _lost(state: State, player: int) -> int:
     """Pieces a player has lost in the removal phase (every piece was placed, none captured yet)."""
-    return PIECES_EACH - len(state.pieces(player))
+    return PIECES_EACH - state._count(state.letter(player))
 
 
 def _alone(state: State, player: int, territory: str) -> bool:
@@ -750,34 +835,51 @@ def conquerable(state: State, player: int) -> tuple[str, ...]:
     """Territories where ``player`` may place a tower now (CL-8.1, CL-8.2, CL-5.2 claims)."""
     if state.towers_in_reserve(player) == 0:
         return ()
-    result = []
-    for territory in state.island.letters:
-        holder = state.tower_owner(territory)
-        if holder is not None and holder in state.team(player):
-            continue
-        if (player, territory) in state.claims or _alone(state, player, territory):
-            result.append(territory)
-    return tuple(result)
+    # one look at every piece and tower instead of one walk through each territory (the same test as _alone)
+    team = state.team(player)
+    friends = team if state.config.partners_share_territories else (player,)
+    territory_of = state.island.territory
+    held: set[str] = set()  # territories with a tower of the player's side
+    own: set[str] = set()  # territories with a piece of the player
+    blocked: set[str] = set()  # territories with a piece that is not a friend's
+    where = state._where()
+    for letter, seat in state._seat_of_letter().items():
+        if seat in team:
+            held.update(territory_of[point] for point in where.get(letter.upper(), ()))
+        if seat == player:
+            own.update(territory_of[point] for point in where.get(letter, ()))
+        elif seat not in friends:
+            blocked.update(territory_of[point] for point in where.get(letter, ()))
+    return tuple(
+        territory
+        for territory in state.island.letters
+        if territory not in held
+        and ((player, territory) in state.claims or (territory in own and territory not in blocked))
+    )
 
 
 def _captures(state: State, mover: int, landing: Point) -> tuple[Point, ...]:
     """CL-7.1-7.3: enemy pieces or towers next to the landing point, held by a flanker or the edge beyond them."""
     seats = state._seat_of_letter()
+    grid = state.grid
+    on_island = state.island.territory
     found = []
     row, column = landing
     for dr, dc in DIRECTIONS:
         middle = (row + dr, column + dc)
-        char = state.at(middle)
-        if char in (EMPTY, NO_POINT):
+        if middle not in on_island:
+            continue
+        char = grid[middle[0]][middle[1]]
+        if char == EMPTY:
             continue
         victim = seats[char.lower()]
         if not state.enemies(mover, victim):
             continue
         beyond = (row + 2 * dr, column + 2 * dc)
-        if beyond not in state.island:
+        if beyond not in on_island:
             found.append(middle)  # CL-7.3: between an enemy piece and the edge of the board
             continue
-        far = state.at(beyond)
+        far = grid[beyond[0]][beyond[1]]
         if far == EMPTY:
             continue
         flanker = seats[far.lower()]
@@ -788,48 +890,59 @@ def _captures(state: State, mover: int, landing: Point) -> tuple[Point, ...]:
 
 
 def _jump_destinations(state: State, origin: Point) -> dict[Point, tuple[Point, ...]]:
-    """Every point a jump chain from ``origin`` can end on, with a shortest path (CL-6.2, CL-C2)."""
+    """Every point a jump chain from ``origin`` can end on, with a shortest path (CL-6.2, CL-C2): a breadth-first
+    search, each round's landing points taken in order, so the path found for a point is always the same."""
     grid = state.grid
-    territory = state.island.territory
-    best: dict[Point, tuple[Point, ...]] = {}
-    frontier: list[tuple[Point, tuple[Point, ...]]] = [(origin, ())]
-    seen = {origin}
+    jumps = state.island.jumps
+    came_from: dict[Point, Point] = {origin: origin}  # also every point reached so far
+    order: list[Point] = []
+    frontier = [origin]
     while frontier:
         following = []
-        for (row, column), path in frontier:
-            for dr, dc in DIRECTIONS:
-                over = (row + dr, column + dc)
-                land = (row + 2 * dr, column + 2 * dc)
-                if over not in territory or land not in territory or land in seen:
-                    continue
-                if grid[over[0]][over[1]] == EMPTY or over == origin:
+        for here in frontier:
+            for over, land in jumps[here]:
+                # the moving piece has left its origin: it cannot be jumped over, nor landed on again (CL-C2)
+                if land in came_from or over == origin or grid[over[0]][over[1]] == EMPTY:
                     continue
                 if grid[land[0]][land[1]] != EMPTY:
                     continue
-                seen.add(land)
-                best[land] = path + (land,)
-                following.append((land, path + (land,)))
-        frontier = sorted(following)
+                came_from[land] = here
+                following.append(land)
+        following.sort()
+        order.extend(following)
+        frontier = following
+    best: dict[Point, tuple[Point, ...]] = {}
+    for land in order:  # a landing point comes after the one it was reached from
+        best[land] = best.get(came_from[land], ()) + (land,)
     return best
 
 
 def _movements(state: State, origin: Point) -> list[Step | Jump]:
-    moves: list[Step | Jump] = []
-    steps = set()
-    for near in state.island.neighbours[origin]:
-        if state.grid[near[0]][near[1]] == EMPTY:
-            moves.append(Step(origin, near))
-            steps.add(near)
-    for destination, path in sorted(_jump_destinations(state, origin).items()):
-        if destination not in steps:
-            moves.append(Jump(origin, path))
+    grid = state.grid
+    board = state.island
+    moves: list[Step | Jump] = [step for near, step in board.steps[origin] if grid[near[0]][near[1]] == EMPTY]
+    for over, land in board.jumps[origin]:
+        if grid[over[0]][over[1]] != EMPTY and grid[land[0]][land[1]] == EMPTY:
+            break
+    else:
+        return moves  # not even a first jump
+    # a jump chain ends an even number of rows and columns away, never on a neighbour: no step has the same end
+    moves.extend(_jump(origin, path) for _, path in sorted(_jump_destinations(state, origin).items()))
     return moves
+
+
+def _jump(origin: Point, path: tuple[Point, ...]) -> Jump:
+    """``Jump(origin, path)`` for points the engine found itself: made without the frozen dataclass's checked
+    ``__init__`` (the same object, several times faster to make; move lists hold many jumps)."""
+    move = object.__new__(Jump)
+    move.__dict__.update(origin=origin, path=path)
+    return move
 
 
 def _captures_after(state: State, move: Step | Jump, mover: int) -> tuple[Point, ...]:
     letter = state.letter(mover)
     moved = _set(state.grid, {move.origin: EMPTY, move.destination: letter})
-    return _captures(dataclasses.replace(state, grid=moved), mover, move.destination)
+    return _captures(_with(state, grid=moved), mover, move.destination)
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -838,7 +951,9 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         return ()
     player = state.turn
     if state.phase == "placement":
-        return tuple(Place(point) for point in state.island.points if state.at(point) == EMPTY)
+        grid = state.grid
+        places = state.island.places
+        return tuple(places[point] for point in state.island.points if grid[point[0]][point[1]] == EMPTY)
     if state.phase == "removal":
         return tuple(Remove(point) for point in _removable(state, player))
     if state.phase == "towers":
@@ -848,9 +963,10 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         moves.extend(m for m in _movements(state, state.follow_up) if _captures_after(state, m, player))
         moves.append(Stop())
         return tuple(moves)
-    movements = [m for piece in state.pieces(player) for m in _movements(state, piece)]
-    moves.extend(movements)
-    if not movements:
+    before = len(moves)
+    for piece in state.pieces(player):
+        moves.extend(_movements(state, piece))
+    if len(moves) == before:
         moves.append(Pass())
     return tuple(moves)
 
@@ -860,7 +976,7 @@ def _tower_moves(state: State, player: int) -> tuple[PlaceTower, ...]:
         PlaceTower(territory, point)
         for territory in conquerable(state, player)
         for point in state.island.territories[territory]
-        if state.at(point) == EMPTY
+        if state.grid[point[0]][point[1]] == EMPTY
     )
 
 
@@ -868,8 +984,9 @@ def _removable(state: State, player: int) -> list[Point]:
     """The enemy pieces ``player`` may take off now (CL-5.1), keeping every later removal possible (CL-C7)."""
     seats = state._seat_of_letter()
     found: dict[int, list[Point]] = {}
+    grid = state.grid
     for point in state.island.points:
-        char = state.at(point)
+        char = grid[point[0]][point[1]]
         if char == EMPTY or char.isupper():
             continue
         victim = seats[char]
@@ -943,7 +1060,10 @@ def check(state: State, move: Any) -> IllegalMove | None:
 def apply(state: State, move: Any) -> State:
     """The state after a legal move (a new State; the old one is unchanged). Illegal moves raise ``IllegalMove``."""
     new = _play(state, move)
-    return _with(new, history=state.history + (move,))
+    if new is state:  # (no rule returns the state itself; if one did, it must not be changed)
+        new = _with(state)
+    new.__dict__["history"] = state.history + (move,)  # a state made just now, seen by nobody else yet
+    return new
 
 
 def outcome(state: State) -> Outcome | None:
@@ -952,7 +1072,7 @@ def outcome(state: State) -> Outcome | None:
 
 
 def _play(state: State, move: Any) -> State:
-    if not isinstance(move, tuple(MOVE_CLASSES.values())):
+    if not isinstance(move, _MOVE_TYPES):
         raise ValueError(f"not a Claim move: {short(move)}")  # noqa: TRY004 - malformed input is a ValueError here
     _check_fields(state, move)
     if state.result is not None:
@@ -1014,7 +1134,7 @@ def _check_fields(state: State, move: Any) -> None:
 
 def _place(state: State, move: Place) -> State:
     point = _point(move.point)
-    if len(state.pieces(state.turn)) >= PIECES_EACH:
+    if state._count(state.letter(state.turn)) >= PIECES_EACH:
         raise IllegalMove("CL-1.1", f"Claim: {state.colours[state.turn]} has placed all {PIECES_EACH} pieces")
     if point not in state.island:
         raise IllegalMove("CL-4.2", f"Claim: {point} is not a point of the island")
@@ -1022,11 +1142,11 @@ def _place(state: State, move: Place) -> State:
         raise IllegalMove("CL-4.2", f"Claim: the point {point} is taken ({_describe(state, point)})")
     grid = _set(state.grid, {point: state.letter(state.turn)})
     new = _with(state, grid=grid)
-    placed = len(new.pieces(state.turn))
+    placed = new._count(state.letter(state.turn))
     if placed % PLACED_PER_TURN and placed < PIECES_EACH:
         return new  # CL-4.2: the second piece of the pair follows
     following = (state.turn + 1) % state.players
-    if all(len(new.pieces(p)) == PIECES_EACH for p in range(state.players)):
+    if all(new._count(new.letter(p)) == PIECES_EACH for p in range(state.players)):
         return _start_removal(new)
     return _with(new, turn=following)
 
@@ -1165,11 +1285,12 @@ def _move(state: State, move: Step | Jump) -> State:
     player = state.turn
     colour = state.colours[player]
     origin = _point(move.origin, "origin")
-    if origin not in state.island or state.at(origin) == EMPTY:
+    char = state.grid[origin[0]][origin[1]] if origin in state.island.territory else NO_POINT
+    if char == EMPTY or char == NO_POINT:
         raise IllegalMove("CL-6.1", f"Claim: there is no piece on {origin} to move")
-    if state.owner(origin) != player:
+    if state._seat_of_letter()[char.lower()] != player:
         raise IllegalMove("CL-6.1", f"Claim: {origin} holds {_describe(state, origin)}, not a {colour} piece")
-    if state.is_tower(origin):
+    if char.isupper():
         raise IllegalMove("CL-9.1", f"Claim: the {colour} tower on {origin} cannot move")
     if state.follow_up is not None and origin != state.follow_up:
         raise IllegalMove(
@@ -1205,14 +1326,13 @@ def _move(state: State, move: Step | Jump) -> State:
             seen.add(landing)
             here = landing
         destination = here
-    captured = _captures_after(state, move, player)
+    moved = _set(state.grid, {origin: EMPTY, destination: state.letter(player)})
+    captured = _captures(_with(state, grid=moved), player, destination)
     if state.follow_up is not None and not captured:
         raise IllegalMove(
             "CL-7.4",
             f"Claim: the piece on {origin} may move again only to capture, and {describe(move)} captures nothing",
         )
-    changes = {origin: EMPTY, destination: state.letter(player)}
-    changes.update(dict.fromkeys(captured, EMPTY))
     claims = set(state.claims)
     for point in captured:
         if state.is_tower(point):
@@ -1222,9 +1342,9 @@ def _move(state: State, move: Step | Jump) -> State:
             claims.add((player, territory))
     if not captured:
         # CL-C5: conquests not used before moving are given up for this turn
-        new = _with(state, grid=_set(state.grid, changes), claims=frozenset(claims))
-        return _end_turn(new)
-    new = _with(state, grid=_set(state.grid, changes), claims=frozenset(claims), follow_up=destination, quiet_turns=0)
+        return _end_turn(state, grid=moved)
+    grid = _set(moved, dict.fromkeys(captured, EMPTY))
+    new = _with(state, grid=grid, claims=frozenset(claims), follow_up=destination, quiet_turns=0)
     if _follow_up_options(new):
         return new
     return _end_turn(new)
@@ -1238,11 +1358,13 @@ def _follow_up_options(state: State) -> bool:
     return any(_captures_after(state, m, state.turn) for m in _movements(state, state.follow_up))
 
 
-def _end_turn(state: State) -> State:
+def _end_turn(state: State, **changes: Any) -> State:
+    """Pass the turn on (with ``changes`` made to the state in the same step)."""
     player = state.turn
-    claims = frozenset(claim for claim in state.claims if claim[0] != player)
+    claims = frozenset(claim for claim in state.claims if claim[0] != player) if state.claims else state.claims
     quiet = state.quiet_turns + 1
-    new = _with(state, claims=claims, follow_up=None, quiet_turns=quiet, turn=(player + 1) % state.players)
+    changes.update(claims=claims, follow_up=None, quiet_turns=quiet, turn=(player + 1) % state.players)
+    new = _with(state, **changes)
     if quiet >= state.config.quiet_turn_limit:
         return _with(new, result=stalled_outcome(new))
     return new

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 import ipywidgets as widgets
@@ -46,9 +47,10 @@ LAND = "#fefefb"  # every territory nobody holds: the thick borders and the lett
 TINT = {"red": "#f78079", "blue": "#b8bcfb", "yellow": "#e1c431", "green": "#13d6b8"}  # a territory a tower holds
 TARGET = "#6a1b9a"  # rings on the points the selected piece (or a tower, a removal) can go to; the selected piece
 LAST = "#212121"  # the last move: its path, a ring where it ended, and the ghosts of what it took off the board
+HINT = "#999900"  # the move Hint suggests: a dashed dark-gold path and stars on the points it names
 PALETTES: dict[str, list[str]] = {
-    "pieces": [*COLOUR_HEX.values(), LAND],
-    "island": [LAND, *TINT.values(), TARGET, LAST],
+    "pieces": [*COLOUR_HEX.values(), LAND, HINT],
+    "island": [LAND, *TINT.values(), TARGET, LAST, HINT],
 }
 # a shape per colour as well as a hue, so the board reads without colour vision and in grey-scale
 SYMBOL = {"red": "circle", "blue": "square", "yellow": "diamond", "green": "hexagon"}
@@ -130,6 +132,18 @@ def marks_of(steps: Any, shown: State) -> Marks:
             if owner is not None and shown.at(point) == ".":
                 ghosts.append((point, before.colours[owner], before.is_tower(point)))
     return Marks(paths, [p for p in rings if shown.at(p) not in (".", "#")], ghosts)
+
+
+def hint_marks(move: Any) -> tuple[list[Point], list[Point]]:
+    """What the board marks of a suggested move: the path it walks (origin first; empty unless it moves a piece) and
+    the points it names (from and to; the point of a placed piece or tower, or of a removed piece)."""
+    if isinstance(move, Step):
+        return [move.origin, move.destination], [move.origin, move.destination]
+    if isinstance(move, Jump):
+        return [move.origin, *move.path], [move.origin, move.destination]
+    if isinstance(move, (Place, PlaceTower, Remove)):
+        return [], [move.point]
+    return [], []  # Stop and Pass name no point: the status line says them
 
 
 def board_figure(state: State, title: str = "", width: int = 640, marks: Marks = NO_MARKS) -> go.Figure:
@@ -291,6 +305,28 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
             marker={"symbol": "circle-open", "size": 33, "color": LAST, "line": {"width": 2.5, "color": LAST}},
         )
     )
+    figure.add_trace(
+        go.Scatter(  # 10: the path of the suggested move (Hint), dashed
+            x=[],
+            y=[],
+            mode="lines",
+            name="suggested move",
+            line={"color": HINT, "width": 4, "dash": "dash"},
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
+    figure.add_trace(
+        go.Scatter(  # 11: stars on the points the suggested move names (from, to; a piece, tower or removal)
+            x=[],
+            y=[],
+            mode="markers",
+            name="suggested points",
+            hoverinfo="skip",
+            showlegend=False,
+            marker={"symbol": "star-open", "size": 38, "color": HINT, "line": {"width": 3, "color": HINT}},
+        )
+    )
     figure.update_layout(
         title=title or None,
         width=width,
@@ -315,6 +351,7 @@ def _update(
     targets: list[tuple[Point, str]],
     selected: Point | None = None,
     marks: Marks = NO_MARKS,
+    hinted: Any = None,
 ) -> None:
     board = state.island
     owner_colour = {}
@@ -400,6 +437,9 @@ def _update(
         },
     )
     figure.data[9].update(x=[_xy(p)[0] for p in marks.rings], y=[_xy(p)[1] for p in marks.rings])
+    hint_path, hint_points = hint_marks(hinted)
+    figure.data[10].update(x=[_xy(p)[0] for p in hint_path], y=[_xy(p)[1] for p in hint_path])
+    figure.data[11].update(x=[_xy(p)[0] for p in hint_points], y=[_xy(p)[1] for p in hint_points])
 
 
 class Board(Table):
@@ -734,7 +774,8 @@ class Board(Table):
         if self.selected is not None and (state.owner(self.selected) != state.player or self.replaying):
             self.selected = None
         marks = marks_of(self.steps_shown(), state)
-        _update(self.figure, state, [] if self.replaying else self._targets(), self.selected, marks)
+        hinted = None if self.replaying else self.hinted  # Hint is for the game as it stands, not for a replay
+        _update(self.figure, state, [] if self.replaying else self._targets(), self.selected, marks, hinted)
         moves = legal_moves(state)
         self.move_list.options = [(self.move_text(move), move) for move in moves]
         self.move_list.index = 0 if moves else None
@@ -786,3 +827,107 @@ def figure_pair(number: str | int, width: int = 860) -> go.Figure:
     )
     pair.update_annotations(font_size=13)
     return pair
+
+
+class Explorer(widgets.VBox):
+    """Threats beside the board: which pieces and towers of a player an enemy could capture with one step or jump
+    on their next turn, and what that player could capture now.  Claim has no dice, so every number is an exact count;
+    it follows the position the board shows."""
+
+    title = "Threats"  # what this explorer shows (the app's tab is named "Odds" for every game)
+
+    def __init__(self, board: Board, width: int = 340) -> None:
+        self.board = board
+        state = board.state
+        people = [seat for seat in range(state.players) if seat not in board.bots]
+        self.player = widgets.BoundedIntText(
+            value=(people[0] if people else 0) + 1,
+            min=1,
+            max=state.players,
+            description="Player",
+            tooltip="Whose pieces to look at: "
+            + ", ".join(f"{seat + 1} {colour}" for seat, colour in enumerate(state.colours)),
+            layout=widgets.Layout(width="150px"),
+            style={"description_width": "4em"},
+        )
+        self.key = widgets.HTML()
+        self.result = widgets.HTML(layout=widgets.Layout(width=f"{width}px"))
+        self.result.add_class("rulebook-explorer-result")
+        self.player.observe(lambda _: self.update(), "value")
+        super().__init__(
+            [
+                widgets.HTML("<b>Threats</b>: what can be captured next"),
+                widgets.HBox([self.player, self.key]),
+                self.result,
+            ],
+            layout=widgets.Layout(width=f"{width}px"),
+        )
+        self.add_class("rulebook-explorer")
+        board.listeners.append(self.update)
+        self.update()
+
+    def update(self, _board: Any = None) -> None:
+        """Show the threats in the position the board shows, for the chosen player."""
+        state = self.board.state
+        seat = min(max(self.player.value, 1), state.players) - 1
+        colour = state.colours[seat]
+        self.key.value = (
+            f"<span style='font-size:13px;color:{COLOUR_HEX[colour]}'>{GLYPH[colour]}</span> "
+            f"<span style='font-size:13px'>{colour.capitalize()}</span>"
+        )
+        self.result.value = threats_html(state, seat)
+
+
+def threats_html(state: State, seat: int) -> str:
+    """The explorer's text for one player: exact counts, places named as on the board's edges."""
+    from .narrate import captures_text, name
+    from .threats import capture_moves, threats
+
+    height = state.island.height
+    colour = state.colours[seat].capitalize()
+
+    def told(move: Any) -> str:
+        return html.escape(readable(str(move), height))
+
+    if state.phase != "battle" or state.result is not None:
+        when = "the game is over" if state.result is not None else f"this is the {state.phase} phase"
+        return (
+            f"<div style='font-size:13px'>Pieces are captured only in the battle (CL-7.1); {when}: "
+            f"{colour} has {len(state.pieces(seat))} pieces on the board. Threats show here once the battle "
+            "begins.</div>"
+        )
+    own = state.pieces(seat) + state.towers(seat)
+    danger = threats(state, seat)
+
+    def count(number: int, thing: str) -> str:
+        return f"{number} {thing}" + ("" if number == 1 else "s")
+
+    pieces, towers = count(len(state.pieces(seat)), "piece"), count(len(state.towers(seat)), "tower")
+    lines = [f"{colour} has {pieces} and {towers} on the board."]
+    if danger:
+        share = Fraction(len(danger), len(own))
+        things = [f"the {'tower' if state.is_tower(p) else 'piece'} on {name(state, p)}" for p in danger]
+        lines.append(
+            f"<b>In danger</b>: {len(danger)} of these {len(own)} ({share}) can be captured by one enemy step or jump "
+            f"on the enemy's next turn: {html.escape(', '.join(things))}."
+        )
+        by_move: dict[Any, int] = {}  # each enemy move with how many of these it would take
+        for attackers in danger.values():
+            for attacker in attackers:
+                by_move[attacker] = by_move.get(attacker, 0) + 1
+        items = [
+            f"<li>{state.colours[enemy].capitalize()}: {told(move)} takes {count}</li>"
+            for (enemy, move), count in sorted(by_move.items(), key=lambda item: -item[1])
+        ]
+        lines.append(f"<ol style='margin:0;padding-left:1.6em'>{''.join(items)}</ol>")
+    else:
+        lines.append(f"<b>Safe</b>: no enemy step or jump on the next turn captures anything of {colour}'s.")
+    mine = capture_moves(state, seat)
+    if mine:
+        lines.append(f"<b>{colour}'s captures</b> if it were {colour}'s turn now: {count(len(mine), 'move')}.")
+        items = [f"<li>{told(move)} takes {html.escape(captures_text(state, taken))}</li>" for move, taken in mine[:6]]
+        more = f"<li>and {len(mine) - 6} more</li>" if len(mine) > 6 else ""
+        lines.append(f"<ol style='margin:0;padding-left:1.6em'>{''.join(items)}{more}</ol>")
+    else:
+        lines.append(f"{colour} has no capture within one step or jump now.")
+    return "<div style='font-size:13px;line-height:1.4'>" + "<br>".join(lines) + "</div>"
