@@ -230,6 +230,7 @@ KINGDOM_BUILDER = GameSetup(
     build=_kingdom_builder,
     options=_kingdom_builder_options(),
     blurb="Build settlements on the terrain your card shows; score the three cards.",
+    bot_names={"strong": "scores each build and looks to the end of its turn"},
 )
 
 

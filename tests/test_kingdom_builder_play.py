@@ -225,8 +225,11 @@ def test_greedy_beats_random():
 
 
 def test_bench_reports_positive_figures():
-    figures = bench.bench(games=1)
+    figures = bench.bench(games=1, strong_games=2)
     assert set(figures) >= {"random_games_per_second_2p", "random_games_per_second_4p", "legal_moves_microseconds"}
+    wins = figures.pop("strong_wins_against_greedy_of_2")
+    assert wins in (0, 1, 2)
+    assert figures["strong_move_cpu_seconds_max"] >= figures["strong_move_cpu_seconds_median"]
     assert all(value > 0 for value in figures.values())
 
 

@@ -195,8 +195,8 @@ def test_scoring_highlight_and_charts():
     legal = charts.legal_hexes_figure(state, 0)
     # By hand: next to (5,5) grass (5,4) (4,5) (4,6), forest (5,6) (6,5) (6,6); next to (0,8)/(0,9) canyon
     # (0,7) (1,7) (1,8) (0,10) (1,9); no desert or flower next to any, so every free hex of those counts.
-    assert list(legal.data[0].x) == ["grass", "canyon", "desert", "flower", "forest"]
+    assert list(legal.data[0].x) == ["grassland", "canyon", "desert", "flower field", "forest"]
     assert [legal.data[0].y[i] for i in (0, 1, 4)] == [3, 5, 3]
     assert [legal.data[0].y[i] for i in (2, 3)] == [53, 57]
     knights = charts.score_figure(state).data[1]
-    assert knights.name == "knights" and list(knights.y) == [4, 0]
+    assert knights.name == "Knights" and list(knights.y) == [4, 0]

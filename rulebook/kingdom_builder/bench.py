@@ -1,12 +1,14 @@
-"""Speed figures for ``make bench``: random games per second and the time to list the legal moves."""
+"""Figures for ``make bench``: random games per second, the time to list the legal moves, and the strong computer
+player against the greedy one (win rate over games with the seats rotated, CPU time per strong move)."""
 
 from __future__ import annotations
 
 import random
+import statistics
 import time
 
-from .. import core
-from .bots import random_player
+from .. import core, study
+from .bots import greedy_player, random_player, strong_player
 from .rules import State, apply, legal_moves, new_game, outcome
 
 
@@ -23,8 +25,30 @@ def _random_game(players: int, seed: int) -> tuple[State, list[State]]:
     return state, decisions
 
 
-def bench(games: int = 6, seed: int = 0) -> dict[str, float]:
-    """Random 2-, 3- and 4-player games per second and mean legal-move generation time (microseconds)."""
+def strong_move_times(games: int, seed: int = 0) -> list[float]:
+    """CPU seconds of each strong move in 2-player games against the greedy player (the strong one seated first)."""
+    times: list[float] = []
+    for game in range(games):
+        rng = random.Random(seed + game)
+        state = new_game(players=2, seed=seed + game)
+        while outcome(state) is None:
+            state = core.advance(state, rng)
+            if outcome(state) is not None:
+                break
+            if state.player == 0:
+                start = time.process_time()
+                move = strong_player(state, rng)
+                times.append(time.process_time() - start)
+            else:
+                move = greedy_player(state, rng)
+            state = apply(state, move)
+    return times
+
+
+def bench(games: int = 6, seed: int = 0, strong_games: int = 40) -> dict[str, float]:
+    """Random 2-, 3- and 4-player games per second, mean legal-move generation time (microseconds), and the strong
+    player's share of wins against greedy over ``strong_games`` 2-player games (seats rotated) with its median and
+    largest CPU time per move."""
     figures: dict[str, float] = {}
     sampled: list[State] = []
     for players in (2, 3, 4):
@@ -38,6 +62,13 @@ def bench(games: int = 6, seed: int = 0) -> dict[str, float]:
         legal_moves(state)
     figures["legal_moves_microseconds"] = round(1e6 * (time.perf_counter() - start) / len(sampled), 1)
     figures["legal_moves_positions"] = float(len(sampled))
+    if strong_games:
+        result = study.run("kingdom_builder", ("strong", "greedy"), strong_games, seed=seed, workers=1)
+        strong = result.rows()[0]
+        figures[f"strong_wins_against_greedy_of_{strong_games}"] = float(strong["wins"])
+        times = strong_move_times(max(1, strong_games // 10), seed)
+        figures["strong_move_cpu_seconds_median"] = round(statistics.median(times), 4)
+        figures["strong_move_cpu_seconds_max"] = round(max(times), 4)
     return figures
 
 

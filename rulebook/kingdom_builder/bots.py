@@ -1,12 +1,30 @@
-"""Computer players: a random one, and a greedy one that takes the move with the best immediate gain in gold."""
+"""Computer players: a random one, a greedy one that takes the move with the best immediate gain in gold, and a
+strong one that looks to the end of its turn with the exact score plus a positional evaluation (tiles held, tiles
+within reach).
+
+``explain(state, move)`` says in players' words why a move is good: the gold it earns now, card by card, the tiles
+it takes, and what the rest of the turn adds in the strong player's evaluation. The app's Hint shows it."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from .. import core
-from .rules import Build, EndTurn, Move, State, UseTile, apply, legal_moves, new_game, outcome, score
+from .rules import (
+    MOVE_TILES,
+    Build,
+    EndTurn,
+    Move,
+    State,
+    UseTile,
+    apply,
+    legal_moves,
+    new_game,
+    outcome,
+    score,
+)
 
 Bot = Callable[[State, random.Random], Move]
 
@@ -53,7 +71,151 @@ def greedy_player(state: State, rng: random.Random) -> Move:
     return rng.choice(moves)
 
 
-BOTS: dict[str, Bot] = {"random": random_player, "greedy": greedy_player}
+# --- the strong player -------------------------------------------------------------------------------------------
+
+# Weights of the positional evaluation, in gold; tuned by balance studies against the greedy player.
+TILE_VALUE = 4.0  # a location tile that builds: one more settlement a turn for the rest of the game
+MOVE_TILE_VALUE = 4.0  # a Barn, Harbor or Paddock: no new settlement, but a step towards more tiles and gold
+TILE_TURNS = 4  # ... worth its full value while at least this many turns are left
+LOCATION_REACH = 0.5  # a free hex next to the player's settlements that touches a location with a tile for them
+LOOKAHEAD = 6  # the strong player follows this many of its best moves to the end of the turn
+ROLLOUT_SAMPLE = 12  # moving-tile moves tried at each step of that rest of the turn
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The strong player's view of a position for one player, in gold: the exact score and the positional terms."""
+
+    score: int
+    tiles: float
+    locations: float
+
+    @property
+    def total(self) -> float:
+        return self.score + self.tiles + self.locations
+
+
+def evaluate(state: State, player: int) -> Evaluation:
+    """The exact running score of ``player`` plus what the position promises: tiles held (while turns remain),
+    and location tiles they can still take within one step."""
+    geometry, board = state.geometry, state.board
+    turns_left = state.supply[player] / 3
+    worth = min(1.0, turns_left / TILE_TURNS)
+    tiles = worth * sum(MOVE_TILE_VALUE if tile.kind in MOVE_TILES else TILE_VALUE for tile in state.tiles[player])
+    near_tiles: set[int] = set()
+    left = dict(state.tiles_left)
+    taken = state.taken
+    for i, owner in enumerate(board):
+        if owner != player:
+            continue
+        for n in geometry.neighbours[i]:
+            if board[n] >= 0 or n not in geometry.buildable:
+                continue
+            for m in geometry.neighbours[n]:
+                if geometry.location[m] and left.get(m, 0) > 0 and (player, m) not in taken:
+                    near_tiles.add(m)
+    return Evaluation(
+        score=score(state)[player]["total"],
+        tiles=tiles,
+        locations=LOCATION_REACH * len(near_tiles) * worth,
+    )
+
+
+def _ranked(state: State, player: int, rng: random.Random, sample: int = MOVE_SAMPLE) -> list[tuple[float, Move]]:
+    """Every candidate move with the evaluation of the position after it, best first (ties in the rng's order)."""
+    moves = list(legal_moves(state))
+    shifts = [m for m in moves if isinstance(m, UseTile) and m.origin is not None]
+    if len(shifts) > sample:
+        keep = set(rng.sample(shifts, sample))
+        moves = [m for m in moves if not (isinstance(m, UseTile) and m.origin is not None) or m in keep]
+    rng.shuffle(moves)
+    scored = []
+    for move in moves:
+        after = state if isinstance(move, EndTurn) else apply(state, move)
+        # at equal value, stop rather than shuffle settlements around
+        scored.append((evaluate(after, player).total + (1e-6 if isinstance(move, EndTurn) else 0.0), move))
+    scored.sort(key=lambda pair: -pair[0])
+    return scored
+
+
+def _turn_end(state: State, player: int, rng: random.Random) -> State:
+    """The position at the end of ``player``'s turn when the rest of it is played one move ahead (the evaluation's
+    best move each time, moving tiles sampled), before the card is discarded."""
+    for _ in range(20):
+        if state.player != player or state.finished:
+            return state
+        ranked = _ranked(state, player, rng, sample=ROLLOUT_SAMPLE)
+        if not ranked or isinstance(ranked[0][1], EndTurn):
+            return state
+        state = apply(state, ranked[0][1])
+    return state
+
+
+def strong_player(state: State, rng: random.Random, lookahead: int | None = None) -> Move:
+    """Looks to the end of its turn: the best few moves by the evaluation (exact score + positional terms) are each
+    followed by the rest of the turn played one move ahead, and the move whose turn ends best is chosen.
+
+    Ending the turn is chosen when nothing else ends the turn better. ``lookahead`` (default ``LOOKAHEAD``) is its
+    budget: how many moves it follows to the end of the turn (1 plays like a one-move-ahead player)."""
+    player = state.player
+    assert player is not None
+    ranked = _ranked(state, player, rng)
+    if len(ranked) == 1:
+        return ranked[0][1]
+    best_move, best_value = ranked[0][1], float("-inf")
+    for _, move in ranked[: LOOKAHEAD if lookahead is None else lookahead]:
+        end = state if isinstance(move, EndTurn) else _turn_end(apply(state, move), player, rng)
+        value = evaluate(end, player).total + (1e-6 if isinstance(move, EndTurn) else 0.0)
+        if value > best_value + 1e-9:
+            best_move, best_value = move, value
+    return best_move
+
+
+def strong_bot(lookahead: int) -> Bot:
+    """The strong player with a smaller (or larger) budget: a level for the app's set-up to offer."""
+    if not isinstance(lookahead, int) or isinstance(lookahead, bool) or lookahead < 1:
+        raise ValueError(f"lookahead: a whole number from 1, not {lookahead!r}")
+
+    def player(state: State, rng: random.Random) -> Move:
+        return strong_player(state, rng, lookahead)
+
+    player.__name__ = f"strong_player_{lookahead}"
+    return player
+
+
+def explain(state: State, move: Move) -> str:
+    """Why ``move`` is good for the player to move, in players' words: the gold it earns now, card by card, the
+    tiles it takes or gives up, and how the strong player's evaluation of the end of this turn changes."""
+    player = state.player
+    if player is None or state.finished:
+        return ""
+    if isinstance(move, EndTurn):
+        return "Nothing left to build or use this turn raises your gold or your position, so end the turn"
+    after = apply(state, move)
+    before_score, after_score = score(state)[player], score(after)[player]
+    gains = [
+        f"{part.title()} {after_score[part] - before_score[part]:+d}"
+        for part in (*state.cards, "castles")
+        if after_score[part] != before_score[part]
+    ]
+    now = after_score["total"] - before_score["total"]
+    words = [f"{now:+d} gold now" + (f" ({', '.join(gains)})" if gains else "")]
+    gained = len(after.tiles[player]) - len(state.tiles[player])
+    if gained > 0:
+        words.append(f"takes {gained} location tile{'s' if gained > 1 else ''} (an extra action every turn)")
+    elif gained < 0:
+        words.append(f"gives up {-gained} location tile{'s' if gained < -1 else ''}")
+    if evaluate(after, player).locations > evaluate(state, player).locations:
+        words.append("reaches the side of a location whose tile you can still take")
+    end = _turn_end(after, player, random.Random(0))
+    change = evaluate(end, player).total - evaluate(state, player).total
+    return (
+        f"{'; '.join(words)}. With the rest of the turn played as planned, the evaluation (gold plus tiles and "
+        f"reach) rises by {change:.1f}"
+    )
+
+
+BOTS: dict[str, Bot] = {"random": random_player, "greedy": greedy_player, "strong": strong_player}
 
 
 def play_game(state: State, players: Mapping[int, Bot], rng: random.Random) -> State:

@@ -8,6 +8,7 @@ grey-scale printing.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 
 import plotly.graph_objects as go
 
@@ -26,12 +27,52 @@ TERRAIN_SHADE = {"desert": "#f0d898", "grass": "#89af75", "flower": "#a99bd9", "
 CARD_SHADE = ("#fde725", "#5ec962", "#21918c", "#3b528b", "#440154")
 
 
-def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
-    return finish(figure, title, x_title, y_title, width=WIDTH)
+SMALL_WIDTH = 340  # the app's side panel
+SMALL_HEIGHT = 300
 
 
-def draw_odds_figure(state: State, player: int, max_draws: int = 6) -> go.Figure:
-    """Chance (%) that ``player`` draws each terrain at least once within their next 1..``max_draws`` cards.
+def chance_words(chance: Fraction) -> str:
+    """A chance as a reader wants it: the exact fraction while it stays short, and the percent with one decimal."""
+    if chance == 0:
+        return "0 % (impossible)"
+    if chance == 1:
+        return "100 % (certain)"
+    percent = f"{float(chance) * 100:.1f} %"
+    return f"{chance.numerator}/{chance.denominator} = {percent}" if chance.denominator <= 999 else percent
+
+
+def _layout(
+    figure: go.Figure, title: str, x_title: str, y_title: str, width: int = WIDTH, height: int = HEIGHT
+) -> go.Figure:
+    """The shared finish, with the legend at the foot of the figure, under the axis title, where it covers nothing;
+    a narrow figure (the app's side panel) gets smaller type and margins."""
+    small = width < 500
+    finish(figure, title, x_title, y_title, width=width, height=height)
+    figure.update_layout(
+        legend={"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0, "xanchor": "left"},
+        margin={
+            "l": 50 if small else 70,
+            "r": 10 if small else 20,
+            "t": 50 if small else 60,
+            "b": 110 if small else 90,
+        },
+        font={"size": 11 if small else 13},
+        title={"font": {"size": 13 if small else 16}},
+    )
+    return figure
+
+
+def draw_odds_figure(
+    state: State,
+    player: int,
+    max_draws: int = 6,
+    *,
+    width: int = WIDTH,
+    height: int = HEIGHT,
+    chosen: int | None = None,
+) -> go.Figure:
+    """Chance (%) that ``player`` gets each terrain at least once within their next 1..``max_draws`` turns (one card
+    a turn), following the real card flow (KB-C3). ``chosen`` marks one k with a vertical line.
 
     Terrains with the same chances at every k (the same number of cards left) share one line, named after all of
     them, so that no line hides another."""
@@ -51,18 +92,17 @@ def draw_odds_figure(state: State, player: int, max_draws: int = 6) -> go.Figure
             line={"dash": DASHES[number], "color": shade, "width": 3},
             marker={"symbol": SYMBOLS[number], "size": 9, "color": shade, "line": {"width": 1, "color": "#000"}},
             hovertext=[
-                f"{name} within {k} draw{'s' if k > 1 else ''}: {c} = {float(c):.4%}" for k, c in zip(draws, chances)
+                f"{name} at least once in your next {k} turn{'s' if k > 1 else ''}: {chance_words(c)}"
+                for k, c in zip(draws, chances)
             ],
             hoverinfo="text",
         )
-    figure.update_yaxes(range=[0, 100])
-    figure.update_xaxes(dtick=1)
-    return _layout(
-        figure,
-        f"Chance that {COLOURS[player]} draws a terrain within k cards (pile and reshuffles)",
-        "own cards drawn from now, k (cards)",
-        "chance (%)",
-    )
+    if chosen is not None and 1 <= chosen <= max_draws:
+        figure.add_vline(x=chosen, line={"color": "#555", "width": 1, "dash": "dot"})
+    figure.update_yaxes(range=[0, 104], ticksuffix=" %", dtick=20)
+    figure.update_xaxes(dtick=1, range=[0.7, max_draws + 0.3])
+    title = f"{COLOURS[player].capitalize()}: chance of a terrain within k turns"
+    return _layout(figure, title, "own turns from now, k (one card a turn)", "chance (%)", width, height)
 
 
 def legal_hexes_figure(state: State, player: int) -> go.Figure:
@@ -70,7 +110,7 @@ def legal_hexes_figure(state: State, player: int) -> go.Figure:
     counts = legal_hexes_by_terrain(state, player)
     figure = go.Figure(
         go.Bar(
-            x=list(TERRAINS),
+            x=[terrain_word(t) for t in TERRAINS],
             y=[counts[t] for t in TERRAINS],
             text=[counts[t] for t in TERRAINS],
             textposition="outside",
@@ -79,7 +119,10 @@ def legal_hexes_figure(state: State, player: int) -> go.Figure:
                 "line": {"color": "#000", "width": 1},
                 "pattern": {"shape": list(PATTERNS[:5])},
             },
-            hovertext=[f"{t}: {counts[t]} legal hexes" for t in TERRAINS],
+            hovertext=[
+                f"with a {terrain_word(t)} card: {counts[t]} hex{'es' if counts[t] != 1 else ''} to build on now"
+                for t in TERRAINS
+            ],
             hoverinfo="text",
         )
     )
@@ -102,7 +145,7 @@ def score_figure(state: State) -> go.Figure:
         figure.add_bar(
             x=players,
             y=values,
-            name=part,
+            name=part.title(),
             text=values,
             textposition="inside",
             marker={

@@ -1,4 +1,15 @@
-"""Exact odds for Kingdom Builder's chance events: which terrain cards a player will draw, and what they allow now."""
+"""Exact odds for Kingdom Builder's chance events: which terrain cards a player will draw, and what they allow now.
+
+The card flow (KB-8.1, KB-C3): at the end of a turn a player discards the terrain card and draws the next one; when
+the pile is empty, the discards are shuffled into a new pile. The odds see the whole table (pile, discards and
+hands), as a referee would; replacing a useless card (KB-C4) is left out, since it depends on the board to come.
+
+How it stays exact and fast: a question about one terrain only needs two kinds of card, that terrain and the rest.
+The pile is shuffled, so the cards at any fixed positions of it are a uniform draw without replacement. Between two
+reshuffles only a few positions matter: the player's own draws and the cards the players hold when the pile runs
+out (every other card goes back through the discards into the next pile). The odds are a sum over those positions'
+cards, pile after pile, instead of over every order of the deck.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +18,10 @@ from functools import cache
 from math import comb
 
 from .rules import TERRAINS, State, _adjacent_choice, short
+
+KINDS = 2  # a card is the terrain asked about (1) or another one (0)
+MAX_DRAWS = 12  # the explorer and the charts look at most this many own cards ahead
+Phase = tuple[tuple[int, ...], tuple[int, ...]]  # (the new pile's counts of each kind, each player's card or -1)
 
 
 def _drawers(state: State, events: int) -> list[tuple[int, bool]]:
@@ -30,73 +45,162 @@ def _drawers(state: State, events: int) -> list[tuple[int, bool]]:
     return order[:events]
 
 
-def terrain_within(state: State, player: int, terrain: str, draws: int) -> Fraction:
-    """Exact chance that at least one of ``player``'s next ``draws`` terrain cards is ``terrain``.
-
-    Follows the real card flow: every player discards at the end of the turn and draws, and the discards
-    are reshuffled into a new pile when it runs out (KB-C3). It sees the whole table (pile, discards and
-    hands), as a referee would; replacing useless cards (KB-C4) is left out."""
-    if terrain not in TERRAINS:
-        raise ValueError(f"unknown terrain {short(terrain)} (terrains: {', '.join(TERRAINS)})")
-    if not 0 <= player < state.players:
+def _check(state: State, player: int, draws: int) -> None:
+    if not isinstance(state, State):
+        raise ValueError(f"expected a Kingdom Builder State, not {short(state)}")  # noqa: TRY004
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < state.players:
         raise ValueError(f"player must be 0..{state.players - 1}, not {short(player)}")
-    if draws <= 0 or state.finished:
-        return Fraction(0)
-    order = _drawers(state, draws * state.players + state.players)
-    target = TERRAINS.index(terrain)
-    hands = tuple(-1 if card is None else TERRAINS.index(card) for card in state.hands)
+    if not isinstance(draws, int) or isinstance(draws, bool) or not 0 <= draws <= MAX_DRAWS:
+        raise ValueError(f"draws must be a whole number from 0 to {MAX_DRAWS}, not {short(draws)}")
 
-    def needed(event: int, left: int) -> int:
-        """Draws from ``event`` on until the player has drawn ``left`` more cards."""
-        for count, (drawer, _) in enumerate(order[event:], start=1):
-            left -= drawer == player
-            if left == 0:
+
+class _Flow:
+    """The card flow from one state, seen for one player and one terrain: the order of the draws and the cards in
+    play, each card either of that terrain (kind 1) or not (kind 0)."""
+
+    def __init__(self, state: State, player: int, draws: int, terrain: str) -> None:
+        self.player = player
+        self.order = _drawers(state, draws * state.players + state.players)
+        target = TERRAINS.index(terrain)
+
+        def split(counts: tuple[int, ...]) -> tuple[int, int]:
+            return (sum(counts) - counts[target], counts[target])
+
+        self.hands = tuple(-1 if card is None else int(card == terrain) for card in state.hands)
+        held = (sum(h == 0 for h in self.hands), sum(h == 1 for h in self.hands))
+        self.pile = split(state.pile)
+        # every card still in the game: in the pile, the discards or a hand
+        self.live = tuple(p + d + h for p, d, h in zip(self.pile, split(state.discard), held))
+
+    def reach(self, event: int, nth: int) -> int:
+        """Draws from ``event`` up to and including the player's ``nth`` one (past the order if it never comes)."""
+        for count, (drawer, _) in enumerate(self.order[event:], start=1):
+            nth -= drawer == self.player
+            if nth == 0:
                 return count
-        return len(order) + 1
+        return len(self.order) + 1
+
+    def own(self, event: int, count: int) -> int:
+        """How many of the draws ``event .. event+count-1`` are the player's."""
+        return sum(drawer == self.player for drawer, _ in self.order[event : event + count])
+
+    def phases(
+        self, event: int, pile: tuple[int, ...], hands: tuple[int, ...], discarded: bool, avoid: int = -1
+    ) -> dict[Phase, Fraction]:
+        """The draws ``event ..`` use up ``pile``; the next draw reshuffles the discards. The chance of each
+        (new pile, hands at the reshuffle), counting only the cases where none of the player's own draws before it
+        is the terrain ``avoid`` (-1: every case). ``discarded``: the drawer at ``event`` has discarded already."""
+        size = sum(pile)
+        reshuffle = event + size
+        hands_now = list(hands)
+        if not discarded and self.order[event][1]:
+            hands_now[self.order[event][0]] = -1
+        last: dict[int, int] = {}  # each player's last draw from this pile: the card held when it runs out
+        for position in range(event, reshuffle):
+            drawer = self.order[position][0]
+            last[drawer] = position
+            hands_now[drawer] = -1  # they discard their card before drawing (it returns in the next pile)
+        watched = set(last.values())
+        if avoid >= 0:
+            watched |= {e for e in range(event, reshuffle) if self.order[e][0] == self.player}
+        # forward over the positions that matter: {(cards left in the pile, hands): chance}
+        states: dict[Phase, Fraction] = {(pile, tuple(hands_now)): Fraction(1)}
+        for position in sorted(watched):
+            drawer = self.order[position][0]
+            keeps = last.get(drawer) == position
+            following: dict[Phase, Fraction] = {}
+            for (rest, held), mass in states.items():
+                total = sum(rest)
+                for kind, count in enumerate(rest):
+                    if count == 0 or (drawer == self.player and kind == avoid):
+                        continue
+                    after = rest[:kind] + (count - 1,) + rest[kind + 1 :]
+                    now = held[:drawer] + (kind,) + held[drawer + 1 :] if keeps else held
+                    key = (after, now)
+                    following[key] = following.get(key, Fraction(0)) + mass * Fraction(count, total)
+            states = following
+        drawer_at, discards_at = self.order[reshuffle]
+        results: dict[Phase, Fraction] = {}
+        for (_, held), mass in states.items():
+            final = list(held)
+            if discards_at and not (reshuffle == event and discarded):
+                final[drawer_at] = -1
+            counts = list(self.live)
+            for card in final:
+                if card >= 0:
+                    counts[card] -= 1
+            key = (tuple(counts), tuple(final))
+            results[key] = results.get(key, Fraction(0)) + mass
+        return results
+
+
+def terrain_within(state: State, player: int, terrain: str, draws: int) -> Fraction:
+    """Exact chance that at least one of ``player``'s next ``draws`` terrain cards is ``terrain`` (KB-C3 flow)."""
+    if not isinstance(terrain, str) or terrain not in TERRAINS:
+        raise ValueError(f"unknown terrain {short(terrain)} (terrains: {', '.join(TERRAINS)})")
+    _check(state, player, draws)
+    if draws == 0 or state.finished:
+        return Fraction(0)
+    flow = _Flow(state, player, draws, terrain)
+    target = 1
 
     @cache
-    def chance(
-        event: int,
-        left: int,
-        pile: tuple[int, ...],
-        discard: tuple[int, ...],
-        held: tuple[int, ...],
-    ) -> Fraction:
-        if left == 0 or event == len(order):
-            return Fraction(0)
-        if needed(event, left) <= sum(pile):
-            # No reshuffle before the last draw that matters: the player's cards are a uniform sample of the pile.
-            total, others = sum(pile), sum(pile) - pile[target]
-            return 1 - Fraction(comb(others, left), comb(total, left))
-        drawer, discards = order[event]
-        held_list = list(held)
-        discard_list = list(discard)
-        if discards and held_list[drawer] >= 0:
-            discard_list[held_list[drawer]] += 1
-            held_list[drawer] = -1
-        pile_list = list(pile)
-        if sum(pile_list) == 0:
-            pile_list, discard_list = discard_list, [0] * len(TERRAINS)
-        total = sum(pile_list)
-        next_left = left - (drawer == player)
-        if total == 0:
-            return chance(event + 1, next_left, tuple(pile_list), tuple(discard_list), tuple(held_list))
-        result = Fraction(0)
-        for kind, count in enumerate(pile_list):
-            if count == 0:
-                continue
-            share = Fraction(count, total)
-            if drawer == player and kind == target:
-                result += share
-                continue
-            after = list(pile_list)
-            after[kind] -= 1
-            now_held = list(held_list)
-            now_held[drawer] = kind
-            result += share * chance(event + 1, next_left, tuple(after), tuple(discard_list), tuple(now_held))
-        return result
+    def miss(event: int, left: int, pile: tuple[int, ...], hands: tuple[int, ...], discarded: bool) -> Fraction:
+        """The chance that none of the player's next ``left`` draws from ``event`` on is the target."""
+        if left <= 0 or event >= len(flow.order):
+            return Fraction(1)
+        size = sum(pile)
+        if flow.reach(event, left) <= size:
+            # every one of those draws comes from this pile: a uniform sample of it
+            return Fraction(comb(size - pile[target], left), comb(size, left))
+        total = Fraction(0)
+        own = flow.own(event, size)
+        for (new_pile, held), mass in flow.phases(event, pile, hands, discarded, target).items():
+            if sum(new_pile) == 0:  # nothing to reshuffle: this drawer gets no card
+                drawer = flow.order[event + size][0]
+                total += mass * miss(event + size + 1, left - own - (drawer == player), new_pile, held, False)
+            else:
+                total += mass * miss(event + size, left - own, new_pile, held, True)
+        return total
 
-    return chance(0, draws, state.pile, state.discard, hands)
+    return 1 - miss(0, draws, flow.pile, flow.hands, False)
+
+
+def own_card_odds(state: State, player: int, draws: int) -> list[dict[str, Fraction]]:
+    """For each of ``player``'s next ``draws`` terrain cards (the cards of their coming turns), the exact chance of
+    each terrain. Before a reshuffle every card of the pile is as likely as any other; after one, the new pile
+    depends on the cards the players hold when the old one runs out."""
+    _check(state, player, draws)
+    if draws == 0 or state.finished:
+        return []
+    chances = {terrain: _own_card_chances(state, player, draws, terrain) for terrain in TERRAINS}
+    return [{terrain: chances[terrain][nth] for terrain in TERRAINS} for nth in range(draws)]
+
+
+def _own_card_chances(state: State, player: int, draws: int, terrain: str) -> list[Fraction]:
+    flow = _Flow(state, player, draws, terrain)
+
+    @cache
+    def card(event: int, nth: int, pile: tuple[int, ...], hands: tuple[int, ...], discarded: bool) -> Fraction:
+        """The chance that the player's ``nth`` draw from ``event`` on is the terrain."""
+        if event >= len(flow.order):
+            return Fraction(0)
+        size = sum(pile)
+        if flow.reach(event, nth) <= size:
+            return Fraction(pile[1], size)
+        total = Fraction(0)
+        own = flow.own(event, size)
+        for (new_pile, held), mass in flow.phases(event, pile, hands, discarded).items():
+            if sum(new_pile) == 0:
+                drawer = flow.order[event + size][0]
+                if own + (drawer == player) >= nth:
+                    continue  # the player's card would be drawn from an empty table: no card
+                total += mass * card(event + size + 1, nth - own - (drawer == player), new_pile, held, False)
+            else:
+                total += mass * card(event + size, nth - own, new_pile, held, True)
+        return total
+
+    return [card(0, nth, flow.pile, flow.hands, False) for nth in range(1, draws + 1)]
 
 
 def next_card_odds(state: State) -> dict[str, Fraction]:
@@ -108,5 +212,16 @@ def next_card_odds(state: State) -> dict[str, Fraction]:
 
 def legal_hexes_by_terrain(state: State, player: int) -> dict[str, int]:
     """How many hexes ``player`` could build the first settlement on now, for a card of each terrain (KB-6.3)."""
+    return {t: len(legal_hexes(state, player, t)) for t in TERRAINS}
+
+
+def legal_hexes(state: State, player: int, terrain: str) -> tuple[tuple[int, int], ...]:
+    """The hexes where ``player`` could build the first settlement now with a ``terrain`` card (KB-6.1 to KB-6.3)."""
+    if not isinstance(terrain, str) or terrain not in TERRAINS:
+        raise ValueError(f"unknown terrain {short(terrain)} (terrains: {', '.join(TERRAINS)})")
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < state.players:
+        raise ValueError(f"player must be 0..{state.players - 1}, not {short(player)}")
+    if state.supply[player] == 0:
+        return ()
     geometry = state.geometry
-    return {t: len(_adjacent_choice(state, player, geometry.by_terrain[t])) for t in TERRAINS}
+    return tuple(divmod(i, 20) for i in _adjacent_choice(state, player, geometry.by_terrain[terrain]))

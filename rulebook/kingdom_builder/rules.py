@@ -6,6 +6,7 @@ Ids in ``IllegalMove.rule`` refer to the translated paragraphs of ``notebooks/ki
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import json
 import random
@@ -178,8 +179,11 @@ def _neighbours(row: int, column: int) -> list[Hex]:
     return [(r, c) for r, c in around if 0 <= r < ROWS and 0 <= c < COLUMNS]
 
 
+NEIGHBOURS = tuple(tuple(r * COLUMNS + c for r, c in _neighbours(*divmod(i, COLUMNS))) for i in range(HEXES))
+
 # Axial directions: east, west, north-east, north-west, south-east, south-west.
 DIRECTIONS = ((1, 0), (-1, 0), (1, -1), (0, -1), (0, 1), (-1, 1))
+OPPOSITE = tuple(DIRECTIONS.index((-q, -r)) for q, r in DIRECTIONS)
 
 
 def _step(index: int, direction: tuple[int, int]) -> int:
@@ -188,6 +192,12 @@ def _step(index: int, direction: tuple[int, int]) -> int:
     r = row + direction[1]
     c = q + (r - (r & 1)) // 2
     return r * COLUMNS + c if 0 <= r < ROWS and 0 <= c < COLUMNS else -1
+
+
+# The grid is the same under every choice of sections: neighbours, straight steps, edge and sector per hex.
+STEPS = tuple(tuple(_step(i, d) for d in DIRECTIONS) for i in range(HEXES))
+ON_EDGE = tuple(i // COLUMNS in (0, ROWS - 1) or i % COLUMNS in (0, COLUMNS - 1) for i in range(HEXES))
+SECTOR = tuple(2 * (i // COLUMNS >= 10) + (i % COLUMNS >= 10) for i in range(HEXES))
 
 
 class Board:
@@ -209,12 +219,13 @@ class Board:
         self.section_of = tuple(section_of)
         self.location = tuple(section_of[i] if terrain[i] == "location" else None for i in range(HEXES))
         self.terrain = tuple(terrain)
-        self.sector = tuple(2 * (i // COLUMNS >= 10) + (i % COLUMNS >= 10) for i in range(HEXES))
-        self.neighbours = tuple(tuple(r * COLUMNS + c for r, c in _neighbours(*_hex(i))) for i in range(HEXES))
-        self.steps = tuple(tuple(_step(i, d) for d in DIRECTIONS) for i in range(HEXES))
-        self.on_edge = tuple(i // COLUMNS in (0, ROWS - 1) or i % COLUMNS in (0, COLUMNS - 1) for i in range(HEXES))
+        self.sector = SECTOR
+        self.neighbours = NEIGHBOURS
+        self.steps = STEPS
+        self.on_edge = ON_EDGE
         self.by_terrain = {t: tuple(i for i in range(HEXES) if terrain[i] == t) for t in set(terrain)}
         self.buildable = frozenset(i for i in range(HEXES) if terrain[i] in TERRAINS)
+        self.edge_buildable = tuple(i for i in self.buildable if ON_EDGE[i])
         self.locations = tuple(i for i in range(HEXES) if self.location[i])
         self.castles = tuple(i for i in range(HEXES) if terrain[i] == "castle")
         self.specials = frozenset(self.locations + self.castles)
@@ -374,6 +385,18 @@ class State:
         return tuple((tile.kind, _hex(tile.location), tile.status) for tile in self.tiles[player])
 
 
+def _replace(state: State, **changes: Any) -> State:
+    """``dataclasses.replace`` for a State, without its per-call introspection (the engine's hottest copy). A State
+    has no ``__post_init__`` to run, so copying the fields and overwriting the changed ones is the same thing."""
+    unknown = changes.keys() - state.__dict__.keys()
+    if unknown:
+        raise TypeError(f"State has no field {', '.join(sorted(unknown))}")
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def _initial(
     players: int,
     sections: tuple[tuple[str, bool], ...],
@@ -426,7 +449,7 @@ def _initial(
         setup=json.dumps(setup, sort_keys=True),
     )
     if hands:
-        state = _start_turn(dataclasses.replace(state, drawing=None), player)
+        state = _start_turn(_replace(state, drawing=None), player)
     return state
 
 
@@ -493,7 +516,14 @@ def _adjacent_choice(state: State, player: int, candidates: Iterable[int], lifte
     empty = [i for i in candidates if board[i] < 0 or i == lifted]
     if lifted >= 0 and not state.config.move_in_place:
         empty = [i for i in empty if i != lifted]
-    near = [i for i in empty if any(board[n] == player and n != lifted for n in neighbours[i])]
+    # the hexes next to the player's settlements, found once from the settlements (cached per board and player)
+    beside = _owned(board, player)[1]
+    if lifted >= 0:
+        # the lifted settlement's neighbours stay "beside" only if another own settlement touches them
+        alone = {n for n in neighbours[lifted] if not any(board[m] == player and m != lifted for m in neighbours[n])}
+        near = [i for i in empty if i in beside and i not in alone]
+    else:
+        near = [i for i in empty if i in beside]
     return tuple(near or empty)
 
 
@@ -501,7 +531,43 @@ def _build_targets(state: State, player: int) -> tuple[int, ...]:
     card = state.hands[player]
     if card is None or state.supply[player] == 0:
         return ()
-    return _adjacent_choice(state, player, state.geometry.by_terrain[card])
+    return _terrain_targets(state, player, card)
+
+
+def _terrain_targets(state: State, player: int, terrain: str) -> tuple[int, ...]:
+    """KB-6.3 on the hexes of one terrain ("edge": the buildable hexes on the board's rim, for the Tower)."""
+    return _cached_targets(state.sections, state.board, player, terrain)
+
+
+@lru_cache(maxsize=1024)
+def _cached_targets(
+    sections: tuple[tuple[str, bool], ...], board: tuple[int, ...], player: int, terrain: str
+) -> tuple[int, ...]:
+    """The targets of :func:`_terrain_targets`, cached: a move is listed, checked and applied on the same board."""
+    geometry = board_for(sections)
+    candidates = geometry.edge_buildable if terrain == "edge" else geometry.by_terrain[terrain]
+    empty = [i for i in candidates if board[i] < 0]
+    beside = _owned(board, player)[1]
+    return tuple([i for i in empty if i in beside] or empty)
+
+
+def _moved_targets(state: State, player: int, terrain: str, lifted: int) -> tuple[int, ...]:
+    """:func:`_adjacent_choice` for a settlement lifted from ``lifted`` onto ``terrain`` (Barn, Harbor), with the
+    free hexes of the terrain found once per board."""
+    board, neighbours = state.board, state.geometry.neighbours
+    empty = list(_empty_hexes(state.sections, board, terrain))
+    if state.config.move_in_place and state.geometry.terrain[lifted] == terrain:
+        bisect.insort(empty, lifted)  # the candidates are in hex order, as in _adjacent_choice
+    beside = _owned(board, player)[1]
+    # the lifted settlement's neighbours stay "beside" only if another own settlement touches them
+    alone = {n for n in neighbours[lifted] if not any(board[m] == player and m != lifted for m in neighbours[n])}
+    near = [i for i in empty if i in beside and i not in alone]
+    return tuple(near or empty)
+
+
+@lru_cache(maxsize=1024)
+def _empty_hexes(sections: tuple[tuple[str, bool], ...], board: tuple[int, ...], terrain: str) -> tuple[int, ...]:
+    return tuple([i for i in board_for(sections).by_terrain[terrain] if board[i] < 0])
 
 
 def _tile_targets(state: State, player: int, kind: str, origin: int = -1) -> tuple[int, ...]:
@@ -511,34 +577,33 @@ def _tile_targets(state: State, player: int, kind: str, origin: int = -1) -> tup
         return ()
     if kind == "oracle":
         card = state.hands[player]
-        return () if card is None else _adjacent_choice(state, player, geometry.by_terrain[card])
+        return () if card is None else _terrain_targets(state, player, card)
     if kind == "farm":
-        return _adjacent_choice(state, player, geometry.by_terrain["grass"])
+        return _terrain_targets(state, player, "grass")
     if kind == "oasis":
-        return _adjacent_choice(state, player, geometry.by_terrain["desert"])
+        return _terrain_targets(state, player, "desert")
     if kind == "tower":
-        return _adjacent_choice(state, player, (i for i in geometry.buildable if geometry.on_edge[i]))
+        return _terrain_targets(state, player, "edge")
     if kind == "tavern":
         board, steps = state.board, geometry.steps
         found = set()
-        for i in geometry.buildable:
-            if board[i] >= 0:
-                continue
+        # from each own settlement a: if the next two hexes in a direction are own too (a line of 3), the hex just
+        # behind a in the opposite direction ends the line
+        for a in _owned(board, player)[0]:
             for d in range(6):
-                a = steps[i][d]
-                if a >= 0 and board[a] == player:
-                    b = steps[a][d]
-                    if b >= 0 and board[b] == player:
-                        c = steps[b][d]
-                        if c >= 0 and board[c] == player:
+                b = steps[a][d]
+                if b >= 0 and board[b] == player:
+                    c = steps[b][d]
+                    if c >= 0 and board[c] == player:
+                        i = steps[a][OPPOSITE[d]]
+                        if i >= 0 and board[i] < 0 and i in geometry.buildable:
                             found.add(i)
-                            break
         return tuple(sorted(found))
     if kind == "barn":
         card = state.hands[player]
-        return () if card is None else _adjacent_choice(state, player, geometry.by_terrain[card], origin)
+        return () if card is None else _moved_targets(state, player, card, origin)
     if kind == "harbor":
-        return _adjacent_choice(state, player, geometry.by_terrain["water"], origin)
+        return _moved_targets(state, player, "water", origin)
     if kind == "paddock":
         # KB-C7.8: exactly two hexes in a straight line, jumping over anything; no adjacency requirement.
         out = []
@@ -570,22 +635,56 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         return ()
     moves: list[Move] = []
     if not state.mandatory_done:
-        moves.extend(Build(_hex(i)) for i in _build_targets(state, player))
+        moves.extend([_BUILDS[i] for i in _build_targets(state, player)])
     if _in_mandatory(state):
         return tuple(moves)
+    made = _TILE_MOVES
     for kind in _ready_kinds(state, player):
         if kind in MOVE_TILES:
-            for origin in _own(state, player):
-                moves.extend(UseTile(kind, _hex(t), _hex(origin)) for t in _tile_targets(state, player, kind, origin))
+            for origin in _owned(state.board, player)[0]:
+                moves.extend(
+                    [
+                        made.get((kind, t, origin)) or _use_tile(kind, t, origin)
+                        for t in _tile_targets(state, player, kind, origin)
+                    ]
+                )
         else:
-            moves.extend(UseTile(kind, _hex(t)) for t in _tile_targets(state, player, kind))
+            moves.extend([made.get((kind, t, -1)) or _use_tile(kind, t) for t in _tile_targets(state, player, kind)])
     if state.mandatory_done or not _build_targets(state, player):
         moves.append(EndTurn())
     return tuple(moves)
 
 
 def _own(state: State, player: int) -> list[int]:
-    return [i for i, owner in enumerate(state.board) if owner == player]
+    return list(_owned(state.board, player)[0])
+
+
+# Moves are immutable values, so legal_moves hands out shared instances instead of building new ones each time.
+_BUILDS = tuple(Build(_hex(i)) for i in range(HEXES))
+_TILE_MOVES: dict[tuple[str, int, int], UseTile] = {}
+
+
+def _use_tile(kind: str, target: int, origin: int = -1) -> UseTile:
+    key = (kind, target, origin)
+    move = _TILE_MOVES.get(key)
+    if move is None:
+        move = _TILE_MOVES[key] = UseTile(kind, _hex(target), None if origin < 0 else _hex(origin))
+    return move
+
+
+@lru_cache(maxsize=256)
+def _owned(board: tuple[int, ...], player: int) -> tuple[tuple[int, ...], frozenset[int]]:
+    """The hexes of ``player``'s settlements and the hexes next to them. The grid's neighbours are the same on
+    every board, so the board's settlements are the whole key."""
+    own = []
+    index = board.index(player) if player in board else -1
+    while index >= 0:  # tuple.index scans in C: much faster than a loop over the 400 hexes
+        own.append(index)
+        try:
+            index = board.index(player, index + 1)
+        except ValueError:
+            index = -1
+    return tuple(own), frozenset([n for i in own for n in NEIGHBOURS[i]])
 
 
 # --- check and apply ---------------------------------------------------------------------------------
@@ -775,7 +874,7 @@ def apply(state: State, move: Move) -> State:
         state = _place(state, player, target)
         built = state.built + 1
         done = built == 3 or not _build_targets(state, player)
-        return dataclasses.replace(state, built=built, mandatory_done=done, history=history)
+        return _replace(state, built=built, mandatory_done=done, history=history)
     kind = move.tile
     target = _index(move.target, "UseTile.target")
     state = _mark_used(state, player, kind)
@@ -785,10 +884,10 @@ def apply(state: State, move: Move) -> State:
         origin = _index(move.origin, "UseTile.origin")
         board = list(state.board)
         board[origin] = -1
-        state = _place(dataclasses.replace(state, board=tuple(board)), player, target, moved=True)
+        state = _place(_replace(state, board=tuple(board)), player, target, moved=True)
         if state.config.tile_loss == "immediate":
             state = _lose_tiles(state, player)
-    return dataclasses.replace(state, history=history)
+    return _replace(state, history=history)
 
 
 def _place(state: State, player: int, target: int, moved: bool = False) -> State:
@@ -809,7 +908,7 @@ def _place(state: State, player: int, target: int, moved: bool = False) -> State
             tiles.append(Tile(location, kind, "pending"))
     all_tiles = list(state.tiles)
     all_tiles[player] = tuple(sorted(tiles, key=lambda t: (t.kind, t.location)))
-    return dataclasses.replace(
+    return _replace(
         state,
         board=tuple(board),
         supply=supply,
@@ -830,7 +929,7 @@ def _mark_used(state: State, player: int, kind: str) -> State:
             break
     all_tiles = list(state.tiles)
     all_tiles[player] = tuple(tiles)
-    return dataclasses.replace(state, tiles=tuple(all_tiles))
+    return _replace(state, tiles=tuple(all_tiles))
 
 
 def _lose_tiles(state: State, player: int) -> State:
@@ -850,7 +949,7 @@ def _lose_tiles(state: State, player: int) -> State:
         ]
     all_tiles = list(state.tiles)
     all_tiles[player] = tuple(sorted(tiles, key=lambda t: (t.kind, t.location)))
-    return dataclasses.replace(state, tiles=tuple(all_tiles))
+    return _replace(state, tiles=tuple(all_tiles))
 
 
 def _end_turn(state: State, player: int, history: tuple) -> State:
@@ -866,7 +965,7 @@ def _end_turn(state: State, player: int, history: tuple) -> State:
     hands = list(state.hands)
     hands[player] = None
     turns = tuple(t + (p == player) for p, t in enumerate(state.turns))
-    state = dataclasses.replace(
+    state = _replace(
         state,
         tiles=tuple(all_tiles),
         discard=tuple(discard),
@@ -878,10 +977,10 @@ def _end_turn(state: State, player: int, history: tuple) -> State:
     )
     # KB-9.1: once a supply is empty the round is completed, so that everyone has had the same number of turns.
     if 0 in state.supply and player == state.players - 1:
-        return dataclasses.replace(state, player=None, drawing=None, finished=True)
+        return _replace(state, player=None, drawing=None, finished=True)
     if sum(state.pile) + sum(state.discard) == 0:
         return _start_turn(state, (player + 1) % state.players)
-    return dataclasses.replace(state, player=None, drawing=player, after_draw="next")
+    return _replace(state, player=None, drawing=player, after_draw="next")
 
 
 def _draw(state: State, terrain: str, history: tuple) -> State:
@@ -893,12 +992,10 @@ def _draw(state: State, terrain: str, history: tuple) -> State:
     drawer = state.drawing
     assert drawer is not None
     hands[drawer] = terrain
-    state = dataclasses.replace(
-        state, pile=tuple(pile), discard=tuple(discard), hands=tuple(hands), history=history, drawing=None
-    )
+    state = _replace(state, pile=tuple(pile), discard=tuple(discard), hands=tuple(hands), history=history, drawing=None)
     if state.after_draw == "deal":
         if drawer + 1 < state.players:
-            return dataclasses.replace(state, drawing=drawer + 1)
+            return _replace(state, drawing=drawer + 1)
         return _start_turn(state, 0)
     if state.after_draw == "replace":
         return _start_turn(state, drawer)
@@ -906,7 +1003,7 @@ def _draw(state: State, terrain: str, history: tuple) -> State:
 
 
 def _start_turn(state: State, player: int) -> State:
-    state = dataclasses.replace(state, player=player, drawing=None, built=0, mandatory_done=False)
+    state = _replace(state, player=player, drawing=None, built=0, mandatory_done=False)
     card = state.hands[player]
     geometry = state.geometry
     if card is not None and state.supply[player] > 0 and all(state.board[i] >= 0 for i in geometry.by_terrain[card]):
@@ -915,9 +1012,9 @@ def _start_turn(state: State, player: int) -> State:
         removed[TERRAINS.index(card)] += 1
         hands = list(state.hands)
         hands[player] = None
-        state = dataclasses.replace(state, removed=tuple(removed), hands=tuple(hands))
+        state = _replace(state, removed=tuple(removed), hands=tuple(hands))
         if sum(state.pile) + sum(state.discard) > 0:
-            return dataclasses.replace(state, player=None, drawing=player, after_draw="replace")
+            return _replace(state, player=None, drawing=player, after_draw="replace")
     return state
 
 
@@ -928,7 +1025,12 @@ def chance_outcomes(state: State) -> tuple[tuple[CardDrawn, Fraction], ...]:
     """At a draw: each terrain with probability (cards of it) / (cards in the pile); else ()."""
     if state.drawing is None or state.finished:
         return ()
-    counts = state.pile if sum(state.pile) else state.discard
+    return _draws(state.pile if sum(state.pile) else state.discard)
+
+
+@lru_cache(maxsize=4096)
+def _draws(counts: tuple[int, ...]) -> tuple[tuple[CardDrawn, Fraction], ...]:
+    """The chance outcomes of a draw from a pile with these counts (cached: a game sees few different piles)."""
     total = sum(counts)
     return tuple((CardDrawn(t), Fraction(n, total)) for t, n in zip(TERRAINS, counts) if n)
 
@@ -950,7 +1052,7 @@ def view(state: State, player: int) -> State:
     hands = tuple(
         card if p == player or (p == state.player and card is not None) else None for p, card in enumerate(state.hands)
     )
-    return dataclasses.replace(state, hands=hands, history=())
+    return _replace(state, hands=hands, history=())
 
 
 # --- scoring (KB-9.2, KB-9.3 and the card clarifications KB-C12.x) -------------------------------------

@@ -12,8 +12,8 @@ from typing import Any
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..ui import BoardFigure, Table
-from . import rules
+from ..ui import BoardFigure, Table, settle_figure
+from . import charts, odds, rules
 from .narrate import TILE_ACTION, colour, marks, move_words
 from .rules import COLOURS, MOVE_TILES, SLOT_NAMES, Build, EndTurn, State, UseTile
 
@@ -34,6 +34,11 @@ TERRAIN_FILL = {
 LEGAL_RING = "#a50000"  # where the player may build or move now
 LAST_MOVE = "#ff21c0"  # the last move and the computer's replies: rings, arrows, tiles taken
 SCORING_RING = "#000000"
+# The suggested move (Hint): a dashed black outline over a white one, a pattern nothing else on the board has. Gold,
+# the usual colour for it, is too close to the location and desert fills for colour-vision-safe contrast.
+HINT_LINE = "#000000"
+HINT_UNDER_LINE = "#ffffff"
+ASKED_RING = "#4b0082"  # indigo: hexes the odds explorer was asked to show (at least 19 apart from every other mark)
 DARK_TERRAIN = ("forest", "canyon", "mountain")  # labels on these are written in white
 # Players: distinct shapes and lightness, not only hue.
 PLAYER_FILL = ("#ff7f0e", "#1f4e9e", "#ffffff", "#111111")
@@ -41,7 +46,7 @@ PLAYER_TEXT = ("#000000", "#ffffff", "#000000", "#ffffff")
 PLAYER_SYMBOL = ("circle", "square", "diamond", "triangle-up")
 PALETTES: dict[str, list[str]] = {
     "players": list(PLAYER_FILL),
-    "terrain and marks": [*TERRAIN_FILL.values(), LEGAL_RING, LAST_MOVE, SCORING_RING],
+    "terrain and marks": [*TERRAIN_FILL.values(), LEGAL_RING, LAST_MOVE, SCORING_RING, ASKED_RING],
 }
 SHAPES = {"circle": "●", "square": "■", "diamond": "◆", "triangle-up": "▲"}
 STATUS_WORD = {"used": "used this turn", "pending": "usable from next turn"}
@@ -67,6 +72,7 @@ FIGURE_HEIGHT = round((FIGURE_WIDTH - 4) * (Y_RANGE[1] - Y_RANGE[0]) / (X_RANGE[
 COLUMN_WIDTH = 320
 # Trace numbers in the figure.
 HEXES, HALO, LEGAL, SCORING, SETTLEMENTS, SPECIALS, EDGES, PATHS, GHOSTS, PLACED, TILE_MARKS = range(11)
+ASKED, HINT_UNDER, HINT = range(11, 14)
 # Traces whose points report clicks (the others are drawn with hoverinfo "skip", so a click on them reaches the hex
 # beneath): a click on a last-move ring or a faded piece is a click on its hex.
 CLICKABLE = (HEXES, LEGAL, SCORING, SETTLEMENTS, GHOSTS, PLACED)
@@ -253,7 +259,41 @@ def _figure(state: State, width: int, height: int) -> go.Figure:
     figure.update_traces(hoverinfo="text", selector={"name": "last move"})
     figure.add_scatter(**_points("tiles taken or lost", size=round(0.9 * unit), line={"width": 1.5}))
     # no hover text: the star or cross sits over a corner of the next hex, and a click there must reach that hex
+    asked = {"width": 3, "color": ASKED_RING}
+    figure.add_scatter(
+        **_points("asked", symbol="hexagon2-open", size=round(1.25 * unit), color=ASKED_RING, line=asked)
+    )
+    for name, line in (
+        ("hint outline", {"width": 6, "color": HINT_UNDER_LINE}),
+        ("hint", {"width": 3, "color": HINT_LINE, "dash": "dash"}),
+    ):
+        figure.add_scatter(x=[], y=[], mode="lines", name=name, hoverinfo="skip", line=line)
     return figure
+
+
+def hint_outline(move: Any) -> tuple[list[float | None], list[float | None]]:
+    """The lines of the suggested-move mark: a hexagon around the target and, for a moved settlement, a line from
+    where it stands (empty for a move that is not on the board, like End turn)."""
+    if isinstance(move, Build):
+        target, origin = move.hex, None
+    elif isinstance(move, UseTile):
+        target, origin = move.target, move.origin
+    else:
+        return [], []
+    x, y = hex_centre(*target)
+    corners = [
+        (x + 0.95 * math.cos(math.radians(30 + 60 * k)), y + 0.95 * math.sin(math.radians(30 + 60 * k)))
+        for k in range(7)
+    ]
+    xs: list[float | None] = [cx for cx, _ in corners]
+    ys: list[float | None] = [cy for _, cy in corners]
+    if origin is not None:
+        ox, oy = hex_centre(*origin)
+        length = math.hypot(x - ox, y - oy) or 1.0
+        # from the moved settlement to the outline's edge
+        xs += [None, ox, x - 0.9 * (x - ox) / length]
+        ys += [None, oy, y - 0.9 * (y - oy) / length]
+    return xs, ys
 
 
 def _at(hexes: Any) -> dict[str, list]:
@@ -293,7 +333,9 @@ def legend_html(state: State) -> str:
         f"<span style='background:{TERRAIN_FILL['location']};padding:0 3px'>locations</span>: {places}<br>"
         f"<span style='color:{LEGAL_RING}'><b>red hexagons</b></span>: where you may build or move now; "
         f"<span style='color:{LAST_MOVE}'><b>pink circles</b></span>: the last moves (a faded piece: where one came "
-        "from; ★ a tile taken, ✕ a tile lost); <b>black circles</b>: what a card scores</div>"
+        "from; ★ a tile taken, ✕ a tile lost); <b>black circles</b>: what a card scores; "
+        "<b>dashed black-and-white hexagon</b>: the Hint's suggested move; "
+        f"<span style='color:{ASKED_RING}'><b>indigo hexagons</b></span>: hexes shown by the Odds explorer</div>"
     )
 
 
@@ -306,6 +348,7 @@ class Board(Table):
     def __init__(self, state: State, *, seed: int = 0, computer: Any = (), **kwargs: Any) -> None:
         super().__init__(state, seed=seed, computer=computer, **kwargs)
         self.origin: tuple[int, int] | None = None
+        self.asked: tuple[tuple[int, int], ...] = ()  # hexes the odds explorer rings (indigo) until told otherwise
         self.syncing = False  # True while redraw refills the menus, so their observers stay quiet
         self.figure = board_figure(state)
         for number in CLICKABLE:
@@ -558,6 +601,11 @@ class Board(Table):
         self.figure.data[SCORING].update(_at(scoring))
         self.figure.data[SETTLEMENTS].update(_settlements(state))
         self._draw_last_moves()
+        self.figure.data[ASKED].update(_at(self.asked))
+        # the suggested move belongs to the game as it stands: not drawn while an earlier position is replayed
+        xs, ys = hint_outline(self.hinted if self.view is None else None)
+        for number in (HINT_UNDER, HINT):
+            self.figure.data[number].update(x=xs, y=ys)
         playing = state.player is not None and state.player not in self.bots
         self.play_button.disabled = not playing or not moves or self.action_menu.value is None
         self.end_button.disabled = EndTurn() not in moves
@@ -677,4 +725,162 @@ class Board(Table):
         return (
             "<div style='font-size:12px'><b>Score so far (gold)</b>"
             f"<table style='border-collapse:collapse;margin:0'><tr>{head}</tr>{rows}</table></div>"
+        )
+
+
+class Explorer(widgets.VBox):
+    """Card odds beside the board (issue 13.3): for a player, the chance of each terrain as the next card drawn, as
+    their card in k turns and at least once within k turns, from the live pile and discards (exact, :mod:`.odds`);
+    the hexes a card of each terrain allows now, ringed on the board on request; and a chart of the chances by k.
+
+    It follows the board: it redraws after every move and every replay step, from ``board.state``."""
+
+    def __init__(self, board: Board, *, width: int = 340, chart_height: int = 300) -> None:
+        self.board = board
+        state = board.state
+        people = [p for p in range(state.players) if p not in board.bots]
+        wide = {"width": f"{width - 10}px"}
+        self.player = widgets.Dropdown(
+            options=[(COLOURS[p].capitalize(), p) for p in range(state.players)],
+            value=people[0] if people else 0,
+            description="Odds for",
+            style={"description_width": "90px"},
+            layout=widgets.Layout(**wide),
+        )
+        self.turns = widgets.BoundedIntText(
+            value=3,
+            min=1,
+            max=odds.MAX_DRAWS,
+            description="Turns ahead",
+            tooltip=f"k: how many of the player's coming turns to look at (1 to {odds.MAX_DRAWS})",
+            style={"description_width": "90px"},
+            layout=widgets.Layout(width="170px"),
+        )
+        self.ring_terrain = widgets.Dropdown(
+            options=[("this turn's card", None)] + [(rules.terrain_word(t), t) for t in rules.TERRAINS],
+            value=None,
+            description="Hexes for",
+            style={"description_width": "90px"},
+            layout=widgets.Layout(**wide),
+        )
+        self.ring = widgets.ToggleButton(
+            value=False,
+            description="Ring them on the board",
+            icon="map-marker",
+            tooltip="Ring in indigo the hexes a card of this terrain allows now (the first settlement, KB-6.3)",
+            layout=widgets.Layout(width="220px"),
+        )
+        self.result = widgets.HTML()
+        self.result.add_class("rulebook-explorer-result")
+        self.hexes_text = widgets.HTML()
+        self.width, self.chart_height = width, chart_height
+        self.chart = BoardFigure(charts.draw_odds_figure(state, self.player.value, 3, width=width, height=chart_height))
+        self.chart._config = {**self.chart._config, "displayModeBar": False}
+        for control in (self.player, self.turns, self.ring_terrain, self.ring):
+            control.observe(lambda _: self.update(), names="value")
+        super().__init__(
+            [
+                widgets.HTML("<b>Terrain card odds</b>"),
+                self.player,
+                self.turns,
+                self.result,
+                self.ring_terrain,
+                self.ring,
+                self.hexes_text,
+                self.chart,
+            ],
+            layout=widgets.Layout(width=f"{width}px"),
+        )
+        self.add_class("rulebook-explorer")
+        board.listeners.append(self.update)
+        self._updating = False
+        self.update()
+        settle_figure(self.chart)
+
+    # -- what it shows ------------------------------------------------------------------------------------
+    def terrain_asked(self) -> str | None:
+        """The terrain whose hexes are counted: the one chosen, or the card of the player to move now."""
+        if self.ring_terrain.value is not None:
+            return self.ring_terrain.value
+        state = self.board.state
+        return state.hands[state.player] if state.player is not None else None
+
+    def hexes(self) -> tuple[tuple[int, int], ...]:
+        """The hexes where the player to move (or the player the odds are for) could build with that terrain now."""
+        state, terrain = self.board.state, self.terrain_asked()
+        if terrain is None or state.finished:
+            return ()
+        who = state.player if state.player is not None else self.player.value
+        return odds.legal_hexes(state, who, terrain)
+
+    def update(self, _board: Any = None) -> None:
+        """Recompute everything from the position on the board (a board listener: called after each redraw)."""
+        if self._updating:
+            return
+        self._updating = True
+        try:
+            self._update()
+        finally:
+            self._updating = False
+
+    def _update(self) -> None:
+        state, player = self.board.state, self.player.value
+        k = max(1, min(odds.MAX_DRAWS, int(self.turns.value or 1)))
+        self.result.value = self._result_html(state, player, k)
+        terrain, hexes = self.terrain_asked(), self.hexes()
+        who = state.player if state.player is not None else player
+        if terrain is None:
+            self.hexes_text.value = "<div style='font-size:12px'>No terrain card is being played now.</div>"
+        else:
+            count = len(hexes)
+            self.hexes_text.value = (
+                f"<div style='font-size:12px'>{COLOURS[who].capitalize()} could start building on "
+                f"<b>{count} hex{'es' if count != 1 else ''}</b> with a {rules.terrain_word(terrain)} card now "
+                "(next to their own settlements where possible).</div>"
+            )
+        shown = hexes if self.ring.value else ()
+        if tuple(self.board.asked) != tuple(shown):
+            self.board.asked = tuple(shown)
+            self.board.figure.data[ASKED].update(_at(self.board.asked))
+        figure = charts.draw_odds_figure(state, player, max(k, 2), width=self.width, height=self.chart_height, chosen=k)
+        with self.chart.batch_update():
+            self.chart.data = ()
+            self.chart.add_traces(list(figure.data))
+            self.chart.layout.shapes = ()
+            self.chart.update_layout(figure.layout)
+        settle_figure(self.chart)
+
+    def _result_html(self, state: State, player: int, k: int) -> str:
+        if state.finished:
+            return "<div style='font-size:12px'>The game is over: no more cards are drawn.</div>"
+        next_card = odds.next_card_odds(state)
+        kth = odds.own_card_odds(state, player, k)[-1]
+        within = {t: odds.terrain_within(state, player, t, k) for t in rules.TERRAINS}
+        counts = odds.legal_hexes_by_terrain(state, player)
+        cell = "padding:1px 3px;border:none;text-align:right;line-height:1.3"
+        turns = f"{k} turn{'s' if k > 1 else ''}"
+        head = "".join(
+            f"<th style='{cell}'>{text}</th>"
+            for text in ("", "next card drawn", f"card in {turns}", f"at least once in {turns}", "hexes now")
+        )
+        rows = "".join(
+            f"<tr><td style='{cell};text-align:left'>{rules.terrain_word(t)}</td>"
+            f"<td style='{cell}'>{charts.chance_words(next_card[t])}</td>"
+            f"<td style='{cell}'>{charts.chance_words(kth[t])}</td>"
+            f"<td style='{cell}'>{charts.chance_words(within[t])}</td>"
+            f"<td style='{cell}'>{counts[t]}</td></tr>"
+            for t in rules.TERRAINS
+        )
+        in_hands = sum(card is not None for card in state.hands)
+        deck = (
+            f"{sum(state.pile)} cards in the pile, {sum(state.discard)} discarded, {in_hands} in hands, "
+            f"{sum(state.removed)} out of the game"
+        )
+        who = COLOURS[player].capitalize()
+        return (
+            f"<div style='font-size:11px'><table style='border-collapse:collapse;margin:0'><tr>{head}</tr>{rows}"
+            f'</table><div style=\'color:#444;margin-top:2px\'>{deck}. "Card in {turns}" and "at least once" are '
+            f"{who}'s own cards, one a turn; discards are reshuffled when the pile runs out (KB-C3). The odds count "
+            f'every card on the table, other players\' hidden cards included, as a referee would. "Hexes now": '
+            f"where {who} could start building with that card in this position.</div></div>"
         )
