@@ -18,6 +18,7 @@ import ipywidgets as widgets
 import traitlets
 
 from . import rules_text
+from .exercises import Exercise, ExercisePanel
 from .setup import GameSetup, Option, setup_of
 from .ui import Table
 
@@ -181,7 +182,7 @@ def _option_control(option: Option) -> widgets.Widget:
 class App(widgets.VBox):
     """One game as an app: toolbar (New game, Restart, Save, Load), the board, and a side panel (set-up, rules)."""
 
-    SETUP_TAB, RULES_TAB = 0, 1
+    SETUP_TAB, RULES_TAB, EXERCISES_TAB = 0, 1, 2
 
     def __init__(self, game: str, *, players: int | None = None, seed: int | None = None, computer: Any = None):
         self.setup: GameSetup = setup_of(game)
@@ -248,10 +249,12 @@ class App(widgets.VBox):
         widget_module = importlib.import_module(f"rulebook.{game}.widget")
         self.explorer_class = getattr(widget_module, "Explorer", None)  # the game's odds explorer, if it has one
         self.odds_box = widgets.Box(layout=widgets.Layout(width="100%"))
-        panels, titles = [self.setup_panel, rules_box], ["Set-up", "Rules"]
+        self.exercises = ExercisePanel(game, on_show=self.show_exercise)
+        self.exercises.feedback.handlers.append(self.open_rule)  # a rule id in the feedback opens the rules tab
+        panels, titles = [self.setup_panel, rules_box, self.exercises], ["Set-up", "Rules", "Exercises"]
         if self.explorer_class is not None:
             panels.append(self.odds_box)
-            titles.append("Odds")
+            titles.append(getattr(self.explorer_class, "title", "Odds"))  # Claim has no chance: "Threats"
         self.tabs = widgets.Tab(children=panels, titles=tuple(titles))
         self.tabs.layout.width = PANEL_WIDTH
         self.tabs.layout.min_width = PANEL_WIDTH
@@ -415,6 +418,13 @@ class App(widgets.VBox):
         text = rules_text.paragraph(self.game, rule).markdown
         words = text.split("**", 2)[-1].replace("*", "").replace("`", "").strip().lstrip(".) ").split()
         return f"{rule}  {' '.join(words[:7])}…"
+
+    def show_exercise(self, exercise: Exercise, state: Any) -> None:
+        """Put an exercise's position on the board, as Load does (no computer players); New game returns to play."""
+        players = getattr(state, "players", self.setup.default_players)
+        game = Game(players=players, seed=0, computer={}, loaded=state, source=f"exercise {exercise.id}")
+        self._start(game)
+        self._say(f"Exercise {exercise.id} is on the board. New game (under Set-up) returns to normal play.")
 
     # -- save and load --------------------------------------------------------------------------------------
     def saved(self) -> tuple[str, str]:

@@ -1,0 +1,630 @@
+"""Rule exercises (issue 15): a position, a question, choices, and an answer the engine computes.
+
+The exercises are data, one JSON file per game in ``rulebook/exercises/`` (read with :mod:`json`, never evaluated).
+Each one names the paragraphs it practises, holds its position in the game's own save format (the object
+``to_json`` writes, or for Claim a diagram of ``from_diagram``) and its choices; the answer it states is checked
+against the engine by the tests, and marking always uses the engine's answer (:func:`computed_answer`).
+
+Three kinds of question:
+
+- ``"legal"``: choices are moves; the right ones are exactly those ``check(state, move)`` allows (several may be);
+- ``"most"``: choices are moves; the right one gains most when applied, by the game's measure in :data:`MEASURES`;
+- ``"value"``: choices are values; the right one equals what the function named in ``"value"`` (one of
+  :data:`VALUES`, an explicit allow-list) computes from the position and the exercise's ``"args"``.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import importlib
+import inspect
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as widgets
+
+from . import rules_text
+from .core import decode_move
+
+KINDS = ("legal", "most", "value")
+FIELDS = {"id", "rules", "position", "question", "kind", "choices", "answer", "why", "value", "args"}
+REQUIRED = ("id", "rules", "position", "question", "kind", "choices", "answer", "why")
+GAMES = rules_text.GAMES
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer a learner may pick: its label, and the move (``"legal"``, ``"most"``) or value it stands for."""
+
+    label: str
+    move: Any = None
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise, as validated from its game's data file."""
+
+    game: str
+    id: str
+    rules: tuple[str, ...]
+    position: Any  # the save object (dict) or, for Claim, the diagram text
+    question: str
+    kind: str
+    choices: tuple[Choice, ...]
+    answer: tuple[int, ...]  # the stated answer; the tests check it against computed_answer
+    why: str
+    value: str = ""
+    args: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def several(self) -> bool:
+        """Whether the learner ticks every right choice (checkboxes) rather than one (radio buttons)."""
+        return self.kind == "legal"
+
+    def state(self) -> Any:
+        """The exercise's position as a state of its game (parsed anew each time: states are cheap to rebuild)."""
+        return _state(self.game, _position_key(self.position))
+
+
+# --- how "most" and "value" are measured --------------------------------------------------------------------
+
+
+def _mover(state: Any) -> int:
+    player = getattr(state, "player", None)
+    if player is None:
+        player = getattr(state, "turn", None)
+    if player is None:
+        raise ValueError("the position has nobody to move")
+    return player
+
+
+def claim_pieces_removed(before: Any, after: Any) -> int:
+    """Claim: how many pieces and towers left the board (the pieces the move captured)."""
+    return _claim_count(before) - _claim_count(after)
+
+
+def _claim_count(state: Any) -> int:
+    return sum(1 for line in state.grid for cell in line if cell.isalpha())
+
+
+def kingdom_builder_gold_gained(before: Any, after: Any) -> int:
+    """Kingdom Builder: the change of the mover's gold (the three cards and the castles) that the move makes."""
+    from .kingdom_builder import score
+
+    player = _mover(before)
+    return score(after)[player]["total"] - score(before)[player]["total"]
+
+
+MEASURES: dict[str, Callable[[Any, Any], int]] = {
+    "claim": claim_pieces_removed,
+    "kingdom_builder": kingdom_builder_gold_gained,
+}
+
+
+def allowed(state: Any, move: Mapping[str, Any]) -> str:
+    """ "yes" if the engine allows ``move`` (a move as the save format encodes it) in this position, else "no"."""
+    game = importlib.import_module(type(state).__module__.rsplit(".", 1)[0])
+    decoded = decode_move(dict(move), _move_classes(game.__name__.split(".")[1]), where="args.move")
+    return "yes" if game.check(state, decoded) is None else "no"
+
+
+def meetjesland_reinforcements(state: Any) -> int:
+    """Meetjesland: the points the player to move gets by choosing reinforcements now (MJ-4.4, MJ-4.9, MJ-4.10)."""
+    from . import meetjesland
+
+    return meetjesland.apply(state, meetjesland.Reinforce()).to_place
+
+
+def meetjesland_attack_chance(state: Any, origin: str, target: str, stake: int) -> int:
+    """Meetjesland: the exact chance that attacking ``target`` from ``origin`` with ``stake`` points takes it,
+    fought to the end, as the nearest of 25, 50 and 75 %."""
+    from . import meetjesland
+    from .meetjesland import odds
+
+    refused = meetjesland.check(state, meetjesland.Attack(origin, target, stake))
+    if refused is not None:
+        raise ValueError(f"the attack is not allowed here ({refused})")
+    chance = odds.attack_odds(stake, state.points_on(target), exact=True).conquest
+    return min((25, 50, 75), key=lambda bucket: abs(Fraction(bucket, 100) - chance))
+
+
+def meetjesland_colour_bonus(state: Any) -> int:
+    """Meetjesland: the extra points the player to move gets for holding a whole colour (MJ-4.9)."""
+    from . import meetjesland
+
+    return meetjesland.colour_bonus(state, _mover(state))
+
+
+def meetjesland_roll_losses(state: Any, attacker: list[int], defender: list[int]) -> str:
+    """Meetjesland: the points each side loses to one roll, as "attacker-defender" (MJ-5.6, MJ-5.7)."""
+    from . import meetjesland
+
+    attacker_losses, defender_losses = meetjesland.resolve_roll(attacker, defender)
+    return f"{attacker_losses}-{defender_losses}"
+
+
+def ab_die_post_draw_advice(state: Any, objective: str = "reach") -> str:
+    """Ab die Post: the draw advisor's exact choice for the player to move, "draw" or "stop"."""
+    from .ab_die_post import advisor
+
+    advice = advisor.advise(state)
+    choice = advice.for_reach if objective == "reach" else advice.for_points
+    return "draw" if choice.draw else "stop"
+
+
+def ab_die_post_flight_leader(state: Any) -> int:
+    """Ab die Post: the seat placed first if the flight ended now (the river ranking, ADP-9.3)."""
+    from .ab_die_post import placings
+
+    return placings(state)[0][0]
+
+
+def kingdom_builder_card_leader(state: Any, card: str) -> int:
+    """Kingdom Builder: the seat that scores most for ``card`` in this position (a tie is not a question)."""
+    from .kingdom_builder import card_scores
+
+    scores = card_scores(state, card)
+    best = max(scores)
+    if list(scores).count(best) > 1:
+        raise ValueError(f"the {card} card ties at {best} gold: no single player scores most")
+    return scores.index(best)
+
+
+def kingdom_builder_card_gold(state: Any, card: str, player: int) -> int:
+    """Kingdom Builder: the gold ``player`` scores for ``card`` in this position."""
+    from .kingdom_builder import card_scores
+
+    return card_scores(state, card)[player]
+
+
+def claim_conquerable(state: Any) -> str:
+    """Claim: the territory letters the player to move has conquered and may claim with a tower, or "none"."""
+    from .claim import conquerable
+
+    found = conquerable(state, state.player)
+    return "".join(sorted(found)) or "none"
+
+
+def claim_captures(state: Any, move: Mapping[str, Any]) -> str:
+    """Claim: the points (as the board names them) whose pieces or towers ``move`` captures, or "none"."""
+    from . import claim
+    from .claim.narrate import name
+
+    decoded = decode_move(dict(move), _move_classes("claim"), where="args.move")
+    after = claim.apply(state, decoded)
+    taken = [
+        (row, column)
+        for row, line in enumerate(state.grid)
+        for column, cell in enumerate(line)
+        if cell.isalpha()
+        and not after.grid[row][column].isalpha()
+        and (row, column) != getattr(decoded, "origin", None)
+    ]
+    return ", ".join(name(state, point) for point in sorted(taken, key=lambda p: name(state, p))) or "none"
+
+
+VALUES: dict[str, Callable[..., Any]] = {
+    "allowed": allowed,
+    "meetjesland_reinforcements": meetjesland_reinforcements,
+    "meetjesland_attack_chance": meetjesland_attack_chance,
+    "meetjesland_colour_bonus": meetjesland_colour_bonus,
+    "meetjesland_roll_losses": meetjesland_roll_losses,
+    "ab_die_post_draw_advice": ab_die_post_draw_advice,
+    "ab_die_post_flight_leader": ab_die_post_flight_leader,
+    "kingdom_builder_card_leader": kingdom_builder_card_leader,
+    "kingdom_builder_card_gold": kingdom_builder_card_gold,
+    "claim_conquerable": claim_conquerable,
+    "claim_captures": claim_captures,
+}
+
+
+# --- loading --------------------------------------------------------------------------------------------------
+
+
+def data_dir() -> Path:
+    return Path(__file__).resolve().parent / "exercises"
+
+
+def _move_classes(game: str) -> Mapping[str, type]:
+    return importlib.import_module(f"rulebook.{game}.rules").MOVE_CLASSES
+
+
+def _position_key(position: Any) -> str:
+    return position if isinstance(position, str) else json.dumps(position, sort_keys=True)
+
+
+@functools.lru_cache(maxsize=128)
+def _state(game: str, key: str) -> Any:
+    module = importlib.import_module(f"rulebook.{game}")
+    if game == "claim" and not key.lstrip().startswith("{"):
+        return module.from_diagram(key)
+    return module.from_json(key)
+
+
+def _problem(where: str, text: str) -> ValueError:
+    return ValueError(f"{where}: {text}")
+
+
+def _text(data: Mapping[str, Any], key: str, where: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise _problem(where, f"'{key}' must be a non-empty text")
+    return value.strip()
+
+
+def parse(game: str, data: Any, source: str = "exercises") -> tuple[Exercise, ...]:
+    """The exercises of ``game`` from decoded JSON; anything malformed raises ValueError naming the exercise."""
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+    if not isinstance(data, dict) or set(data) != {"game", "exercises"}:
+        raise ValueError(f"{source}: expected an object with 'game' and 'exercises'")
+    if data["game"] != game:
+        raise ValueError(f"{source}: holds the exercises of {data['game']!r}, not {game!r}")
+    if not isinstance(data["exercises"], list) or not data["exercises"]:
+        raise ValueError(f"{source}: 'exercises' must be a non-empty list")
+    known = rules_text.paragraphs(game)
+    classes = _move_classes(game)
+    found: list[Exercise] = []
+    seen: set[str] = set()
+    for number, item in enumerate(data["exercises"], start=1):
+        where = f"{source}, exercise {number}"
+        if not isinstance(item, dict):
+            raise _problem(where, "expected an object")
+        if isinstance(item.get("id"), str):
+            where = f"{source}, exercise {item['id']}"
+        missing = [key for key in REQUIRED if key not in item]
+        if missing:
+            raise _problem(where, f"missing {', '.join(missing)}")
+        unknown = sorted(set(item) - FIELDS)
+        if unknown:
+            raise _problem(where, f"unknown field {unknown[0]!r}")
+        identifier = _text(item, "id", where)
+        if identifier in seen:
+            raise _problem(where, "the id is used twice")
+        seen.add(identifier)
+        rules = item["rules"]
+        if not isinstance(rules, list) or not rules or not all(isinstance(rule, str) for rule in rules):
+            raise _problem(where, "'rules' must be a non-empty list of paragraph ids")
+        for rule in rules:
+            if rule not in known:
+                raise _problem(where, f"cites {rule}, which is no paragraph of the {game} rules")
+        kind = item["kind"]
+        if kind not in KINDS:
+            raise _problem(where, f"kind {kind!r} is not one of {', '.join(KINDS)}")
+        if kind == "most" and game not in MEASURES:
+            raise _problem(where, f"'most' needs a measure, and {game} has none")
+        value_name, args = item.get("value", ""), item.get("args", {})
+        if kind == "value":
+            if value_name not in VALUES:
+                raise _problem(where, f"value function {value_name!r} is not one of {', '.join(VALUES)}")
+        elif value_name or args:
+            raise _problem(where, "'value' and 'args' belong to value questions only")
+        if not isinstance(args, dict):
+            raise _problem(where, "'args' must be an object")
+        if kind == "value":
+            try:
+                inspect.signature(VALUES[value_name]).bind(None, **args)
+            except TypeError as error:
+                raise _problem(where, f"the arguments do not fit {value_name} ({error})") from None
+        position = item["position"]
+        if not isinstance(position, (dict, str)) or (isinstance(position, str) and game != "claim"):
+            raise _problem(where, "'position' must be a saved game (an object), or for Claim a diagram")
+        try:
+            _state(game, _position_key(position))
+        except ValueError as error:
+            raise _problem(where, f"the position does not load ({error})") from None
+        choices = item["choices"]
+        if not isinstance(choices, list) or len(choices) < 2:
+            raise _problem(where, "'choices' must list at least two choices")
+        parsed: list[Choice] = []
+        for index, choice in enumerate(choices):
+            place = f"{where}, choice {index + 1}"
+            if not isinstance(choice, dict):
+                raise _problem(place, "expected an object")
+            label = _text(choice, "label", place)
+            if kind == "value":
+                if set(choice) != {"label", "value"} or not isinstance(choice["value"], (str, int)):
+                    raise _problem(place, "a value question's choice has a 'label' and a 'value' (text or number)")
+                parsed.append(Choice(label, value=choice["value"]))
+            else:
+                if set(choice) != {"label", "move"}:
+                    raise _problem(place, "a move question's choice has a 'label' and a 'move'")
+                parsed.append(Choice(label, move=decode_move(choice["move"], classes, where=place)))
+        answer = item["answer"]
+        if (
+            not isinstance(answer, list)
+            or not answer
+            or not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(parsed) for i in answer)
+            or len(set(answer)) != len(answer)
+        ):
+            raise _problem(where, f"'answer' must list choice numbers from 0 to {len(parsed) - 1}, each once")
+        if kind != "legal" and len(answer) != 1:
+            raise _problem(where, f"a {kind!r} question has exactly one right choice")
+        found.append(
+            Exercise(
+                game=game,
+                id=identifier,
+                rules=tuple(rules),
+                position=position,
+                question=_text(item, "question", where),
+                kind=kind,
+                choices=tuple(parsed),
+                answer=tuple(sorted(answer)),
+                why=_text(item, "why", where),
+                value=value_name,
+                args=tuple(sorted(args.items())),
+            )
+        )
+    return tuple(found)
+
+
+@functools.cache
+def exercises(game: str) -> tuple[Exercise, ...]:
+    """Every exercise of ``game``, read from ``rulebook/exercises/<game>.json`` and validated."""
+    path = data_dir() / f"{game}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path.name}: cannot read the exercises ({error})") from None
+    return parse(game, data, path.name)
+
+
+def exercise(game: str, identifier: str) -> Exercise:
+    for item in exercises(game):
+        if item.id == identifier:
+            return item
+    raise ValueError(f"no exercise {identifier!r} for {game}")
+
+
+# --- answers and marking ------------------------------------------------------------------------------------
+
+
+def computed_answer(item: Exercise) -> tuple[int, ...]:
+    """The indices of the right choices, as the engine decides them in the exercise's position."""
+    state = item.state()
+    game = importlib.import_module(f"rulebook.{item.game}")
+    if item.kind == "legal":
+        return tuple(i for i, choice in enumerate(item.choices) if game.check(state, choice.move) is None)
+    if item.kind == "most":
+        measure = MEASURES[item.game]
+        gains: list[int | None] = []
+        for choice in item.choices:
+            if game.check(state, choice.move) is not None:
+                gains.append(None)  # an illegal move gains nothing: it cannot be played
+            else:
+                gains.append(measure(state, game.apply(state, choice.move)))
+        best = max((gain for gain in gains if gain is not None), default=None)
+        return tuple(i for i, gain in enumerate(gains) if gain is not None and gain == best)
+    value = VALUES[item.value](state, **dict(item.args))
+    return tuple(i for i, choice in enumerate(item.choices) if choice.value == value)
+
+
+def cited(item: Exercise) -> list[tuple[str, str]]:
+    """The paragraphs an exercise practises: (id, text without markdown marks, starting with the id) each."""
+    result = []
+    for rule in item.rules:
+        markdown = rules_text.paragraph(item.game, rule).markdown
+        plain = re.sub(r"[*`_]", "", markdown).strip()
+        result.append((rule, plain))
+    return result
+
+
+def labels(item: Exercise, indices: Iterable[int]) -> str:
+    names = [item.choices[i].label for i in indices]
+    if not names:
+        return "none of them"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def mark(item: Exercise, chosen: Iterable[int]) -> tuple[bool, str]:
+    """Whether ``chosen`` (choice indices) is the engine's answer, and what to tell the learner: a right answer
+    says so with the reason; a wrong one gives the answer, the reason and the cited paragraphs' text."""
+    picked = tuple(sorted(set(chosen)))
+    right = computed_answer(item)
+    if not picked:
+        return False, "Choose an answer first."
+    if picked == right:
+        return True, f"Right: {labels(item, right)}. {item.why}"
+    paragraphs = "\n".join(text for _, text in cited(item))  # each text begins with its id
+    return False, f"Not quite. The answer is {labels(item, right)}. {item.why}\n{paragraphs}"
+
+
+def feedback_html(item: Exercise, chosen: Iterable[int]) -> tuple[bool, str]:
+    """:func:`mark` as HTML for a panel: the verdict, the reason and, after a wrong answer, the cited paragraphs."""
+    right, _ = mark(item, chosen)
+    picked = tuple(sorted(set(chosen)))
+    if not picked:
+        return False, "<div style='color:#b00020'>Choose an answer first.</div>"
+    answer = html.escape(labels(item, computed_answer(item)))
+    why = html.escape(item.why)
+    if right:
+        return True, f"<div style='color:#1b5e20'><b>Right!</b> {answer}. {why}</div>"
+    parts = [f"<div style='color:#b00020'><b>Not quite.</b> The answer is {answer}.</div><div>{why}</div>"]
+    for rule in item.rules:
+        text = rules_text.to_html(rules_text.paragraph(item.game, rule).markdown)
+        parts.append(
+            f"<div data-id='{html.escape(rule)}' style='border-left:4px solid #0b57d0;background:#f3f6fc;"
+            f"padding:2px 8px;margin:4px 0'>{text}</div>"
+        )
+    return False, "".join(parts)
+
+
+# --- the panel: the app's Exercises tab, and a notebook cell -------------------------------------------------
+
+
+class ExercisePanel(widgets.VBox):
+    """The exercises of one game: a progress line, a picker, the question and its choices, Check, the feedback,
+    Next, Reset and "Show on the board". Progress is kept for as long as the panel lives (the app or notebook session).
+
+    ``on_show(exercise, state)`` puts a position on the app's board; without it (a notebook) the panel shows the
+    position on a board of its own, under the exercise."""
+
+    def __init__(self, game: str, on_show: Callable[[Exercise, Any], None] | None = None) -> None:
+        from .ui import RuleText
+
+        self.game = game
+        self.items = exercises(game)
+        self.solved: set[str] = set()
+        self.on_show = on_show
+        self.index = 0
+        self.progress = widgets.HTML()
+        self.progress.add_class("rulebook-exercise-progress")
+        self.reset_button = widgets.Button(description="Reset", tooltip="Forget which exercises are solved")
+        self.reset_button.layout.width = "80px"
+        self.reset_button.on_click(lambda _: self.reset())
+        self.picker = widgets.Dropdown(layout=widgets.Layout(width="330px"))
+        self._drawing = False
+        self.picker.observe(self._picked, names="value")
+        self.question = widgets.HTML()
+        self.choice_box = widgets.VBox()
+        self.radio: widgets.RadioButtons | None = None
+        self.boxes: list[widgets.Checkbox] = []
+        self.check_button = widgets.Button(description="Check", button_style="primary", tooltip="Mark my answer")
+        self.check_button.add_class("rulebook-exercise-check")
+        self.check_button.on_click(lambda _: self.check())
+        self.next_button = widgets.Button(description="Next", tooltip="The next exercise")
+        self.next_button.on_click(lambda _: self.next())
+        self.show_button = widgets.Button(description="Show on the board", tooltip="Put this position on the board")
+        self.show_button.layout.width = "150px"
+        self.show_button.on_click(lambda _: self.show())
+        for button in (self.check_button, self.next_button):
+            button.layout.width = "80px"
+        self.feedback = RuleText(game)
+        self.feedback.add_class("rulebook-exercise-feedback")
+        self.board_box = widgets.Box()
+        buttons = widgets.HBox([self.check_button, self.next_button, self.show_button], layout=_row())
+        top = widgets.HBox([self.progress, self.reset_button], layout=_row())
+        super().__init__(
+            [widgets.HTML(_STYLE), top, self.picker, self.question, self.choice_box, buttons, self.feedback]
+            + [self.board_box],
+            layout=widgets.Layout(padding="4px", max_height="700px", overflow="auto"),
+        )
+        self.add_class("rulebook-exercises")
+        self._draw_picker()
+        self.go_to(0)
+
+    @property
+    def current(self) -> Exercise:
+        return self.items[self.index]
+
+    def _draw_picker(self) -> None:
+        options = []
+        for number, item in enumerate(self.items):
+            words = " ".join(item.question.split()[:6])
+            mark_ = "✓ " if item.id in self.solved else ""
+            options.append((f"{mark_}{item.id}: {words}…", number))
+        self._drawing = True  # new options reset the picker's value: not a choice of the learner
+        try:
+            self.picker.options = options
+            self.picker.value = self.index
+        finally:
+            self._drawing = False
+        self.progress.value = f"<b style='font-size:13px'>Solved {len(self.solved)} of {len(self.items)}</b>"
+
+    def _picked(self, change: dict[str, Any]) -> None:
+        if not self._drawing and change["new"] is not None and change["new"] != self.index:
+            self.go_to(change["new"])
+
+    def go_to(self, index: int) -> None:
+        """Show exercise ``index``: its question and its choices, nothing ticked."""
+        self.index = index % len(self.items)
+        item = self.current
+        if self.picker.value != self.index:
+            self.picker.value = self.index
+        hint = "Tick every right answer." if item.several else "Choose one answer."
+        self.question.value = (
+            f"<div style='font-size:14px;line-height:1.4'>{html.escape(item.question)}</div>"
+            f"<div style='font-size:12px;color:#555'>{hint} Practises {', '.join(item.rules)}.</div>"
+        )
+        if item.several:
+            self.radio = None
+            self.boxes = [
+                widgets.Checkbox(description=choice.label, value=False, indent=False, layout=_wide())
+                for choice in item.choices
+            ]
+            self.choice_box.children = tuple(self.boxes)
+        else:
+            self.boxes = []
+            self.radio = widgets.RadioButtons(
+                options=[(choice.label, number) for number, choice in enumerate(item.choices)],
+                value=None,
+                layout=_wide(),
+            )
+            self.choice_box.children = (self.radio,)
+        self.feedback.value = ""
+        self.feedback.detail = ""
+
+    def chosen(self) -> tuple[int, ...]:
+        """The choices the learner has ticked or picked."""
+        if self.radio is not None:
+            return () if self.radio.value is None else (self.radio.value,)
+        return tuple(number for number, box in enumerate(self.boxes) if box.value)
+
+    def choose(self, indices: Iterable[int]) -> None:
+        """Tick these choices (what a learner does by clicking)."""
+        wanted = set(indices)
+        if self.radio is not None:
+            self.radio.value = next(iter(wanted)) if wanted else None
+        for number, box in enumerate(self.boxes):
+            box.value = number in wanted
+
+    def check(self) -> bool:
+        """Mark the answer: the feedback says right or wrong and why; a right answer counts as solved."""
+        item = self.current
+        right, text = feedback_html(item, self.chosen())
+        self.feedback.value = rules_text.rule_links(text, rules_text.paragraphs(self.game))
+        if right:
+            self.solved.add(item.id)
+            self._draw_picker()
+        return right
+
+    def next(self) -> None:
+        """The next exercise, preferring one not solved yet."""
+        count = len(self.items)
+        for step in range(1, count + 1):
+            candidate = (self.index + step) % count
+            if self.items[candidate].id not in self.solved:
+                self.go_to(candidate)
+                return
+        self.go_to(self.index + 1)
+
+    def reset(self) -> None:
+        """Forget the progress and start again from the first exercise."""
+        self.solved.clear()
+        self.index = 0
+        self._draw_picker()
+        self.go_to(0)
+
+    def show(self) -> None:
+        """Put the exercise's position on the board (the app's, or the panel's own in a notebook)."""
+        item = self.current
+        state = item.state()
+        if self.on_show is not None:
+            self.on_show(item, state)
+            return
+        board_class = importlib.import_module(f"rulebook.{self.game}.widget").Board
+        self.board_box.children = (board_class(state, seed=0, computer={}),)
+
+
+# Long choices wrap inside the 360 px side panel instead of being cut off with an ellipsis.
+_STYLE = (
+    "<style>.rulebook-exercises .widget-radio-box label, .rulebook-exercises .widget-checkbox,"
+    " .rulebook-exercises .widget-checkbox label, .rulebook-exercises .widget-checkbox span"
+    " {white-space:normal !important; overflow:visible !important; text-overflow:clip !important;"
+    " height:auto !important; line-height:1.35 !important; margin-bottom:3px}</style>"
+)
+
+
+def _row() -> widgets.Layout:
+    return widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="8px")
+
+
+def _wide() -> widgets.Layout:
+    return widgets.Layout(width="auto")
