@@ -229,6 +229,50 @@ def explore_odds(page, game: str) -> None:
     show_setup(page)
 
 
+def solve_an_exercise(page, game: str) -> None:
+    """The Exercises tab: a wrong answer is marked wrong with the paragraph it practises, a right one counts."""
+    from rulebook import exercises
+
+    item = exercises.exercises(game)[0]
+    right = exercises.computed_answer(item)
+    wrong = next(index for index in range(len(item.choices)) if index not in right)
+    page.locator(".rulebook-app .lm-TabBar-tab", has_text="Exercises").first.click()
+    panel = page.locator(".rulebook-app .rulebook-exercises").first
+    panel.wait_for(state="visible", timeout=30_000)
+    progress = panel.locator(".rulebook-exercise-progress").first
+    feedback = panel.locator(".rulebook-exercise-feedback").first
+    total = len(exercises.exercises(game))
+    assert f"0 of {total}" in progress.inner_text(), progress.inner_text()
+
+    def answer(indices) -> None:
+        for index in range(len(item.choices)):
+            label = panel.locator("label", has_text=item.choices[index].label).first
+            box = label.locator("input")
+            if item.several and box.is_checked() != (index in indices):
+                label.click()
+            elif not item.several and index in indices:
+                label.click()
+        panel.locator(".rulebook-exercise-check").first.click()
+
+    answer([wrong])
+    page.wait_for_function(
+        "() => document.querySelector('.rulebook-exercise-feedback')?.innerText.includes('Not quite')",
+        timeout=30_000,
+    )
+    assert item.rules[0] in feedback.inner_text(), feedback.inner_text()[:300]
+    page.screenshot(path=SHOTS / f"app-{game}-exercise-wrong.png")
+    answer(right)
+    page.wait_for_function(
+        "() => document.querySelector('.rulebook-exercise-feedback')?.innerText.includes('Right')", timeout=30_000
+    )
+    deadline = time.monotonic() + 30
+    while f"1 of {total}" not in progress.inner_text() and time.monotonic() < deadline:
+        time.sleep(0.3)
+    assert f"1 of {total}" in progress.inner_text(), progress.inner_text()
+    page.screenshot(path=SHOTS / f"app-{game}-exercise-right.png")
+    show_setup(page)
+
+
 def status(page) -> str:
     return page.locator(".rulebook-status").first.inner_text()
 
@@ -282,6 +326,7 @@ def test_kingdom_builder_app(browser, serve, tmp_path):
         assert after != before and "Refused" not in after, after
         click_point(board, 0, 0)  # the corner hex, water on this board: refused
         open_refused_rule(page, "kingdom_builder")
+        solve_an_exercise(page, "kingdom_builder")
     finally:
         page.close()
 
@@ -332,6 +377,7 @@ def test_claim_app_played_to_the_end(browser, serve, tmp_path):
             changed(page, before)
         page.screenshot(path=SHOTS / "app-claim-replies.png")
         replay_from_log(page, "claim")
+        solve_an_exercise(page, "claim")
         # the person lets the computer choose each of their moves until the game ends
         for _ in range(400):
             if page.locator(".rulebook-banner").first.is_visible():
