@@ -501,9 +501,11 @@ class ExercisePanel(widgets.VBox):
         self.board_box = widgets.Box()
         buttons = widgets.HBox([self.check_button, self.next_button, self.show_button], layout=_row())
         top = widgets.HBox([self.progress, self.reset_button], layout=_row())
+        parts = [widgets.HTML(_STYLE), top, self.picker, self.question, self.choice_box, buttons, self.feedback]
+        for part in parts:  # in a scrolling column nothing is squeezed: the last choices were cut off
+            part.layout.flex = "0 0 auto"
         super().__init__(
-            [widgets.HTML(_STYLE), top, self.picker, self.question, self.choice_box, buttons, self.feedback]
-            + [self.board_box],
+            parts + [self.board_box],
             layout=widgets.Layout(padding="4px", max_height="700px", overflow="auto"),
         )
         self.add_class("rulebook-exercises")
@@ -618,7 +620,8 @@ _STYLE = (
     "<style>.rulebook-exercises .widget-radio-box label, .rulebook-exercises .widget-checkbox,"
     " .rulebook-exercises .widget-checkbox label, .rulebook-exercises .widget-checkbox span"
     " {white-space:normal !important; overflow:visible !important; text-overflow:clip !important;"
-    " height:auto !important; line-height:1.35 !important; margin-bottom:3px}</style>"
+    " height:auto !important; line-height:1.35 !important; margin-bottom:3px}"
+    " .rulebook-exercises .widget-checkbox, .rulebook-exercises .widget-radio-box {flex:0 0 auto !important}</style>"
 )
 
 

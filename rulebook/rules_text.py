@@ -139,4 +139,15 @@ def rule_links(text_html: str, known: set[str] | dict[str, object]) -> str:
             f"style='color:#0b57d0;text-decoration:underline;cursor:pointer'>{rule}</a>"
         )
 
-    return RULE_ID.sub(link, text_html)
+    # only in text: never inside a tag's attributes (a data-id holding an id) nor inside a link already there
+    parts = re.split(r"(<[^>]*>)", text_html)
+    inside_link = 0
+    for index, part in enumerate(parts):
+        if part.startswith("<"):
+            name = part[1:].lstrip("/").split(None, 1)[0].rstrip(">").lower() if len(part) > 2 else ""
+            if name == "a":
+                inside_link += -1 if part.startswith("</") else 1
+            continue
+        if not inside_link:
+            parts[index] = RULE_ID.sub(link, part)
+    return "".join(parts)

@@ -381,3 +381,11 @@ def test_a_game_with_an_odds_explorer_shows_it_beside_the_board_and_it_follows_n
     number.value = high if number.value != high else low
     assert [result.value for result in results] != before, "changing the number changes the result"
     assert app.new_game() and app.odds_box.children[0] is not explorer
+
+
+def test_rule_ids_are_linked_in_text_only_never_inside_a_tag_or_a_link():
+    known = rules_text.paragraphs("kingdom_builder")
+    linked = rules_text.rule_links("<div data-id='KB-5.1'>see KB-5.1, <a href='#x'>KB-6.3</a></div>", known)
+    # the attribute stays as it was (an exercise's feedback showed its markup as text) and no link nests in a link
+    assert linked.startswith("<div data-id='KB-5.1'>see <a href='#' data-rule='KB-5.1'")
+    assert linked.endswith("<a href='#x'>KB-6.3</a></div>") and linked.count("<a ") == 2

@@ -50,7 +50,9 @@ def meetjesland(page, board) -> None:
 
 
 DRIVERS = {"meetjesland": meetjesland}
-BOARD_INDEX = {"claim": 2}  # which board of the notebook the driver plays on (default: the first)
+# which board of the notebook the driver plays on (default: the first): Meetjesland's and Ab die Post's play
+# section comes after their odds explorer's board; Claim's battle board is its fourth
+BOARD_INDEX = {"meetjesland": 1, "ab_die_post": 1, "claim": 3}
 
 
 def kingdom_builder(page, board) -> None:

@@ -205,9 +205,9 @@ def replay_from_log(page, game: str) -> None:
     assert "You play" in status(page), status(page)
 
 
-def explore_odds(page, game: str) -> None:
+def explore_odds(page, game: str, tab: str = "Odds") -> None:
     """The Odds tab beside the board: a number typed into the explorer changes what it computes."""
-    page.locator(".rulebook-app .lm-TabBar-tab", has_text="Odds").first.click()
+    page.locator(".rulebook-app .lm-TabBar-tab", has_text=tab).first.click()
     explorer = page.locator(".rulebook-app .rulebook-explorer").first
     explorer.wait_for(state="visible", timeout=30_000)
     result = explorer.locator(".rulebook-explorer-result")
@@ -303,6 +303,7 @@ def test_meetjesland_app(browser, serve, tmp_path):
         DRIVERS["meetjesland"](page, board)
         page.screenshot(path=SHOTS / "app-meetjesland-played.png")
         replay_from_log(page, "meetjesland")
+        explore_odds(page, "meetjesland")
     finally:
         page.close()
 
@@ -327,6 +328,7 @@ def test_kingdom_builder_app(browser, serve, tmp_path):
         click_point(board, 0, 0)  # the corner hex, water on this board: refused
         open_refused_rule(page, "kingdom_builder")
         solve_an_exercise(page, "kingdom_builder")
+        explore_odds(page, "kingdom_builder")
     finally:
         page.close()
 
@@ -378,6 +380,7 @@ def test_claim_app_played_to_the_end(browser, serve, tmp_path):
         page.screenshot(path=SHOTS / "app-claim-replies.png")
         replay_from_log(page, "claim")
         solve_an_exercise(page, "claim")
+        explore_odds(page, "claim", tab="Threats")
         # the person lets the computer choose each of their moves until the game ends
         for _ in range(400):
             if page.locator(".rulebook-banner").first.is_visible():

@@ -16,9 +16,9 @@ ERRORS = ("Traceback (most recent call last)", "Error: ", "Exception")
 
 
 def board_of(page, game: str):
-    """The game's board: the output holding the widget box with a plot (the n-th such output for some games)."""
-    outputs = page.locator(".jp-OutputArea-output:has(.widget-vbox .js-plotly-plot)")
-    return outputs.nth(BOARD_INDEX.get(game, 0)).locator(".widget-vbox").first
+    """The game's board the driver plays: the n-th board of the notebook (explorers and panels are no boards)."""
+    outputs = page.locator(".jp-OutputArea-output:has(.rulebook-board .js-plotly-plot)")
+    return outputs.nth(BOARD_INDEX.get(game, 0)).locator(".rulebook-board").first
 
 
 def snapshot(board) -> tuple[str, str]:
