@@ -230,7 +230,10 @@ KINGDOM_BUILDER = GameSetup(
     build=_kingdom_builder,
     options=_kingdom_builder_options(),
     blurb="Build settlements on the terrain your card shows; score the three cards.",
-    bot_names={"strong": "scores each build and looks to the end of its turn"},
+    bot_names={
+        "strong": "scores each build and looks to the end of its turn",
+        "quick": "the strong player looking less far (about as strong as greedy)",
+    },
 )
 
 
@@ -343,7 +346,10 @@ CLAIM = GameSetup(
         ),
     ),
     blurb="Jump, capture and build three towers before the others.",
-    bot_names={"strong": "looks at its whole turn and the reply"},
+    bot_names={
+        "strong": "looks at its whole turn and the reply",
+        "quick": "the strong player, its own turn only (faster)",
+    },
 )
 
 SETUPS: dict[str, GameSetup] = {s.game: s for s in (MEETJESLAND, KINGDOM_BUILDER, AB_DIE_POST, CLAIM)}

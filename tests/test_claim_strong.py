@@ -138,3 +138,14 @@ def test_strong_is_deterministic_and_legal_with_two_and_four_players():
                 state = claim.apply(state, move)
             games.append(state.history)
         assert games[0] == games[1], players
+
+
+def test_the_quick_level_plays_whole_games_legally_and_the_same_way_twice():
+    from rulebook import study
+
+    first = study.play_game("claim", ("quick", "greedy"), seed=3)
+    assert first.finished and first == study.play_game("claim", ("quick", "greedy"), seed=3)
+    assert bots.BOTS["quick"] is not bots.BOTS["strong"]
+    state = bots.play_until_battle(claim.new_game(players=2, seed=5), random.Random(5))
+    move = bots.BOTS["quick"](state, random.Random(0))
+    assert move in claim.legal_moves(state)

@@ -58,3 +58,9 @@ def test_a_smaller_budget_is_a_level_and_bad_budgets_are_refused():
     assert quick(state, random.Random(1)) in kb.legal_moves(state)
     with pytest.raises(ValueError, match="lookahead"):
         bots.strong_bot(0)
+
+
+def test_the_quick_level_plays_whole_games_legally_and_the_same_way_twice():
+    first = study.play_game("kingdom_builder", ("quick", "greedy"), seed=3)
+    assert first.finished and first == study.play_game("kingdom_builder", ("quick", "greedy"), seed=3)
+    assert bots.BOTS["quick"] is not bots.BOTS["strong"]

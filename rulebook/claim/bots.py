@@ -394,6 +394,7 @@ def strong_player(turns: int = 2, node_limit: int = 6000) -> Bot:
 
 
 BOTS["strong"] = strong_bot
+BOTS["quick"] = strong_player(turns=1, node_limit=1500)  # a lower level: its own turn only, a smaller search
 
 
 # --- the reason behind a move, for the Hint button --------------------------------------------------------------------

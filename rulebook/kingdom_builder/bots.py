@@ -216,6 +216,7 @@ def explain(state: State, move: Move) -> str:
 
 
 BOTS: dict[str, Bot] = {"random": random_player, "greedy": greedy_player, "strong": strong_player}
+BOTS["quick"] = strong_bot(1)  # a lower level: follows only its best move to the end of the turn
 
 
 def play_game(state: State, players: Mapping[int, Bot], rng: random.Random) -> State:
