@@ -258,6 +258,7 @@ class App(widgets.VBox):
         self.tabs = widgets.Tab(children=panels, titles=tuple(titles))
         self.tabs.layout.width = PANEL_WIDTH
         self.tabs.layout.min_width = PANEL_WIDTH
+        self.tabs.observe(self._build_explorer, "selected_index")
         self.board_box = widgets.Box(layout=widgets.Layout(flex="1 1 auto", min_width="0"))
         body = widgets.HBox([self.board_box, self.tabs], layout=widgets.Layout(align_items="flex-start"))
         super().__init__([toolbar, self.notice, self.banner, body], layout=widgets.Layout(width="100%"))
@@ -371,14 +372,27 @@ class App(widgets.VBox):
         self.current = game
         self._show(board)
 
+    @property
+    def odds_tab(self) -> int | None:
+        """The index of the explorer's tab (None for a game without one)."""
+        return len(self.tabs.children) - 1 if self.explorer_class is not None else None
+
+    def _build_explorer(self, *_: Any) -> None:
+        """The explorer of the board's game, built when its tab is first shown: a page opens faster without its
+        chart, and a tab nobody opens costs nothing."""
+        if self.explorer_class is None or self.board is None or self.odds_box.children:
+            return
+        if self.tabs.selected_index == self.odds_tab:
+            self.odds_box.children = (self.explorer_class(self.board),)
+
     def _show(self, board: Table) -> None:
         self.board = board
         board.listeners.append(self._board_changed)
         for text in (board.status, board.move_log):
             text.handlers.append(self.open_rule)
         self.board_box.children = (board,)
-        if self.explorer_class is not None:
-            self.odds_box.children = (self.explorer_class(board),)
+        self.odds_box.children = ()
+        self._build_explorer()
         self._board_changed(board)
 
     def _board_changed(self, board: Table) -> None:

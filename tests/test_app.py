@@ -370,6 +370,8 @@ def test_a_game_with_an_odds_explorer_shows_it_beside_the_board_and_it_follows_n
         pytest.skip(f"{game} has no odds explorer")
     app = App(game, seed=2)
     assert app.tabs.titles[-1] == getattr(explorer_class, "title", "Odds")
+    assert app.odds_box.children == ()  # built when its tab is first shown: the page opens without its chart
+    app.tabs.selected_index = app.odds_tab
     explorer = app.odds_box.children[0]
     assert "rulebook-explorer" in explorer._dom_classes
     numbers, results = _explorer_parts(explorer)
@@ -380,7 +382,11 @@ def test_a_game_with_an_odds_explorer_shows_it_beside_the_board_and_it_follows_n
     high = number.max if hasattr(number, "max") else 100
     number.value = high if number.value != high else low
     assert [result.value for result in results] != before, "changing the number changes the result"
-    assert app.new_game() and app.odds_box.children[0] is not explorer
+    assert app.new_game() and app.odds_box.children[0] is not explorer  # the tab is open: rebuilt at once
+    app.tabs.selected_index = app.RULES_TAB
+    assert app.new_game() and app.odds_box.children == ()
+    app.tabs.selected_index = app.odds_tab
+    assert len(app.odds_box.children) == 1 and app.odds_box.children[0] is not explorer
 
 
 def test_rule_ids_are_linked_in_text_only_never_inside_a_tag_or_a_link():
