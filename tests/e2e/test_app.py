@@ -230,23 +230,22 @@ def explore_odds(page, game: str, tab: str = "Odds") -> None:
 
 
 def solve_an_exercise(page, game: str) -> None:
-    """The Exercises tab: a wrong answer is marked wrong with the paragraph it practises, a right one counts."""
+    """The Exercises tab: one exercise solved by clicking (it counts), the next answered wrongly (the page says why,
+    with the paragraph it practises)."""
     from rulebook import exercises
 
-    item = exercises.exercises(game)[0]
-    right = exercises.computed_answer(item)
-    wrong = next(index for index in range(len(item.choices)) if index not in right)
+    items = exercises.exercises(game)
     page.locator(".rulebook-app .lm-TabBar-tab", has_text="Exercises").first.click()
     panel = page.locator(".rulebook-app .rulebook-exercises").first
     panel.wait_for(state="visible", timeout=30_000)
     progress = panel.locator(".rulebook-exercise-progress").first
     feedback = panel.locator(".rulebook-exercise-feedback").first
-    total = len(exercises.exercises(game))
-    assert f"0 of {total}" in progress.inner_text(), progress.inner_text()
+    assert f"0 of {len(items)}" in progress.inner_text(), progress.inner_text()
 
-    def answer(indices) -> None:
-        for index in range(len(item.choices)):
-            label = panel.locator("label", has_text=item.choices[index].label).first
+    def answer(item, indices) -> None:
+        panel.get_by_text(item.question[:40]).first.wait_for(timeout=30_000)  # the exercise is on the page
+        for index, choice in enumerate(item.choices):
+            label = panel.locator("label", has_text=choice.label).first
             box = label.locator("input")
             if item.several and box.is_checked() != (index in indices):
                 label.click()
@@ -254,22 +253,28 @@ def solve_an_exercise(page, game: str) -> None:
                 label.click()
         panel.locator(".rulebook-exercise-check").first.click()
 
-    answer([wrong])
-    page.wait_for_function(
-        "() => document.querySelector('.rulebook-exercise-feedback')?.innerText.includes('Not quite')",
-        timeout=30_000,
-    )
-    assert item.rules[0] in feedback.inner_text(), feedback.inner_text()[:300]
-    page.screenshot(path=SHOTS / f"app-{game}-exercise-wrong.png")
-    answer(right)
-    page.wait_for_function(
-        "() => document.querySelector('.rulebook-exercise-feedback')?.innerText.includes('Right')", timeout=30_000
-    )
+    def feedback_says(words: str) -> None:
+        page.wait_for_function(
+            f"() => document.querySelector('.rulebook-exercise-feedback')?.innerText.includes({words!r})",
+            timeout=30_000,
+        )
+
+    first, second = items[0], items[1]
+    answer(first, exercises.computed_answer(first))
+    feedback_says("Right")
     deadline = time.monotonic() + 30
-    while f"1 of {total}" not in progress.inner_text() and time.monotonic() < deadline:
+    while f"1 of {len(items)}" not in progress.inner_text() and time.monotonic() < deadline:
         time.sleep(0.3)
-    assert f"1 of {total}" in progress.inner_text(), progress.inner_text()
+    assert f"1 of {len(items)}" in progress.inner_text(), progress.inner_text()
     page.screenshot(path=SHOTS / f"app-{game}-exercise-right.png")
+    panel.locator("button", has_text="Next").first.click()
+    right = exercises.computed_answer(second)
+    wrong = next(index for index in range(len(second.choices)) if index not in right)
+    answer(second, [wrong])
+    feedback_says("Not quite")
+    assert second.rules[0] in feedback.inner_text(), feedback.inner_text()[:300]
+    assert f"1 of {len(items)}" in progress.inner_text()
+    page.screenshot(path=SHOTS / f"app-{game}-exercise-wrong.png")
     show_setup(page)
 
 
