@@ -571,8 +571,8 @@ class Table(widgets.VBox):
             self._history_label.value = f"<span style='font-size:12px;white-space:nowrap'>{last} moves</span>"
         else:
             self._history_label.value = (
-                f"<span style='font-size:12px;background:#fff3cd;padding:1px 4px;white-space:nowrap'><b>Replay</b> {shown}/"
-                f"{last}</span>"
+                "<span style='font-size:12px;background:#fff3cd;padding:1px 4px;white-space:nowrap'>"
+                f"<b>Replay</b> {shown}/{last}</span>"
             )
 
     def history_html(self, limit: int = 60) -> str:
@@ -708,10 +708,3 @@ class Table(widgets.VBox):
         if self.message:
             lines.append(f"<span style='color:{colour}'>{self.status.linked(self.message)}</span>")
         return "<div style='font-size:14px;line-height:1.4'>" + "<br>".join(lines) + "</div>"
-
-    def log_html(self, history: list[Any], limit: int = 40) -> str:
-        """The last moves, numbered, newest first: the move just played is the one a player looks for."""
-        rows = [self.status.linked(self.move_text(move)) for move in history[-limit:]]
-        first = len(history) - len(rows) + 1
-        items = "".join(f"<li value='{first + i}'>{row}</li>" for i, row in reversed(list(enumerate(rows))))
-        return f"<ol reversed style='margin:0;padding-left:2.5em;font-size:12px'>{items}</ol>"

@@ -64,21 +64,6 @@ def test_the_figure_behaves_as_a_plotly_figure_widget():
     assert clicks == [[1]]
 
 
-def test_the_move_log_shows_the_newest_move_first_with_its_number():
-    board = claim_widget.Board(claim.new_game(players=2, seed=3), seed=3)
-    played = []
-    for _ in range(3):
-        move = claim.legal_moves(board.state)[0]
-        assert board.play(move)
-        played.append(board.move_text(move))
-    history = list(board.state.history)
-    log = board.log_html(history)
-    numbers = [int(item.split("'")[0]) for item in log.split("<li value='")[1:]]
-    assert numbers == list(range(len(history), 0, -1))
-    assert log.index(played[-1]) < log.index(played[0])
-    assert board.log_html(history, limit=2).count("<li") == 2
-
-
 def test_the_status_line_says_what_the_computer_answered():
 
     board = claim_widget.Board(claim.new_game(players=2, seed=3), seed=3, computer={1: "greedy"})
