@@ -1,7 +1,7 @@
 """The translated rules, read from the games' notebooks: one source for the notebook and the app.
 
 A paragraph starts with its id in bold at the start of a markdown block (``**MJ-5.2** ...`` or
-``**MJ-C4 (clarification: ...).** ...``) and runs on over the blocks that follow it (a table, a list) until the
+``**MJ-C7 (clarification: ...).** ...``) and runs on over the blocks that follow it (a table, a list) until the
 next paragraph, a heading or the end of the cell. Headings are kept so the app can show the sections.
 """
 

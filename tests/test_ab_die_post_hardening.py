@@ -202,7 +202,7 @@ def test_the_refusal_of_a_route_names_fields_as_the_board_does():
         "a flight to the central lane, section 1, field 3 is not a turn choice"
     )
     assert check(positions()[0], "fly" * 10**5).message.startswith("'flyflyflyflyflyflyflyflyflyfly'... is not")
-    assert check(positions()[0], Stop()).rule == "ADP-C5"
+    assert check(positions()[0], Stop()).rule == "ADP-C4"
 
 
 # --- fuzzing: wrong types, huge numbers, deep nesting ----------------------------------------------------------

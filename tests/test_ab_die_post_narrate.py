@@ -187,7 +187,7 @@ def test_repairs_paid_and_the_next_payer():
 
 def test_the_card_kept_and_the_next_flight():
     # Equal scores and equal points in the last flight: the next flight begins clockwise from the player whose
-    # plane reached the airport (P2), ADP-C13.
+    # plane reached the airport (P2), ADP-C16.
     state = position(
         players=2,
         hands=((1, 1, 0), (0, 0, 0)),

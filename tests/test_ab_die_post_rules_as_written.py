@@ -1,4 +1,4 @@
-"""Ab die Post! as written (issue 14): the return-flight reading of "back to the start" (ADP-C18), the example route
+"""Ab die Post! as written (issue 14): the return-flight reading of "back to the start" (ADP-C11), the example route
 of ADP-C9 drawn in the notebook, a notebook that stands alone (no links out of the repository), and the checks the
 notebook used to carry as asserts, now kept here while the notebook shows the values."""
 
@@ -22,10 +22,10 @@ def cells(kind):
     return ["".join(cell["source"]) for cell in json.loads(NOTEBOOK.read_text())["cells"] if cell["cell_type"] == kind]
 
 
-# --- ADP-C18: "back to the start" on a return flight is the airport ------------------------------------------
+# --- ADP-C11: "back to the start" on a return flight is the airport ------------------------------------------
 
 
-def test_adp_c18_a_plane_that_cannot_pay_on_a_return_flight_goes_back_to_the_airport():
+def test_adp_c11_a_plane_that_cannot_pay_on_a_return_flight_goes_back_to_the_airport():
     # Flight 2 flies from the airport to the start field. P2 (blue) holds 1 point on the inner lane (repairs 8) and the
     # passenger card: it cannot pay, so its cards go to the discard, its plane to the airport, the passenger card back.
     state = dataclasses.replace(
@@ -46,8 +46,8 @@ def test_adp_c18_a_plane_that_cannot_pay_on_a_return_flight_goes_back_to_the_air
     )
     text = "\n".join(cells("markdown"))
     assert (
-        "**ADP-C18 (clarification:" in text
-        and "(On a return flight that plane goes back to the airport:\nADP-C18.)" in (text)
+        "**ADP-C11 (clarification:" in text
+        and "(On a return flight that plane goes back to the airport:\nADP-C11.)" in (text)
     )
 
 

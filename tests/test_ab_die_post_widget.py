@@ -43,7 +43,7 @@ def test_refused_fly_names_its_rule_and_changes_nothing():
     board.fly_button.click()
     assert "Refused by ADP-5.1" in board.status.text and board.state is before
     board.stop_button.click()
-    assert "Refused by ADP-C5" in board.status.text
+    assert "Refused by ADP-C4" in board.status.text
 
 
 def test_drawing_resolves_the_card_and_computers_take_their_turns():

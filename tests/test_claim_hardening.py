@@ -192,11 +192,11 @@ def three_player_removal() -> claim.State:
     return claim.from_diagram(f"{headers}\n\n{land}\n\n{pieces}\n")
 
 
-def test_cl_c7_a_removal_that_would_starve_a_later_player_is_refused():
+def test_cl_c3_a_removal_that_would_starve_a_later_player_is_refused():
     state = three_player_removal()
     # yellow removes last and may only take red pieces (blue has lost 4): red must still have 4 to lose
     error = claim.check(state, claim.Remove((0, 0)))
-    assert error is not None and error.rule == "CL-C7"
+    assert error is not None and error.rule == "CL-C3"
     assert error.message == (
         "Claim: if blue took a red piece now, a later player could not make all 4 removals; blue must take a yellow "
         "piece"
@@ -207,7 +207,7 @@ def test_cl_c7_a_removal_that_would_starve_a_later_player_is_refused():
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_cl_c7_three_players_always_lose_four_pieces_each(seed):
+def test_cl_c3_three_players_always_lose_four_pieces_each(seed):
     state = claim.new_game(players=3, seed=seed)
     while state.phase != "battle":
         state = claim.apply(state, claim.legal_moves(state)[0])  # the first legal move, as in the game

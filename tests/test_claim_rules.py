@@ -255,7 +255,7 @@ def test_CL_6_2_jumps_over_any_piece_chained():
 def test_CL_C2_a_jump_chain_may_not_come_back():
     # red jumps right over r, down over b, left over b; up over b would land on its starting point
     state = position(".......\n.rr....\n.b.b...\n..b....\n.......")
-    refused(state, Jump((1, 1), ((1, 3), (3, 3), (3, 1), (1, 1))), "CL-C2")
+    refused(state, Jump((1, 1), ((1, 3), (3, 3), (3, 1), (1, 1))), "CL-C4")
     assert claim.check(state, Jump((1, 1), ((1, 3), (3, 3), (3, 1)))) is None
 
 
@@ -351,7 +351,7 @@ def test_CL_8_1_alone_in_a_territory_place_a_tower():
     refused(state, PlaceTower("a", (1, 1)), "CL-8.1")  # taken
     refused(state, PlaceTower("z", (0, 0)), "CL-8.1")
     state = claim.apply(state, PlaceTower("a", (0, 0)))
-    assert state.at((0, 0)) == "R" and state.turn == 0  # red still moves this turn (CL-C5)
+    assert state.at((0, 0)) == "R" and state.turn == 0  # red still moves this turn (CL-C7)
     refused(state, PlaceTower("a", (0, 1)), "CL-8.1")  # one tower per territory
     state = claim.apply(state, Step((1, 1), (1, 0)))
     assert state.turn == 1
@@ -455,7 +455,7 @@ def test_CL_C8_a_player_who_cannot_move_passes():
     assert claim.legal_moves(state) == (Pass(),)
     state = claim.apply(state, Pass())
     assert state.turn == 1
-    refused(state, Pass(), "CL-C8")
+    refused(state, Pass(), "CL-C10")
 
 
 def test_CL_C9_a_game_without_progress_stops():

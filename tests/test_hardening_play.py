@@ -124,7 +124,7 @@ def kb_invariants(state: kb.State, memory: dict) -> None:
     for player in range(state.players):
         assert state.supply[player] >= 0
         assert state.supply[player] + state.board.count(player) == 40
-    # 25 terrain cards, 5 of each: in the pile, the discard, the hands or removed (KB-C4)
+    # 25 terrain cards, 5 of each: in the pile, the discard, the hands or removed (KB-C14)
     for index, name in enumerate(kb.TERRAINS):
         in_hands = sum(card == name for card in state.hands)
         counts = (state.pile[index], state.discard[index], state.removed[index])

@@ -28,7 +28,7 @@ def positions(seeds=range(4), players=(2, 4), configs=(kb.Config(), kb.Config(mo
 
 
 def tavern_by_definition(state, player):
-    """KB-C7.5 read literally: an empty buildable hex with 3 own settlements in a row beyond it in some direction."""
+    """KB-C12.5 read literally: an empty buildable hex with 3 own settlements in a row beyond it in some direction."""
     geometry, board = state.geometry, state.board
     found = []
     for i in sorted(geometry.buildable):

@@ -105,7 +105,7 @@ def test_the_card_drawn_stays_hidden():
 
 
 def test_the_mandatory_action_ending_early_is_told():
-    # Every grass hex but (7,9) is blue's: orange's one grass settlement ends the mandatory action (KB-C4).
+    # Every grass hex but (7,9) is blue's: orange's one grass settlement ends the mandatory action (KB-C14).
     board = list(position({}).board)
     geometry = position({}).geometry
     for index in geometry.by_terrain["grass"]:
@@ -162,7 +162,7 @@ def test_a_tower_refused_for_adjacency_cites_KB_6_3_and_one_off_the_edge_KB_C7_4
     error = kb.check(state, kb.UseTile("tower", far))
     assert error.rule == "KB-6.3" and "free building hexes on the edge next to its own settlements" in error.message
     error = kb.check(state, kb.UseTile("tower", (10, 10)))
-    assert error.rule == "KB-C7.4" and error.message.endswith("(10,10) is not on it")
+    assert error.rule == "KB-C12.4" and error.message.endswith("(10,10) is not on it")
 
 
 # --- the board: last moves marked, log and status in words ----------------------------------------------------
@@ -297,7 +297,7 @@ def test_the_three_cards_goals_and_the_location_key_are_beside_the_board():
 
 
 def test_a_card_without_a_free_hex_leaving_the_game_is_told_with_the_end_of_the_turn():
-    """KB-C4: blue holds a flower card while every flower hex is taken; when orange's turn ends, the card leaves
+    """KB-C14: blue holds a flower card while every flower hex is taken; when orange's turn ends, the card leaves
     the game and blue draws another, and the log says so."""
     state = position({(7, 6): 0}, hands=("grass", "flower"))
     board = list(state.board)

@@ -86,7 +86,7 @@ def hexes_of(letter: str) -> set:
     return {(r, c) for r in range(20) for c in range(20) if FIRST_BOARD[r][c] == letter}
 
 
-# --- components and board (KB-1.x, KB-3.x, KB-C1, KB-C2) ---------------------------------------------------
+# --- components and board (KB-1.x, KB-3.x, KB-C1, KB-C3) ---------------------------------------------------
 
 
 def neighbours(row, column):
@@ -334,13 +334,13 @@ def test_KB_C11_a_moved_settlement_must_leave_its_hex_unless_configured():
     settlements = {(12, 18): 0, (9, 17): 1}  # player 0 touches the barn at (13,17)
     state = position(settlements, hands=("grass", "grass"), header=header)
     assert state.tiles_of(0) == (("barn", (13, 17), "ready"),)
-    refused(state, kb.UseTile("barn", (12, 18), (12, 18)), "KB-C11")
+    refused(state, kb.UseTile("barn", (12, 18), (12, 18)), "KB-C13")
     assert (12, 18) not in tile_targets(state, "barn", (12, 18))
     relaxed = position(settlements, hands=("grass", "grass"), header=header, config=kb.Config(move_in_place=True))
     assert (12, 18) in tile_targets(relaxed, "barn", (12, 18))
 
 
-# --- the eight location tiles (KB-C7.1 - KB-C7.8) ------------------------------------------------------------
+# --- the eight location tiles (KB-C12.1 - KB-C12.8) ------------------------------------------------------------
 
 
 def test_KB_C7_1_oracle_builds_on_the_card_terrain_next_to_own():
@@ -366,14 +366,14 @@ def test_KB_C7_2_farm_builds_on_grass():
     state = position({(11, 16): 0}, hands=("canyon", "grass"))  # (11,16) touches the farm (11,17)
     # (11,16) odd row: (11,15) T (11,17) farm (10,16) T (10,17) T (12,16) T (12,17) K? -> no grass around.
     assert tile_targets(state, "farm") == hexes_of("G")
-    refused(state, kb.UseTile("farm", (11, 15)), "KB-C7.2")
+    refused(state, kb.UseTile("farm", (11, 15)), "KB-C12.2")
 
 
 def test_KB_C7_3_oasis_builds_on_desert():
     state = position({(12, 6): 0}, hands=("grass", "grass"))  # (12,6) touches the oasis (12,7)
     # (12,6) even row: (12,5) T (12,7) oasis (11,5) T (11,6) T (13,5) T (13,6) F: no desert next to it.
     assert tile_targets(state, "oasis") == hexes_of("D")
-    refused(state, kb.UseTile("oasis", (12, 8)), "KB-C7.3")
+    refused(state, kb.UseTile("oasis", (12, 8)), "KB-C12.3")
 
 
 def test_KB_C7_4_tower_builds_on_the_outer_edge():
@@ -381,7 +381,7 @@ def test_KB_C7_4_tower_builds_on_the_outer_edge():
     graph = kb.board_graph(state.sections)
     edge = {n for n, d in graph.nodes(data=True) if d["on_edge"] and d["terrain"] in kb.TERRAINS}
     assert tile_targets(state, "tower") == edge
-    refused(state, kb.UseTile("tower", (10, 10)), "KB-C7.4")
+    refused(state, kb.UseTile("tower", (10, 10)), "KB-C12.4")
     refused(state, kb.UseTile("tower", (0, 4)), "KB-6.2")  # a mountain on the edge
     state = position({(2, 5): 0, (1, 2): 0}, hands=("grass", "grass"), header=OTHER)
     # (1,2) odd row touches edge hexes (0,2) T and (0,3) T; adjacency restricts the tower to them.
@@ -394,7 +394,7 @@ def test_KB_C7_5_tavern_extends_a_line_of_three():
     assert ("tavern", (6, 7), "ready") in state.tiles_of(0)
     # East end (8,10) G, west end (8,6) T; the diagonal (7,7)-(8,7) is only two long.
     assert tile_targets(state, "tavern") == {(8, 6), (8, 10)}
-    refused(state, kb.UseTile("tavern", (8, 11)), "KB-C7.5")
+    refused(state, kb.UseTile("tavern", (8, 11)), "KB-C12.5")
     after = kb.apply(state, kb.UseTile("tavern", (8, 10)))
     assert after.board[8 * 20 + 10] == 0
 
@@ -405,7 +405,7 @@ def test_KB_C7_6_barn_moves_to_the_card_terrain_next_to_the_rest():
     # Moving (14,19): the settlement is lifted first; grass next to (12,18) is (12,19) (11,17) (11,18) (13,18).
     assert tile_targets(state, "barn", (14, 19)) == {(12, 19), (11, 17), (11, 18), (13, 18)}
     refused(state, kb.UseTile("barn", (10, 0), (14, 19)), "KB-6.3")
-    refused(state, kb.UseTile("barn", (11, 18), (1, 1)), "KB-C7.6")
+    refused(state, kb.UseTile("barn", (11, 18), (1, 1)), "KB-C12.6")
     after = kb.apply(state, kb.UseTile("barn", (11, 18), (14, 19)))
     assert after.supply == state.supply and after.board[14 * 20 + 19] == -1
 
@@ -431,9 +431,9 @@ def test_KB_C7_8_paddock_jumps_two_hexes_in_a_straight_line():
     # From (5,10) (odd row), two steps in each of the 6 directions, keeping empty buildable hexes:
     # E (5,12) T, W (5,8) C, NE (3,11) C, NW (3,10) M no, SE (7,11) G, SW (7,9) G.
     assert tile_targets(state, "paddock", (5, 10)) == {(5, 12), (5, 8), (3, 11), (7, 11), (7, 9)}
-    refused(state, kb.UseTile("paddock", (3, 10), (5, 10)), "KB-C7.8")
-    refused(state, kb.UseTile("paddock", (5, 11), (5, 10)), "KB-C7.8")
-    refused(state, kb.UseTile("paddock", (5, 12), (4, 10)), "KB-C7.8")  # not player 0's settlement
+    refused(state, kb.UseTile("paddock", (3, 10), (5, 10)), "KB-C12.8")
+    refused(state, kb.UseTile("paddock", (5, 11), (5, 10)), "KB-C12.8")
+    refused(state, kb.UseTile("paddock", (5, 12), (4, 10)), "KB-C12.8")  # not player 0's settlement
 
 
 # --- bonus actions, end of turn, useless cards -----------------------------------------------------------
@@ -486,8 +486,8 @@ def test_KB_C3_discards_reshuffled_when_the_pile_runs_out():
     }
     state = kb.apply(state, kb.CardDrawn("desert"))
     assert state.pile == (5, 4, 4, 5, 5) and state.discard == (0, 0, 0, 0, 0)
-    refused(state, kb.CardDrawn("grass"), "KB-C3")
-    refused(kb.new_game(players=2, seed=1), kb.EndTurn(), "KB-C3")
+    refused(state, kb.CardDrawn("grass"), "KB-C4")
+    refused(kb.new_game(players=2, seed=1), kb.EndTurn(), "KB-C4")
 
 
 def test_KB_C4_a_card_without_free_hex_is_replaced():

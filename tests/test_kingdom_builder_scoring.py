@@ -1,4 +1,4 @@
-"""Kingdom Builder scoring (KB-9.2, KB-9.3, KB-C12.x, KB-C13) from hand-counted positions, and the text diagrams."""
+"""Kingdom Builder scoring (KB-9.2, KB-9.3, KB-C16.x, KB-C17) from hand-counted positions, and the text diagrams."""
 
 from __future__ import annotations
 

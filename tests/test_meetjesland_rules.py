@@ -304,7 +304,7 @@ def test_MJ_C7_break_off_brings_the_stake_home():
     position = playing(territories={"eeklo": (0, 6), "kaprijke": (1, 5)})
     state = mj.apply(position, Attack("eeklo", "kaprijke", 5))
     state = mj.apply(state, Dice((6, 6, 1), (1, 1)))
-    refused(state, EndTurn(), "MJ-C7")
+    refused(state, EndTurn(), "MJ-C10")
     state = mj.apply(state, Retreat())
     assert state.battle is None and state.points_on("eeklo") == 6 and state.points_on("kaprijke") == 3
 

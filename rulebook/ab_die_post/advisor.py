@@ -171,7 +171,7 @@ class Advice:
     reds: int
     pile: Cards
     reserve: Cards
-    drawn: int  # cards drawn this turn: before the first, the choice is to draw or not (fly), ADP-C5
+    drawn: int  # cards drawn this turn: before the first, the choice is to draw or not (fly), ADP-C4
     fly_minimum: int
     goal: int
     bust_next: Fraction

@@ -244,7 +244,7 @@ def hurricane_chart(player_counts: Sequence[int] = (2, 3, 4, 5, 6)) -> go.Figure
     """Chance of a hurricane per shake and per round (every player shakes once), by player count."""
     figure = go.Figure(
         layout=_layout(
-            "Hurricane chance by number of players (2-player row proposed, ADP-C1)",
+            "Hurricane chance by number of players (2-player row proposed, ADP-C2)",
             "players",
             "chance of at least one hurricane",
             barmode="group",
@@ -385,7 +385,7 @@ def track_figure(track: Track, width: int = 640, height: int = 600, widget: bool
         clickmode="event",
         xaxis={"visible": False, "scaleanchor": "y"},
         yaxis={"visible": False},
-        title={"text": "Ab die Post! - the track (proposed default, see ADP-C3)", "x": 0.5, "font": {"size": 14}},
+        title={"text": "Ab die Post! - the track (proposed default, see ADP-C1)", "x": 0.5, "font": {"size": 14}},
     )
     figure = BoardFigure(layout=layout) if widget else go.Figure(layout=layout)
     for kind, style in (

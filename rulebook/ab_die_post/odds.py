@@ -213,7 +213,7 @@ def stopping_threshold(ones: int = 16, twos: int = 23, max_reds: int = 16) -> in
 
 
 def marble_distribution(players: int, config: Config = DEFAULT) -> dict[str, Fraction]:
-    """Chance of each marble colour in one shake for this many players (ADP-C1 marble table)."""
+    """Chance of each marble colour in one shake for this many players (ADP-C2 marble table)."""
     counts = config.marble_counts(players)
     total = sum(counts)
     colours = ("green", "blue", "red", "yellow", "black")

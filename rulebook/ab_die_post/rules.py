@@ -30,7 +30,7 @@ FULL_DECK = (16, 23, 16)  # ADP-1.2: 16 x 1, 23 x 2, 16 x red 3
 LANES = ("inner", "central", "outer")
 COLOURS = ("green", "blue", "red", "yellow", "black")
 
-# ADP-C1: marble table for 3-6 players (sourced: gamecabinet rules and the Le Clube French translation agree);
+# ADP-C2: marble table for 3-6 players (sourced: gamecabinet rules and the Le Clube French translation agree);
 # the 2-player row 1/1/1/1/2 is a proposed default (the box says 3-6, the text says 2-6).
 MARBLE_TABLE = (
     (2, (1, 1, 1, 1, 2)),
@@ -45,15 +45,15 @@ MARBLE_TABLE = (
 class Config:
     """Everything the French text leaves to a table or a decision; defaults are documented in the notebook."""
 
-    target: int = 15  # ADP-10.1 (ADP-C16: 21 is the other figure found in the research)
+    target: int = 15  # ADP-10.1 (ADP-C18: 21 is the other figure found in the research)
     fly_minimum: int = 4  # ADP-5.1
-    marbles: tuple[tuple[int, tuple[int, int, int, int, int]], ...] = MARBLE_TABLE  # ADP-C1
-    wind: tuple[int, int, int, int] = (2, 3, 4, 5)  # ADP-C2: green, blue, red, yellow
+    marbles: tuple[tuple[int, tuple[int, int, int, int, int]], ...] = MARBLE_TABLE  # ADP-C2
+    wind: tuple[int, int, int, int] = (2, 3, 4, 5)  # ADP-C7: green, blue, red, yellow
     repair: tuple[int, int, int] = (8, 4, 2)  # ADP-7.1: inner, central, outer
     placing_points: tuple[int, ...] = (7, 5, 4, 3, 2, 1)  # ADP-9.2
     passenger_points: int = 2  # ADP-8.2
-    first_player: int = 0  # ADP-C15: seat 0 is the youngest player
-    track: str = "ab_die_post"  # ADP-C3: graphs/<track>.json
+    first_player: int = 0  # ADP-C3: seat 0 is the youngest player
+    track: str = "ab_die_post"  # ADP-C1: graphs/<track>.json
 
     def __post_init__(self) -> None:
         """Refuse options of the wrong type or outside the bounds the rules allow (``BOUNDS``), at once, rather than
@@ -106,14 +106,14 @@ class Config:
 # The bounds of every option, from the rules and their plausible variants: a save file or a set-up panel can choose
 # within them, never beyond (a wind of 30 fields made route finding run for ever, issue 17).
 BOUNDS = {
-    "target": (1, 100),  # ADP-10.1: 15 (or 21, ADP-C16)
+    "target": (1, 100),  # ADP-10.1: 15 (or 21, ADP-C18)
     "fly_minimum": (0, 50),  # ADP-5.1: 4
     "passenger_points": (0, 50),  # ADP-8.2: 2
-    "first_player": (0, 5),  # ADP-C15: a seat of at most 6
-    "wind": (1, 8),  # ADP-C2: 2-5 fields per marble
+    "first_player": (0, 5),  # ADP-C3: a seat of at most 6
+    "wind": (1, 8),  # ADP-C7: 2-5 fields per marble
     "repair": (0, 50),  # ADP-7.1: 8, 4, 2 points
     "placing_points": (0, 50),  # ADP-9.2: 7 ... 1
-    "marble_count": (0, 20),  # ADP-C1: 1-3 marbles of a colour
+    "marble_count": (0, 20),  # ADP-C2: 1-3 marbles of a colour
 }
 TUPLE_LENGTHS = {"wind": 4, "repair": 3, "placing_points": 6}
 
@@ -527,7 +527,7 @@ def new_game(players: int = 4, seed: int = 0, config: Config | None = None) -> S
 
 
 def wind_distance(config: Config, colour: str) -> int:
-    """Fields a coloured marble moves a plane (ADP-C2 wind table)."""
+    """Fields a coloured marble moves a plane (ADP-C7 wind table)."""
     return config.wind[COLOURS.index(colour)]
 
 
@@ -724,7 +724,7 @@ def _turn_move(state: State, move: Any) -> State:
         return dataclasses.replace(state, phase="card", player=None, events=())
     if isinstance(move, Stop):
         if not state.drawn:
-            raise IllegalMove("ADP-C5", f"player {player + 1} has not drawn a card this turn; draw at least one or fly")
+            raise IllegalMove("ADP-C4", f"player {player + 1} has not drawn a card this turn; draw at least one or fly")
         return _next_turn(state)
     if isinstance(move, Fly):
         if state.drawn:
@@ -951,9 +951,9 @@ def _end_flight(state: State, events: list[str]) -> State:
         events.append(f"Player {state.passenger + 1} scores {state.config.passenger_points} for the passenger.")
     scores = tuple(score + gained for score, gained in zip(state.scores, points))
     state = dataclasses.replace(state, scores=scores, last_points=tuple(points), events=tuple(events))
-    if max(scores) >= state.config.target:  # ADP-10.1; ADP-C17: the game ends before the keep step
+    if max(scores) >= state.config.target:  # ADP-10.1; ADP-C15: the game ends before the keep step
         return dataclasses.replace(state, phase="over", player=None, pending=())
-    # ADP-9.4 / ADP-C12: players whose plane is out on the track keep one card; all other cards are discarded.
+    # ADP-9.4 / ADP-C14: players whose plane is out on the track keep one card; all other cards are discarded.
     track = state.track
     hands, discard = list(state.hands), state.discard
     keepers = []
@@ -975,7 +975,7 @@ def _next_flight(state: State) -> State:
     flight = state.flight + 1
     departure = state.track.departure(1 if flight % 2 == 1 else -1)
     ender = state.turn_player  # the player whose plane reached the airport
-    # ADP-9.5: most points starts; tie: fewest points in the last flight; ADP-C13: then clockwise from the ender.
+    # ADP-9.5: most points starts; tie: fewest points in the last flight; ADP-C16: then clockwise from the ender.
     seats = [(ender + offset) % state.players for offset in range(state.players)]
     first = min(seats, key=lambda player: (-state.scores[player], state.last_points[player], seats.index(player)))
     return dataclasses.replace(
@@ -995,7 +995,7 @@ def _next_flight(state: State) -> State:
 
 
 def outcome(state: State) -> Outcome | None:
-    """ADP-10.1: most points wins; tie: most points in the last flight; still tied: shared (ADP-C14)."""
+    """ADP-10.1: most points wins; tie: most points in the last flight; still tied: shared (ADP-C17)."""
     if state.phase != "over":
         return None
     best = max(state.scores)

@@ -145,7 +145,7 @@ class Board(Table):
         # are lost in Voila, while a widget created with its traces renders everywhere.
         figure = track_figure(self.track, width=FIGURE_SIZE, height=FIGURE_SIZE, widget=False)
         figure.update_layout(
-            title={"text": "The track (reconstructed, see ADP-C3)", "font": {"size": 12}, "y": 0.985},
+            title={"text": "The track (reconstructed, see ADP-C1)", "font": {"size": 12}, "y": 0.985},
             margin={"l": 2, "r": 2, "t": 24, "b": 2},
             legend={"font": {"size": 9}, "itemwidth": 30},
         )
@@ -770,7 +770,7 @@ class Explorer(widgets.VBox):
             stop_word = "stop"
         elif advice.points >= advice.fly_minimum:
             stop_word = "do not draw (fly instead)"
-        else:  # neither flying nor a turn without a card is allowed (ADP-5.1, ADP-C5)
+        else:  # neither flying nor a turn without a card is allowed (ADP-5.1, ADP-C4)
             stop_word = f"draw one card, then stop (flying needs {advice.fly_minimum})"
         verb = "draw" if choice.draw else stop_word
         return f"Best {aim}: <b>{verb}</b>. {html.escape(charts.values_text(choice))}"

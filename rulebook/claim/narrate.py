@@ -110,7 +110,7 @@ def _territories(letters: list[str]) -> str:
 
 
 def _ending(before: State, after: State) -> str:
-    """What the move did to the game as a whole: won with towers, or stopped after too many quiet turns (CL-C9)."""
+    """What the move did to the game as a whole: won with towers, or stopped after too many quiet turns (CL-C11)."""
     result = after.result
     if result is None or before.result is not None:
         return ""

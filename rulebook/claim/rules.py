@@ -24,7 +24,7 @@ import networkx as nx
 from ..boards import graphs_dir
 from ..core import IllegalMove, Outcome, describe, dump_game, load_game, replay_saved, seeded
 
-RULES_VERSION = 2  # 2: towers go down at once after the removals (CL-5.2), removals kept balanced (CL-C7)
+RULES_VERSION = 2  # 2: towers go down at once after the removals (CL-5.2), removals kept balanced (CL-C3)
 GAME = "claim"
 
 Point = tuple[int, int]
@@ -43,7 +43,7 @@ TERRITORY_LETTERS = "abcdefghi"
 EMPTY, NO_POINT = ".", "#"
 MAX_SIDE = 64  # rows and columns of an island at most: the real ones have about 12; a diagram may not be larger
 REMOVAL_TOWERS = ("at once", "first battle turn")
-MAX_QUIET_TURNS = 1000  # CL-C9: the largest quiet_turn_limit a game or save may set
+MAX_QUIET_TURNS = 1000  # CL-C11: the largest quiet_turn_limit a game or save may set
 
 _SHORT = reprlib.Repr()
 _SHORT.maxstring = _SHORT.maxother = 40
@@ -517,7 +517,7 @@ class Stop:
 
 @dataclass(frozen=True)
 class Pass:
-    """A player whose pieces cannot move passes (CL-C8)."""
+    """A player whose pieces cannot move passes (CL-C10)."""
 
     def __str__(self) -> str:
         return "pass (no piece can move)"
@@ -535,10 +535,10 @@ Move = Place | Remove | Step | Jump | PlaceTower | Stop | Pass
 class Config:
     """Options where players' house rules differ (see the CL-C clarifications)."""
 
-    quiet_turn_limit: int = 60  # CL-C9: turns in a row with no capture and no tower before the game stops
-    stalled_result: str = "most towers"  # CL-C9: "most towers" or "draw" when the game stops
-    partners_share_territories: bool = True  # CL-C10: with 4 players a partner's pieces do not stop a conquest
-    # CL-5.2 / CL-C7: when a territory held alone after the removals takes its tower: "at once" (a round of towers
+    quiet_turn_limit: int = 60  # CL-C11: turns in a row with no capture and no tower before the game stops
+    stalled_result: str = "most towers"  # CL-C11: "most towers" or "draw" when the game stops
+    partners_share_territories: bool = True  # CL-C9: with 4 players a partner's pieces do not stop a conquest
+    # CL-5.2 / CL-C3: when a territory held alone after the removals takes its tower: "at once" (a round of towers
     # before the battle, as the text says) or "first battle turn" (at the start of the holder's first battle turn)
     removal_towers: str = "at once"
 
@@ -584,7 +584,7 @@ class State:
     removals_left: tuple[int, ...]
     follow_up: Point | None  # the piece that has just captured and may capture again (CL-7.4)
     claims: frozenset[tuple[int, str]]  # conquered territories where a player may still place a tower
-    quiet_turns: int  # turns ended since the last capture or tower placement (CL-C9)
+    quiet_turns: int  # turns ended since the last capture or tower placement (CL-C11)
     config: Config = field(default_factory=Config)
     result: Outcome | None = None
     setup: str = "{}"
@@ -815,7 +815,7 @@ def _lost(state: State, player: int) -> int:
 
 
 def _alone(state: State, player: int, territory: str) -> bool:
-    """CL-8.1: the player's pieces are the only pieces in the territory (partners count as friends, CL-C10)."""
+    """CL-8.1: the player's pieces are the only pieces in the territory (partners count as friends, CL-C9)."""
     friends = state.team(player) if state.config.partners_share_territories else (player,)
     seats = state._seat_of_letter()
     own = False
@@ -890,7 +890,7 @@ def _captures(state: State, mover: int, landing: Point) -> tuple[Point, ...]:
 
 
 def _jump_destinations(state: State, origin: Point) -> dict[Point, tuple[Point, ...]]:
-    """Every point a jump chain from ``origin`` can end on, with a shortest path (CL-6.2, CL-C2): a breadth-first
+    """Every point a jump chain from ``origin`` can end on, with a shortest path (CL-6.2, CL-C4): a breadth-first
     search, each round's landing points taken in order, so the path found for a point is always the same."""
     grid = state.grid
     jumps = state.island.jumps
@@ -901,7 +901,7 @@ def _jump_destinations(state: State, origin: Point) -> dict[Point, tuple[Point, 
         following = []
         for here in frontier:
             for over, land in jumps[here]:
-                # the moving piece has left its origin: it cannot be jumped over, nor landed on again (CL-C2)
+                # the moving piece has left its origin: it cannot be jumped over, nor landed on again (CL-C4)
                 if land in came_from or over == origin or grid[over[0]][over[1]] == EMPTY:
                     continue
                 if grid[land[0]][land[1]] != EMPTY:
@@ -981,7 +981,7 @@ def _tower_moves(state: State, player: int) -> tuple[PlaceTower, ...]:
 
 
 def _removable(state: State, player: int) -> list[Point]:
-    """The enemy pieces ``player`` may take off now (CL-5.1), keeping every later removal possible (CL-C7)."""
+    """The enemy pieces ``player`` may take off now (CL-5.1), keeping every later removal possible (CL-C3)."""
     seats = state._seat_of_letter()
     found: dict[int, list[Point]] = {}
     grid = state.grid
@@ -997,7 +997,7 @@ def _removable(state: State, player: int) -> list[Point]:
 
 
 def _balanced_victims(state: State, player: int, candidates: dict[int, list[Point]]) -> set[int]:
-    """CL-C7: with 3 or 4 players the losses are capped at 4 and the removals total exactly the caps, so a removal is
+    """CL-C3: with 3 or 4 players the losses are capped at 4 and the removals total exactly the caps, so a removal is
     allowed only if all the removals still to come can be made afterwards (every player then loses 4).  A position
     where that is impossible already (a diagram) keeps the plain CL-5.1 rule."""
     if state.players == 2:
@@ -1067,7 +1067,7 @@ def apply(state: State, move: Any) -> State:
 
 
 def outcome(state: State) -> Outcome | None:
-    """None while playing; the ``Outcome`` once a side has its towers or the game has stopped (CL-C9)."""
+    """None while playing; the ``Outcome`` once a side has its towers or the game has stopped (CL-C11)."""
     return state.result
 
 
@@ -1105,7 +1105,7 @@ def _play(state: State, move: Any) -> State:
         return _end_turn(state)
     if isinstance(move, Pass):
         if state.follow_up is not None or any(_movements(state, piece) for piece in state.pieces(state.turn)):
-            raise IllegalMove("CL-C8", f"Claim: {colour} can still move a piece, so {colour} may not pass")
+            raise IllegalMove("CL-C10", f"Claim: {colour} can still move a piece, so {colour} may not pass")
         return _end_turn(state)
     return _move(state, move)
 
@@ -1157,7 +1157,7 @@ def _start_removal(state: State) -> State:
 
 
 def _next_remover(state: State, start: int) -> State:
-    """The first player from ``start`` in seat order with removals left and something to remove (CL-C7)."""
+    """The first player from ``start`` in seat order with removals left and something to remove (CL-C3)."""
     left = list(state.removals_left)
     for offset in range(state.players):
         seat = (start + offset) % state.players
@@ -1187,7 +1187,7 @@ def _start_battle(state: State) -> State:
 
 def _next_tower_player(state: State, after: int) -> State:
     """The next player, in seat order up to the first player again, who may put a tower after the removals; when
-    there is none, the battle begins with the first player (unused claims are gone: CL-C7)."""
+    there is none, the battle begins with the first player (unused claims are gone: CL-C3)."""
     order = [(state.first + offset) % state.players for offset in range(state.players)]
     for seat in order[order.index(after) + 1 :]:
         if _tower_moves(state, seat):
@@ -1219,7 +1219,7 @@ def _remove(state: State, move: Remove) -> State:
             {state.colours[owner] for p in _removable(state, state.turn) if (owner := state.owner(p)) is not None}
         )
         raise IllegalMove(
-            "CL-C7",
+            "CL-C3",
             f"Claim: if {colour} took a {state.colours[victim]} piece now, a later player could not make all "
             f"{REMOVALS_EACH} removals; {colour} must take a {' or '.join(allowed)} piece",
         )
@@ -1318,7 +1318,7 @@ def _move(state: State, move: Step | Jump) -> State:
             if over == origin or state.at(over) == EMPTY:
                 raise IllegalMove("CL-6.2", f"Claim: there is no piece or tower on {over} to jump over")
             if landing in seen:
-                raise IllegalMove("CL-C2", f"Claim: a jump chain may not come back to {landing}")
+                raise IllegalMove("CL-C4", f"Claim: a jump chain may not come back to {landing}")
             if state.at(landing) != EMPTY:
                 raise IllegalMove(
                     "CL-6.2", f"Claim: the landing point {landing} is taken ({_describe(state, landing)})"
@@ -1341,7 +1341,7 @@ def _move(state: State, move: Step | Jump) -> State:
             claims = {claim for claim in claims if claim[1] != territory}
             claims.add((player, territory))
     if not captured:
-        # CL-C5: conquests not used before moving are given up for this turn
+        # CL-C7: conquests not used before moving are given up for this turn
         return _end_turn(state, grid=moved)
     grid = _set(moved, dict.fromkeys(captured, EMPTY))
     new = _with(state, grid=grid, claims=frozenset(claims), follow_up=destination, quiet_turns=0)
@@ -1371,7 +1371,7 @@ def _end_turn(state: State, **changes: Any) -> State:
 
 
 def stalled_outcome(state: State) -> Outcome:
-    """CL-C9: the side with most towers wins a stalled game (a tie, or the "draw" option, is a draw)."""
+    """CL-C11: the side with most towers wins a stalled game (a tie, or the "draw" option, is a draw)."""
     scores = _scores(state)
     reason = f"{state.config.quiet_turn_limit} turns without a capture or a tower"
     if state.config.stalled_result == "draw":

@@ -484,7 +484,7 @@ class Board(Table):
         )
         self.stop_button.on_click(lambda _: self.play(Stop()))
         self.pass_button = widgets.Button(
-            description="Pass", tooltip="Only when none of your pieces can move (CL-C8)", layout=_button(70)
+            description="Pass", tooltip="Only when none of your pieces can move (CL-C10)", layout=_button(70)
         )
         self.pass_button.on_click(lambda _: self.play(Pass()))
         self.undo_button.layout = _button(80)

@@ -72,7 +72,7 @@ def draw_odds_figure(
     chosen: int | None = None,
 ) -> go.Figure:
     """Chance (%) that ``player`` gets each terrain at least once within their next 1..``max_draws`` turns (one card
-    a turn), following the real card flow (KB-C3). ``chosen`` marks one k with a vertical line.
+    a turn), following the real card flow (KB-C4). ``chosen`` marks one k with a vertical line.
 
     Terrains with the same chances at every k (the same number of cards left) share one line, named after all of
     them, so that no line hides another."""

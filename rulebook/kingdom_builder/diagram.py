@@ -1,7 +1,7 @@
 """Kingdom Builder positions as text (``from_diagram`` / ``to_diagram``) and save files (``to_json`` / ``from_json``).
 
 A diagram is three header lines (sections, cards, players) and 20 rows of 20 characters, ``.`` or the digit of the
-player whose settlement stands there (KB-C15); a save file is the set-up plus the move log, replayed on loading.
+player whose settlement stands there (KB-C2); a save file is the set-up plus the move log, replayed on loading.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from typing import Any
 
 from .rules import COLOURS, TERRAINS, Build, CardDrawn, EndTurn, State, UseTile, label, terrain_word
 
-# What each tile does, in a few words (the paragraphs KB-C7.x say it in full).
+# What each tile does, in a few words (the paragraphs KB-C12.x say it in full).
 TILE_ACTION = {
     "oracle": "builds on the terrain of the card played",
     "farm": "builds on grassland",
@@ -115,7 +115,7 @@ def narrate(before: State, move: Any, after: State) -> str:
     """What ``move`` did, as a player would say it after the mover's name: "builds on grassland at (7,7) ..."."""
     geometry = after.geometry
     if isinstance(move, CardDrawn):
-        # KB-C16: the card drawn stays hidden in the drawer's hand.
+        # KB-C5: the card drawn stays hidden in the drawer's hand.
         return "draws a terrain card"
     player = before.player
     if isinstance(move, Build):
@@ -146,7 +146,7 @@ def narrate(before: State, move: Any, after: State) -> str:
             return head + "; the round is complete and the game is over"
         removed = [t for t, a, b in zip(TERRAINS, before.removed, after.removed) if b > a]
         for terrain in removed:
-            # KB-C4: seen once the draws after the turn are resolved (the shared log narrates them together)
+            # KB-C14: seen once the draws after the turn are resolved (the shared log narrates them together)
             head += f"; a {terrain_word(terrain)} card with no free hex left leaves the game and another is drawn"
         return head
     return str(move)

@@ -1,8 +1,8 @@
 """Exact odds for Kingdom Builder's chance events: which terrain cards a player will draw, and what they allow now.
 
-The card flow (KB-8.1, KB-C3): at the end of a turn a player discards the terrain card and draws the next one; when
+The card flow (KB-8.1, KB-C4): at the end of a turn a player discards the terrain card and draws the next one; when
 the pile is empty, the discards are shuffled into a new pile. The odds see the whole table (pile, discards and
-hands), as a referee would; replacing a useless card (KB-C4) is left out, since it depends on the board to come.
+hands), as a referee would; replacing a useless card (KB-C14) is left out, since it depends on the board to come.
 
 How it stays exact and fast: a question about one terrain only needs two kinds of card, that terrain and the rest.
 The pile is shuffled, so the cards at any fixed positions of it are a uniform draw without replacement. Between two
@@ -135,7 +135,7 @@ class _Flow:
 
 
 def terrain_within(state: State, player: int, terrain: str, draws: int) -> Fraction:
-    """Exact chance that at least one of ``player``'s next ``draws`` terrain cards is ``terrain`` (KB-C3 flow)."""
+    """Exact chance that at least one of ``player``'s next ``draws`` terrain cards is ``terrain`` (KB-C4 flow)."""
     if not isinstance(terrain, str) or terrain not in TERRAINS:
         raise ValueError(f"unknown terrain {short(terrain)} (terrains: {', '.join(TERRAINS)})")
     _check(state, player, draws)

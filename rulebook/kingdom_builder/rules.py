@@ -48,14 +48,14 @@ FIRST_GAME_CARDS = ("fishermen", "knights", "merchants")
 COLOURS = ("orange", "blue", "white", "black")
 SLOT_NAMES = ("top-left", "top-right", "bottom-left", "bottom-right")
 TILE_RULE = {
-    "oracle": "KB-C7.1",
-    "farm": "KB-C7.2",
-    "oasis": "KB-C7.3",
-    "tower": "KB-C7.4",
-    "tavern": "KB-C7.5",
-    "barn": "KB-C7.6",
-    "harbor": "KB-C7.7",
-    "paddock": "KB-C7.8",
+    "oracle": "KB-C12.1",
+    "farm": "KB-C12.2",
+    "oasis": "KB-C12.3",
+    "tower": "KB-C12.4",
+    "tavern": "KB-C12.5",
+    "barn": "KB-C12.6",
+    "harbor": "KB-C12.7",
+    "paddock": "KB-C12.8",
 }
 Hex = tuple[int, int]
 
@@ -119,9 +119,9 @@ def _hex(index: int) -> Hex:
 class Config:
     """Points where players' house rules differ (see the clarifications named on each field)."""
 
-    lords_zero_scores: bool = False  # KB-C13: may a sector count of 0 earn the Lords' 12 or 6 gold?
-    tile_loss: str = "immediate"  # KB-C9: "immediate" (rulebook) or "end_of_turn" (BGA help page)
-    move_in_place: bool = False  # KB-C11: may Barn/Harbor "move" a settlement back onto the hex it left?
+    lords_zero_scores: bool = False  # KB-C17: may a sector count of 0 earn the Lords' 12 or 6 gold?
+    tile_loss: str = "immediate"  # KB-C8: "immediate" (rulebook) or "end_of_turn" (BGA help page)
+    move_in_place: bool = False  # KB-C13: may Barn/Harbor "move" a settlement back onto the hex it left?
 
     def __post_init__(self) -> None:
         if self.tile_loss not in ("immediate", "end_of_turn"):
@@ -511,7 +511,7 @@ def _check_cards(cards: Any, where: str) -> tuple[str, ...]:
 def _adjacent_choice(state: State, player: int, candidates: Iterable[int], lifted: int = -1) -> tuple[int, ...]:
     """KB-6.3: of the empty candidate hexes, those next to an own settlement if there are any, else all of them.
 
-    ``lifted`` is a settlement being moved: it does not count for adjacency and its hex counts as empty (KB-C11)."""
+    ``lifted`` is a settlement being moved: it does not count for adjacency and its hex counts as empty (KB-C13)."""
     board, neighbours = state.board, state.geometry.neighbours
     empty = [i for i in candidates if board[i] < 0 or i == lifted]
     if lifted >= 0 and not state.config.move_in_place:
@@ -605,7 +605,7 @@ def _tile_targets(state: State, player: int, kind: str, origin: int = -1) -> tup
     if kind == "harbor":
         return _moved_targets(state, player, "water", origin)
     if kind == "paddock":
-        # KB-C7.8: exactly two hexes in a straight line, jumping over anything; no adjacency requirement.
+        # KB-C12.8: exactly two hexes in a straight line, jumping over anything; no adjacency requirement.
         out = []
         for d in range(6):
             a = geometry.steps[origin][d]
@@ -726,13 +726,13 @@ def _validate(state: State, move: Any) -> None:
         raise IllegalMove("KB-9.1", f"the game is over; {move} is not possible")
     if isinstance(move, CardDrawn):
         if state.drawing is None:
-            raise IllegalMove("KB-C3", f"no card is being drawn now (it is {_who(state)}'s turn)")
+            raise IllegalMove("KB-C4", f"no card is being drawn now (it is {_who(state)}'s turn)")
         counts = state.pile if sum(state.pile) else state.discard
         if counts[TERRAINS.index(move.terrain)] == 0:
-            raise IllegalMove("KB-C3", f"no {terrain_word(move.terrain)} card is left to draw")
+            raise IllegalMove("KB-C4", f"no {terrain_word(move.terrain)} card is left to draw")
         return
     if state.player is None:
-        raise IllegalMove("KB-C3", f"{move}: a terrain card must be drawn first (chance)")
+        raise IllegalMove("KB-C4", f"{move}: a terrain card must be drawn first (chance)")
     player, _geometry = state.player, state.geometry
     if isinstance(move, EndTurn):
         if not state.mandatory_done and _build_targets(state, player):
@@ -748,10 +748,10 @@ def _validate(state: State, move: Any) -> None:
         if state.mandatory_done:
             raise IllegalMove("KB-4.1", f"{_name(player)} has already made the mandatory action this turn")
         if state.supply[player] == 0:
-            raise IllegalMove("KB-C14", f"{_name(player)} has no settlement left to build")
+            raise IllegalMove("KB-C6", f"{_name(player)} has no settlement left to build")
         card = state.hands[player]
         if card is None:
-            raise IllegalMove("KB-C4", f"{_name(player)} has no terrain card to play")
+            raise IllegalMove("KB-C14", f"{_name(player)} has no terrain card to play")
         _check_target(state, player, target, _build_targets(state, player), card, "KB-4.1", "build")
         return
     kind = move.tile
@@ -788,7 +788,7 @@ def _validate(state: State, move: Any) -> None:
                 f"{label(move.origin)}",
             )
     if state.supply[player] == 0 and kind not in MOVE_TILES:
-        raise IllegalMove("KB-C14", f"{_name(player)} has no settlement left to build with the {kind.capitalize()}")
+        raise IllegalMove("KB-C6", f"{_name(player)} has no settlement left to build with the {kind.capitalize()}")
     if kind in ("oracle", "barn") and state.hands[player] is None:
         raise IllegalMove(rule, f"the {kind.capitalize()} needs this turn's terrain card and {_name(player)} has none")
     targets = _tile_targets(state, player, kind, origin)
@@ -830,7 +830,7 @@ def _check_target(
         return
     geometry, where = state.geometry, label(_hex(target))
     if target == lifted:
-        raise IllegalMove("KB-C11", f"a moved settlement must leave its hex {where}")
+        raise IllegalMove("KB-C13", f"a moved settlement must leave its hex {where}")
     if state.board[target] >= 0:
         owner = state.board[target]
         raise IllegalMove("KB-6.1", f"cannot {what} at {where}: {_name(owner)} already has a settlement there")
@@ -851,7 +851,7 @@ def _check_target(
         )
     else:
         place = f"{terrain_word(terrain)} hexes"
-    # KB-6.3 (KB-C5): the hex is of the right kind but others of that kind touch the player's settlements.
+    # KB-6.3 (KB-C10): the hex is of the right kind but others of that kind touch the player's settlements.
     raise IllegalMove(
         "KB-6.3",
         f"cannot {what} at {where}: {_name(player)} has free {place} next to its own settlements, "
@@ -901,7 +901,7 @@ def _place(state: State, player: int, target: int, moved: bool = False) -> State
     tiles = list(state.tiles[player])
     for location in geometry.neighbours[target]:
         kind = geometry.location[location]
-        # KB-C8: one tile per location hex per player, ever; none once the hex's two tiles are gone.
+        # KB-C7: one tile per location hex per player, ever; none once the hex's two tiles are gone.
         if kind and (player, location) not in taken and left[location] > 0:
             left[location] -= 1
             taken.add((player, location))
@@ -941,7 +941,7 @@ def _lose_tiles(state: State, player: int) -> State:
         return state
     for tile in lost:
         same = [t for t in tiles if t.kind == tile.kind]
-        # KB-C10: with two tiles of a kind the player gives up the less useful one (used, then pending, then ready).
+        # KB-C9: with two tiles of a kind the player gives up the less useful one (used, then pending, then ready).
         statuses = sorted((t.status for t in same), key=STATUS_ORDER.get)[:-1]
         keep = [t for t in same if t is not tile]
         tiles = [t for t in tiles if t.kind != tile.kind] + [
@@ -985,7 +985,7 @@ def _end_turn(state: State, player: int, history: tuple) -> State:
 
 def _draw(state: State, terrain: str, history: tuple) -> State:
     pile, discard = list(state.pile), list(state.discard)
-    if sum(pile) == 0:  # KB-C3: the discards are shuffled into a new pile
+    if sum(pile) == 0:  # KB-C4: the discards are shuffled into a new pile
         pile, discard = discard, [0] * len(TERRAINS)
     pile[TERRAINS.index(terrain)] -= 1
     hands = list(state.hands)
@@ -1007,7 +1007,7 @@ def _start_turn(state: State, player: int) -> State:
     card = state.hands[player]
     geometry = state.geometry
     if card is not None and state.supply[player] > 0 and all(state.board[i] >= 0 for i in geometry.by_terrain[card]):
-        # KB-C4: a card whose terrain has no free hex left leaves the game and is replaced at once.
+        # KB-C14: a card whose terrain has no free hex left leaves the game and is replaced at once.
         removed = list(state.removed)
         removed[TERRAINS.index(card)] += 1
         hands = list(state.hands)
@@ -1055,7 +1055,7 @@ def view(state: State, player: int) -> State:
     return _replace(state, hands=hands, history=())
 
 
-# --- scoring (KB-9.2, KB-9.3 and the card clarifications KB-C12.x) -------------------------------------
+# --- scoring (KB-9.2, KB-9.3 and the card clarifications KB-C16.x) -------------------------------------
 
 
 def _areas(state: State, own: list[int]) -> list[int]:
@@ -1116,7 +1116,7 @@ def _card_score(state: State, geometry: Board, card: str, own: list[int]) -> int
 
 
 def _linked_specials(state: State, own: list[int]) -> set[int]:
-    """KB-C12.2: location and castle hexes joined to another one by a chain of the player's settlements."""
+    """KB-C16.2: location and castle hexes joined to another one by a chain of the player's settlements."""
     geometry = state.geometry
     owned = set(own)
     linked: set[int] = set()
@@ -1144,7 +1144,7 @@ def _lords(state: State, owns: list[list[int]]) -> tuple[int, ...]:
     gold = [0] * state.players
     for sector in range(4):
         counts = [sum(1 for i in own if geometry.sector[i] == sector) for own in owns]
-        # KB-C13: unless the Config allows it, a count of 0 never earns gold.
+        # KB-C17: unless the Config allows it, a count of 0 never earns gold.
         distinct = sorted({c for c in counts if c > 0 or state.config.lords_zero_scores}, reverse=True)
         for rank, prize in zip(distinct, (12, 6)):
             for p, c in enumerate(counts):

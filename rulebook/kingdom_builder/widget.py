@@ -50,7 +50,7 @@ PALETTES: dict[str, list[str]] = {
 }
 SHAPES = {"circle": "●", "square": "■", "diamond": "◆", "triangle-up": "▲"}
 STATUS_WORD = {"used": "used this turn", "pending": "usable from next turn"}
-# What each Kingdom Builder card pays, in one line (KB-C12.x say it in full).
+# What each Kingdom Builder card pays, in one line (KB-C16.x say it in full).
 CARD_GOAL = {
     "fishermen": "1 gold per settlement next to water",
     "merchants": "4 gold per location or castle linked to another by your settlements",
@@ -880,7 +880,7 @@ class Explorer(widgets.VBox):
         return (
             f"<div style='font-size:11px'><table style='border-collapse:collapse;margin:0'><tr>{head}</tr>{rows}"
             f'</table><div style=\'color:#444;margin-top:2px\'>{deck}. "Card in {turns}" and "at least once" are '
-            f"{who}'s own cards, one a turn; discards are reshuffled when the pile runs out (KB-C3). The odds count "
+            f"{who}'s own cards, one a turn; discards are reshuffled when the pile runs out (KB-C4). The odds count "
             f'every card on the table, other players\' hidden cards included, as a referee would. "Hexes now": '
             f"where {who} could start building with that card in this position.</div></div>"
         )

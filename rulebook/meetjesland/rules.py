@@ -1,6 +1,6 @@
 """Verover het Meetjesland: the rules as pure functions over an immutable :class:`State`.
 
-Paragraph ids (``MJ-4.7``, clarifications ``MJ-C6``) refer to the English translation in
+Paragraph ids (``MJ-4.7``, clarifications ``MJ-C8``) refer to the English translation in
 ``notebooks/meetjesland.ipynb``; every :class:`~rulebook.core.IllegalMove` names the paragraph that forbids
 the move.  Dice rolls and card draws are chance nodes with exact probabilities (see :func:`chance_outcomes`).
 """
@@ -131,7 +131,7 @@ def load_board(name: str = GAME) -> Board:
     return Board(graph)
 
 
-# --- missions (MJ-C9: the text names none; these twelve are our reconstruction) ------------------------
+# --- missions (MJ-C4: the text names none; these twelve are our reconstruction) ------------------------
 
 
 @dataclass(frozen=True)
@@ -169,7 +169,7 @@ MISSIONS = (
     Mission("Destroy the pink player", destroy=2),
     Mission("Destroy the teal player", destroy=3),
 )
-FALLBACK_MISSION = MISSIONS[6]  # MJ-C10: a destroy mission that cannot be done becomes "hold 24 territories"
+FALLBACK_MISSION = MISSIONS[6]  # MJ-C5: a destroy mission that cannot be done becomes "hold 24 territories"
 
 
 @dataclass(frozen=True)
@@ -177,12 +177,12 @@ class Config:
     """Decisions where players may differ; every field is a documented clarification."""
 
     board: str = GAME
-    move_limit: int = 7  # MJ-5.9 / MJ-C8: points that may be moved between territories per turn
+    move_limit: int = 7  # MJ-5.9 / MJ-C11: points that may be moved between territories per turn
     hand_limit: int = 5  # MJ-4.8
-    missions: tuple[Mission, ...] = MISSIONS  # MJ-C9
+    missions: tuple[Mission, ...] = MISSIONS  # MJ-C4
     brewery_value: int = 5  # MJ-4.7
     set_values: tuple[int, int, int] = (4, 6, 8)  # MJ-4.7: three different, two and one, three alike
-    trade_down: bool = False  # MJ-C6 option: over the hand limit, any trade that brings the hand down to it will do
+    trade_down: bool = False  # MJ-C8 option: over the hand limit, any trade that brings the hand down to it will do
 
     def __post_init__(self) -> None:
         # Bounds the set-up panel offers too (rulebook/setup.py): wide enough for any house rule, narrow enough that
@@ -480,7 +480,7 @@ def new_game(players: int = 4, seed: int = 0, config: Config | None = None) -> S
         seed=seed,
         config=config,
         owner=tuple(owner),
-        points=(2,) * len(owner),  # MJ-C4: the two points every territory must carry are put down for you
+        points=(2,) * len(owner),  # MJ-C7: the two points every territory must carry are put down for you
         hands=((),) * players,
         pile=tuple(sorted(cards)),  # MJ-4.2: the game master takes back every card
         missions=tuple(missions[:players]),
@@ -512,7 +512,7 @@ def whole_regions(state: State, player: int) -> tuple[str, ...]:
 
 
 def colour_bonus(state: State, player: int) -> int:
-    """MJ-4.9 / MJ-C5: with a whole colour, the numbers of all territories held, once per turn."""
+    """MJ-4.9 / MJ-C9: with a whole colour, the numbers of all territories held, once per turn."""
     if not whole_regions(state, player):
         return 0
     numbers = state.board.numbers
@@ -520,7 +520,7 @@ def colour_bonus(state: State, player: int) -> int:
 
 
 def effective_mission(state: State, player: int) -> Mission:
-    """The mission that counts: a destroy mission that cannot be done becomes the fallback (MJ-C10)."""
+    """The mission that counts: a destroy mission that cannot be done becomes the fallback (MJ-C5)."""
     mission = state.mission(player)
     target = mission.destroy
     if target is None or (
@@ -531,7 +531,7 @@ def effective_mission(state: State, player: int) -> Mission:
 
 
 def mission_done(state: State, player: int) -> bool:
-    """Whether ``player`` has fulfilled their mission (MJ-3.1, MJ-C9, MJ-C10)."""
+    """Whether ``player`` has fulfilled their mission (MJ-3.1, MJ-C4, MJ-C5)."""
     mission = effective_mission(state, player)
     if mission.destroy is not None:
         return state.eliminated_by[mission.destroy] == player
@@ -554,7 +554,7 @@ def legal_moves(state: State) -> tuple:
         return ()
     # The candidates of _candidates are legal by construction except for conditions shared by every move of a kind
     # (the stage of the turn, points still to place, the hand limit), as _apply decides them: a trade needs a turn
-    # not yet at its conquests (MJ-C6), Reinforce a turn not yet begun (MJ-4.4), an attack a turn without
+    # not yet at its conquests (MJ-C8), Reinforce a turn not yet begun (MJ-4.4), an attack a turn without
     # reinforcements (MJ-4.4). Only those kinds are built, with shared move objects; a test compares the result
     # with every candidate checked on its own.
     if state.battle is not None or state.phase == "setup":
@@ -778,7 +778,7 @@ def _apply(state: State, move) -> State:
             )
         if isinstance(move, Retreat):
             return _end_battle(state, conquered=False)
-        raise IllegalMove("MJ-C7", f"an attack on {_name(state.battle.target)} is under way: roll again or break off")
+        raise IllegalMove("MJ-C10", f"an attack on {_name(state.battle.target)} is under way: roll again or break off")
     if isinstance(move, (Roll, Retreat)):
         raise IllegalMove("MJ-5.4", "there is no attack under way")
     if state.phase == "setup":
@@ -829,7 +829,7 @@ def _place(state: State, move: Place, rule: str) -> State:
         state, points=_replace(state.points, index, state.points[index] + points), to_place=state.to_place - points
     )
     if state.phase == "setup" and state.to_place == 0:
-        if state.turn + 1 < state.players:  # MJ-C4: the next player sets up
+        if state.turn + 1 < state.players:  # MJ-C7: the next player sets up
             return _evolve(state, turn=state.turn + 1, to_place=_setup_points(state, state.turn + 1))
         return _start_turn(_evolve(state, phase="play"), 0)
     return state
@@ -862,7 +862,7 @@ def _trade(state: State, move: TradeCards) -> State:
     if not isinstance(cards, tuple) or not all(isinstance(c, str) for c in cards):
         raise IllegalMove("MJ-4.7", f"a trade names cards, not {quote(cards)}")
     if state.stage == "conquer":
-        raise IllegalMove("MJ-C6", "cards are traded before the first attack of the turn")
+        raise IllegalMove("MJ-C8", "cards are traded before the first attack of the turn")
     for card in cards:
         if card not in hand:
             raise IllegalMove("MJ-4.7", f"{PLAYER_COLOURS[player]} does not hold the card {card_name(card)}")
@@ -944,7 +944,7 @@ def _end_battle(state: State, conquered: bool) -> State:
             conquered=True,
             battle=None,
         )
-        if loser not in state.owner:  # MJ-C10: out of the game; the cards go back to the pile
+        if loser not in state.owner:  # MJ-C5: out of the game; the cards go back to the pile
             state = _evolve(
                 state,
                 alive=_replace(state.alive, loser, False),
@@ -1077,7 +1077,7 @@ def arrange(state: State, territories: dict[str, tuple[int, int]] | None = None,
 
 
 def auto_setup(state: State, rng) -> State:
-    """Place every remaining starting point of the player setting up, spread at random (MJ-C4 helper)."""
+    """Place every remaining starting point of the player setting up, spread at random (MJ-C7 helper)."""
     if state.phase != "setup":
         raise IllegalMove("MJ-4.1", "the set-up is over")
     player = state.turn

@@ -579,7 +579,7 @@ class Board(Table):
             self.play(Place("", 1))  # the shared refusal: back to the game, or the computer's turn
             return
         if self.live.phase != "setup":
-            self.message, self.message_kind = "Auto-place is for the starting points (MJ-C4).", "error"
+            self.message, self.message_kind = "Auto-place is for the starting points (MJ-C7).", "error"
             self.redraw()
             return
         self.states.append(rules.auto_setup(self.live, self.rng))
