@@ -58,11 +58,8 @@ def _plotly_renderers_without_nbformat() -> None:
         renderers.nbformat = _Deferred("nbformat")
 
 
-_plotly_renderers_without_nbformat()
-
-import anywidget  # noqa: E402 - after the deferred import above, which must come before plotly's
+import anywidget  # noqa: E402
 import ipywidgets as widgets  # noqa: E402
-import plotly.graph_objects as go  # noqa: E402
 import traitlets  # noqa: E402
 
 from . import rules_text  # noqa: E402
@@ -114,25 +111,45 @@ def _plotly_bundle() -> tuple[str, str]:
     return text, hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-class BoardFigure(go.FigureWidget):
-    """A plotly FigureWidget whose bundle is evaluated once per page, however many boards the page shows."""
+def _board_figure_class() -> type:
+    """Define :class:`BoardFigure` on first use.
 
-    _esm = _LOADER
-    _bundle = traitlets.Unicode().tag(sync=True)
-    _bundle_key = traitlets.Unicode().tag(sync=True)
+    plotly's FigureWidget brings in its renderers, validators and narwhals: about 0.09 s of CPU, as much as all four
+    games' own modules together.  Importing a game's widget module (for its charts, its narration or its board
+    class) does not pay it; the first board built does."""
+    _plotly_renderers_without_nbformat()
+    import plotly.graph_objects as go
 
-    @traitlets.default("_bundle")
-    def _default_bundle(self) -> str:
-        return _plotly_bundle()[0]
+    class BoardFigure(go.FigureWidget):
+        """A plotly FigureWidget whose bundle is evaluated once per page, however many boards the page shows."""
 
-    @traitlets.default("_bundle_key")
-    def _default_bundle_key(self) -> str:
-        return _plotly_bundle()[1]
+        _esm = _LOADER
+        _bundle = traitlets.Unicode().tag(sync=True)
+        _bundle_key = traitlets.Unicode().tag(sync=True)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # a board is clicked, not zoomed or exported: plotly's tool bar only covered the board's title
-        self._config = {**self._config, "displayModeBar": False, "doubleClick": False}
+        @traitlets.default("_bundle")
+        def _default_bundle(self) -> str:
+            return _plotly_bundle()[0]
+
+        @traitlets.default("_bundle_key")
+        def _default_bundle_key(self) -> str:
+            return _plotly_bundle()[1]
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            # a board is clicked, not zoomed or exported: plotly's tool bar only covered the board's title
+            self._config = {**self._config, "displayModeBar": False, "doubleClick": False}
+
+    BoardFigure.__module__ = __name__
+    BoardFigure.__qualname__ = "BoardFigure"
+    return BoardFigure
+
+
+def __getattr__(name: str) -> Any:
+    if name == "BoardFigure":
+        cls = globals()["BoardFigure"] = _board_figure_class()
+        return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def settle_figure(figure: Any) -> None:

@@ -6,6 +6,8 @@ import hashlib
 import importlib
 import random
 import re
+import subprocess
+import sys
 
 import plotly.graph_objects as go
 import pytest
@@ -220,3 +222,22 @@ def test_a_finished_computer_game_marks_its_last_round_not_the_whole_game():
     players = [step.player for step in steps]
     assert 1 <= len(steps) < 10 and steps[-1].index == len(board.states) - 1
     assert players[0] != players[-1] or len(set(players)) == 1
+
+
+def test_importing_a_game_widget_module_leaves_plotly_s_figurewidget_for_the_first_board():
+    """Importing the four boards' modules costs about what their own code costs (issue 11.8): plotly's FigureWidget,
+    with its renderers, validators and narwhals, is defined when the first board is built."""
+    heavy = ("plotly.basewidget", "plotly.io._renderers", "narwhals", "nbformat")
+    code = (
+        "import sys\n"
+        "import rulebook.app, rulebook.meetjesland.widget, rulebook.kingdom_builder.widget\n"
+        "import rulebook.ab_die_post.widget, rulebook.claim.widget, rulebook.meetjesland.explorer\n"
+        f"print([name for name in {heavy!r} if name in sys.modules])\n"
+        "from rulebook import ui\n"
+        "figure = ui.BoardFigure()\n"
+        "import plotly.graph_objects as go\n"
+        "print(isinstance(figure, go.FigureWidget), 'plotly.basewidget' in sys.modules, 'nbformat' in sys.modules)\n"
+    )
+    lines = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert lines[0] == "[]"
+    assert lines[1] == "True True False"

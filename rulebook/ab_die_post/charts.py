@@ -9,7 +9,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from ..ui import BoardFigure
+from .. import ui
 from . import advisor, odds
 from .rules import FULL_DECK, LANES, Track, field_name, load_track, routes, shortest_routes
 
@@ -387,7 +387,7 @@ def track_figure(track: Track, width: int = 640, height: int = 600, widget: bool
         yaxis={"visible": False},
         title={"text": "Ab die Post! - the track (proposed default, see ADP-C1)", "x": 0.5, "font": {"size": 14}},
     )
-    figure = BoardFigure(layout=layout) if widget else go.Figure(layout=layout)
+    figure = ui.BoardFigure(layout=layout) if widget else go.Figure(layout=layout)
     for kind, style in (
         ("lane", {"color": "#777777", "width": 2}),
         ("cross", {"color": "#bbbbbb", "width": 1, "dash": "dot"}),

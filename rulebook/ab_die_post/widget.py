@@ -14,7 +14,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..ui import BoardFigure, Table, settle_figure
+from .. import ui
+from ..ui import Table, settle_figure
 from . import advisor, charts, odds
 from .charts import BACKGROUND, RIVER, track_figure
 from .narrate import PLAYER_NAME, player_label
@@ -196,7 +197,7 @@ class Board(Table):
             textfont={"size": 10},
             marker={"size": 19, "line": {"color": "#000000", "width": 1.5}},
         )
-        self.figure = BoardFigure(figure)
+        self.figure = ui.BoardFigure(figure)
         self.field_trace = next(trace for trace in self.figure.data if trace.name == "fields")
         self.route_trace, self.ghost_trace, self.target_trace, self.hint_trace, self.plane_trace = self.figure.data[-5:]
         graph = self.track.graph
@@ -677,7 +678,7 @@ class Explorer(widgets.VBox):
         figure = charts.policy_chart(
             advisor.policy("reach", FULL_DECK, goal=self.target.value), width=width, height=height
         )
-        self.figure = BoardFigure(figure)
+        self.figure = ui.BoardFigure(figure)
         self.objective.observe(lambda _: self.update(), "value")
         self.target.observe(lambda _: self.update(), "value")
         super().__init__(

@@ -16,7 +16,8 @@ from typing import Any, NamedTuple
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..ui import BoardFigure, Table
+from .. import ui
+from ..ui import Table
 from . import bots as claim_bots
 from .diagram import from_diagram
 from .narrate import column_letter, point_name, taken_off
@@ -455,7 +456,7 @@ class Board(Table):
         # are lost in Voila, while a widget created with its traces renders everywhere.
         drawing = go.Figure()
         _draw(drawing, state, "", FIGURE_BOX)
-        self.figure = BoardFigure(drawing)
+        self.figure = ui.BoardFigure(drawing)
         for index in (0, 3, 4):
             self.figure.data[index].on_click(self._on_click)
         narrow = {"description_width": "3.2em"}

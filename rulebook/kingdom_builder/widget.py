@@ -12,7 +12,8 @@ from typing import Any
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..ui import BoardFigure, Table, settle_figure
+from .. import ui
+from ..ui import Table, settle_figure
 from . import charts, odds, rules
 from .narrate import TILE_ACTION, colour, marks, move_words
 from .rules import COLOURS, MOVE_TILES, SLOT_NAMES, Build, EndTurn, State, UseTile
@@ -110,11 +111,11 @@ def _points(name: str, **marker: Any) -> dict[str, Any]:
     return {"x": [], "y": [], "mode": "markers", "name": name, "hoverinfo": "skip", "marker": marker}
 
 
-def board_figure(state: State, width: int = FIGURE_WIDTH, height: int = FIGURE_HEIGHT) -> BoardFigure:
+def board_figure(state: State, width: int = FIGURE_WIDTH, height: int = FIGURE_HEIGHT) -> ui.BoardFigure:
     """The board as a FigureWidget (see :func:`_figure`)."""
     # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
     # lost in Voila, while a widget created with its traces renders everywhere.
-    return BoardFigure(_figure(state, width, height))
+    return ui.BoardFigure(_figure(state, width, height))
 
 
 def position_figure(
@@ -774,7 +775,8 @@ class Explorer(widgets.VBox):
         self.result.add_class("rulebook-explorer-result")
         self.hexes_text = widgets.HTML()
         self.width, self.chart_height = width, chart_height
-        self.chart = BoardFigure(charts.draw_odds_figure(state, self.player.value, 3, width=width, height=chart_height))
+        drawing = charts.draw_odds_figure(state, self.player.value, 3, width=width, height=chart_height)
+        self.chart = ui.BoardFigure(drawing)
         self.chart._config = {**self.chart._config, "displayModeBar": False}
         for control in (self.player, self.turns, self.ring_terrain, self.ring):
             control.observe(lambda _: self.update(), names="value")

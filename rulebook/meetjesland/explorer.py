@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..ui import BoardFigure, settle_figure
+from .. import ui
+from ..ui import settle_figure
 from . import charts
 from .odds import CHAIN_TARGETS, AttackOdds, attack_odds, chain_odds
 from .rules import Attack, State
@@ -108,7 +109,7 @@ class Explorer(widgets.VBox):
         self.attack_source = widgets.HTML()
         self.attack_result = widgets.HTML()
         self.attack_result.add_class("rulebook-explorer-result")
-        self.attack_figure = BoardFigure(self._attack_figure(attack_odds(5, 3, exact=True)))
+        self.attack_figure = ui.BoardFigure(self._attack_figure(attack_odds(5, 3, exact=True)))
         self.plan_button = widgets.ToggleButton(
             value=False,
             description="Plan a path on the map",
@@ -131,7 +132,7 @@ class Explorer(widgets.VBox):
         self.path_text = widgets.HTML()
         self.chain_result = widgets.HTML()
         self.chain_result.add_class("rulebook-explorer-result")
-        self.chain_figure = BoardFigure(charts.chain_chart({}, [], 6, width=width, height=chart_height))
+        self.chain_figure = ui.BoardFigure(charts.chain_chart({}, [], 6, width=width, height=chart_height))
         heading = "<div style='font-size:14px;font-weight:bold;margin-top:6px'>{}</div>"
         self.children = [
             widgets.HTML(heading.format("Attack calculator")),

@@ -13,7 +13,8 @@ from typing import Any
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..ui import BoardFigure, Table
+from .. import ui
+from ..ui import Table
 from . import rules
 from .narrate import news_for
 from .odds import win_probability
@@ -152,7 +153,7 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -> BoardFigure:
+def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -> ui.BoardFigure:
     """The map as a FigureWidget: borders by kind, regions as halos, territories by owner with their points."""
     board = state.board
     graph = board.graph
@@ -291,7 +292,7 @@ def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -
     )
     # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
     # lost in Voila (the board drew empty there), while a widget created with its traces renders everywhere.
-    return BoardFigure(figure)
+    return ui.BoardFigure(figure)
 
 
 def last_move_marks(steps: list[Any]) -> dict[str, Any]:
