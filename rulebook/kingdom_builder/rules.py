@@ -93,6 +93,10 @@ def short(value: Any, limit: int = 40) -> str:
 
 
 def _index(hex_: Any, where: str) -> int:
+    if type(hex_) is tuple and len(hex_) == 2:  # the common case, checked without a generator
+        row, column = hex_
+        if type(row) is int and type(column) is int and 0 <= row < ROWS and 0 <= column < COLUMNS:
+            return row * COLUMNS + column
     if (
         not isinstance(hex_, tuple)
         or len(hex_) != 2
@@ -200,6 +204,19 @@ ON_EDGE = tuple(i // COLUMNS in (0, ROWS - 1) or i % COLUMNS in (0, COLUMNS - 1)
 SECTOR = tuple(2 * (i // COLUMNS >= 10) + (i % COLUMNS >= 10) for i in range(HEXES))
 
 
+@lru_cache(maxsize=8)
+def _slot_hexes(slot: int, turned: bool) -> tuple[int, ...]:
+    """The board indices of a section's 100 hexes (in the section's own row order) when placed in ``slot``."""
+    top, left = 10 * (slot // 2), 10 * (slot % 2)
+    hexes = []
+    for local in range(100):
+        i, j = divmod(local, 10)
+        # KB-1.1: a section turned 180 degrees maps its hex (i, j) to (9-i, 9-j).
+        r, c = (9 - i, 9 - j) if turned else (i, j)
+        hexes.append((top + r) * COLUMNS + left + c)
+    return tuple(hexes)
+
+
 class Board:
     """The assembled 20x20 board of four sections: terrain, specials and neighbours per hex index (row*20+column)."""
 
@@ -209,29 +226,40 @@ class Board:
         terrain = [""] * HEXES
         section_of = [""] * HEXES
         for slot, (name, turned) in enumerate(sections):
-            top, left = 10 * (slot // 2), 10 * (slot % 2)
-            for local in range(100):
-                i, j = divmod(local, 10)
-                # KB-1.1: a section turned 180 degrees maps its hex (i, j) to (9-i, 9-j).
-                r, c = (9 - i, 9 - j) if turned else (i, j)
-                terrain[(top + r) * COLUMNS + left + c] = grids[name][local]
-                section_of[(top + r) * COLUMNS + left + c] = name
+            grid = grids[name]
+            for local, index in enumerate(_slot_hexes(slot, turned)):
+                terrain[index] = grid[local]
+                section_of[index] = name
         self.section_of = tuple(section_of)
-        self.location = tuple(section_of[i] if terrain[i] == "location" else None for i in range(HEXES))
+        self.location = tuple([name if t == "location" else None for t, name in zip(terrain, section_of)])
         self.terrain = tuple(terrain)
         self.sector = SECTOR
         self.neighbours = NEIGHBOURS
         self.steps = STEPS
         self.on_edge = ON_EDGE
-        self.by_terrain = {t: tuple(i for i in range(HEXES) if terrain[i] == t) for t in set(terrain)}
-        self.buildable = frozenset(i for i in range(HEXES) if terrain[i] in TERRAINS)
+        by_terrain: dict[str, list[int]] = {}
+        for i, t in enumerate(terrain):
+            by_terrain.setdefault(t, []).append(i)
+        self.by_terrain = {t: tuple(hexes) for t, hexes in by_terrain.items()}
+        self.buildable = frozenset([i for t in TERRAINS for i in self.by_terrain.get(t, ())])
         self.edge_buildable = tuple(i for i in self.buildable if ON_EDGE[i])
-        self.locations = tuple(i for i in range(HEXES) if self.location[i])
-        self.castles = tuple(i for i in range(HEXES) if terrain[i] == "castle")
+        self.locations = tuple([i for i in range(HEXES) if self.location[i]])
+        self.castles = self.by_terrain.get("castle", ())
         self.specials = frozenset(self.locations + self.castles)
-        self.near_water = tuple(any(terrain[n] == "water" for n in self.neighbours[i]) for i in range(HEXES))
-        self.near_mountain = tuple(any(terrain[n] == "mountain" for n in self.neighbours[i]) for i in range(HEXES))
-        self.near_special = tuple(any(n in self.specials for n in self.neighbours[i]) for i in range(HEXES))
+        self.near_water = self._beside(self.by_terrain.get("water", ()))
+        self.near_mountain = self._beside(self.by_terrain.get("mountain", ()))
+        self.near_special = self._beside(self.specials)
+        # the location hexes next to each hex: where a settlement built there takes tiles (KB-5.2)
+        self.near_locations = tuple(tuple([n for n in NEIGHBOURS[i] if self.location[n]]) for i in range(HEXES))
+
+    @staticmethod
+    def _beside(hexes: Iterable[int]) -> tuple[bool, ...]:
+        """Per hex: whether it touches one of ``hexes`` (neighbourhood is symmetric, so mark their neighbours)."""
+        marked = [False] * HEXES
+        for i in hexes:
+            for n in NEIGHBOURS[i]:
+                marked[n] = True
+        return tuple(marked)
 
     def graph(self) -> nx.Graph:
         """The board as a networkx graph: nodes (row, column) with terrain, section, sector, edge flag and specials."""
@@ -255,6 +283,23 @@ class Board:
 def board_for(sections: tuple[tuple[str, bool], ...]) -> Board:
     """The (cached) assembled board for four ``(section name, turned)`` pairs."""
     return Board(sections)
+
+
+_GEOMETRIES: dict[int, tuple[Any, Board]] = {}
+
+
+def _geometry(sections: tuple[tuple[str, bool], ...]) -> Board:
+    """:func:`board_for` looked up by the identity of the sections tuple, which every state of a game shares (hashing
+    the nested tuple on each of the engine's many lookups was a measurable cost); the entry keeps the tuple alive, so
+    its id is not reused while the entry lasts."""
+    entry = _GEOMETRIES.get(id(sections))
+    if entry is not None and entry[0] is sections:
+        return entry[1]
+    geometry = board_for(sections)
+    if len(_GEOMETRIES) >= 256:
+        _GEOMETRIES.pop(next(iter(_GEOMETRIES)), None)
+    _GEOMETRIES[id(sections)] = (sections, geometry)
+    return geometry
 
 
 def board_graph(state_or_sections: Any) -> nx.Graph:
@@ -374,7 +419,7 @@ class State:
 
     @property
     def geometry(self) -> Board:
-        return board_for(self.sections)
+        return _geometry(self.sections)
 
     def settlements(self, player: int) -> tuple[Hex, ...]:
         """The hexes of ``player``'s settlements, in row order."""
@@ -536,38 +581,58 @@ def _build_targets(state: State, player: int) -> tuple[int, ...]:
 
 def _terrain_targets(state: State, player: int, terrain: str) -> tuple[int, ...]:
     """KB-6.3 on the hexes of one terrain ("edge": the buildable hexes on the board's rim, for the Tower)."""
-    return _cached_targets(state.sections, state.board, player, terrain)
+    return _targets(state.geometry, state.board, player, terrain)
 
 
-@lru_cache(maxsize=1024)
-def _cached_targets(
-    sections: tuple[tuple[str, bool], ...], board: tuple[int, ...], player: int, terrain: str
-) -> tuple[int, ...]:
-    """The targets of :func:`_terrain_targets`, cached: a move is listed, checked and applied on the same board."""
-    geometry = board_for(sections)
-    candidates = geometry.edge_buildable if terrain == "edge" else geometry.by_terrain[terrain]
-    empty = [i for i in candidates if board[i] < 0]
-    beside = _owned(board, player)[1]
-    return tuple([i for i in empty if i in beside] or empty)
+def _targets(geometry: Board, board: tuple[int, ...], player: int, terrain: str) -> tuple[int, ...]:
+    """The targets of :func:`_terrain_targets`, kept with the board's facts: a move is listed, checked and applied
+    on the same board."""
+    facts = _facts(board)
+    key = (geometry, player, terrain)
+    found = facts.targets.get(key)
+    if found is None:
+        empty = _free(facts, geometry, terrain)
+        beside = _owned(board, player)[1]
+        found = facts.targets[key] = tuple([i for i in empty if i in beside]) or empty
+    return found
+
+
+def _free(facts: _Facts, geometry: Board, terrain: str) -> tuple[int, ...]:
+    """The empty hexes of a terrain ("edge": buildable hexes on the rim), in the order of the board's lists."""
+    key = (geometry, terrain)
+    empty = facts.empty.get(key)
+    if empty is None:
+        board = facts.board
+        candidates = geometry.edge_buildable if terrain == "edge" else geometry.by_terrain[terrain]
+        empty = facts.empty[key] = tuple([i for i in candidates if board[i] < 0])
+    return empty
 
 
 def _moved_targets(state: State, player: int, terrain: str, lifted: int) -> tuple[int, ...]:
-    """:func:`_adjacent_choice` for a settlement lifted from ``lifted`` onto ``terrain`` (Barn, Harbor), with the
-    free hexes of the terrain found once per board."""
-    board, neighbours = state.board, state.geometry.neighbours
-    empty = list(_empty_hexes(state.sections, board, terrain))
-    if state.config.move_in_place and state.geometry.terrain[lifted] == terrain:
-        bisect.insort(empty, lifted)  # the candidates are in hex order, as in _adjacent_choice
-    beside = _owned(board, player)[1]
+    """:func:`_adjacent_choice` for a settlement lifted from ``lifted`` onto ``terrain`` (Barn, Harbor): the free
+    hexes of the terrain next to the player's settlements are found once per board, and each lifted settlement
+    only takes away the neighbours that no other own settlement touches."""
+    board, geometry = state.board, state.geometry
+    if state.config.move_in_place and geometry.terrain[lifted] == terrain:
+        return _adjacent_choice(state, player, geometry.by_terrain[terrain], lifted)  # KB-C13: its own hex counts
+    facts = _facts(board)
+    empty = _free(facts, geometry, terrain)
+    key = (geometry, player, terrain, "near")
+    near = facts.targets.get(key)
+    if near is None:
+        beside = _owned(board, player)[1]
+        listed = tuple([i for i in empty if i in beside])
+        near = facts.targets[key] = (listed, frozenset(listed))
+    listed, near_set = near
     # the lifted settlement's neighbours stay "beside" only if another own settlement touches them
-    alone = {n for n in neighbours[lifted] if not any(board[m] == player and m != lifted for m in neighbours[n])}
-    near = [i for i in empty if i in beside and i not in alone]
-    return tuple(near or empty)
-
-
-@lru_cache(maxsize=1024)
-def _empty_hexes(sections: tuple[tuple[str, bool], ...], board: tuple[int, ...], terrain: str) -> tuple[int, ...]:
-    return tuple([i for i in board_for(sections).by_terrain[terrain] if board[i] < 0])
+    alone = [
+        n
+        for n in NEIGHBOURS[lifted]
+        if n in near_set and not any(board[m] == player and m != lifted for m in NEIGHBOURS[n])
+    ]
+    if alone:
+        listed = tuple([i for i in listed if i not in alone])
+    return listed or empty
 
 
 def _tile_targets(state: State, player: int, kind: str, origin: int = -1) -> tuple[int, ...]:
@@ -638,18 +703,16 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         moves.extend([_BUILDS[i] for i in _build_targets(state, player)])
     if _in_mandatory(state):
         return tuple(moves)
-    made = _TILE_MOVES
     for kind in _ready_kinds(state, player):
         if kind in MOVE_TILES:
             for origin in _owned(state.board, player)[0]:
+                made = _tile_moves(kind, origin)
                 moves.extend(
-                    [
-                        made.get((kind, t, origin)) or _use_tile(kind, t, origin)
-                        for t in _tile_targets(state, player, kind, origin)
-                    ]
+                    [made.get(t) or _use_tile(kind, t, origin) for t in _tile_targets(state, player, kind, origin)]
                 )
         else:
-            moves.extend([made.get((kind, t, -1)) or _use_tile(kind, t) for t in _tile_targets(state, player, kind)])
+            made = _tile_moves(kind, -1)
+            moves.extend([made.get(t) or _use_tile(kind, t) for t in _tile_targets(state, player, kind)])
     if state.mandatory_done or not _build_targets(state, player):
         moves.append(EndTurn())
     return tuple(moves)
@@ -659,32 +722,74 @@ def _own(state: State, player: int) -> list[int]:
     return list(_owned(state.board, player)[0])
 
 
-# Moves are immutable values, so legal_moves hands out shared instances instead of building new ones each time.
-_BUILDS = tuple(Build(_hex(i)) for i in range(HEXES))
-_TILE_MOVES: dict[tuple[str, int, int], UseTile] = {}
+# Moves are immutable values, so legal_moves hands out shared instances instead of building new ones each time:
+# a Build per hex, and the UseTile moves per (tile, origin hex or -1), by target hex, made when first needed.
+_HEXES = tuple(_hex(i) for i in range(HEXES))
+_BUILDS = tuple(Build(hex_) for hex_ in _HEXES)
+_TILE_MOVES: dict[tuple[str, int], dict[int, UseTile]] = {}
+
+
+def _tile_moves(kind: str, origin: int) -> dict[int, UseTile]:
+    made = _TILE_MOVES.get((kind, origin))
+    if made is None:
+        made = _TILE_MOVES[(kind, origin)] = {}
+    return made
 
 
 def _use_tile(kind: str, target: int, origin: int = -1) -> UseTile:
-    key = (kind, target, origin)
-    move = _TILE_MOVES.get(key)
+    made = _tile_moves(kind, origin)
+    move = made.get(target)
     if move is None:
-        move = _TILE_MOVES[key] = UseTile(kind, _hex(target), None if origin < 0 else _hex(origin))
+        move = made[target] = UseTile(kind, _HEXES[target], None if origin < 0 else _HEXES[origin])
     return move
 
 
-@lru_cache(maxsize=256)
+class _Facts:
+    """What the engine asks of one board (the tuple of 400 owners), worked out once per board object: each player's
+    settlements and the hexes beside them, the free hexes of a terrain, and a player's targets on a terrain."""
+
+    __slots__ = ("board", "empty", "owned", "targets")
+
+    def __init__(self, board: tuple[int, ...]) -> None:
+        self.board = board
+        self.owned: dict[int, tuple[tuple[int, ...], frozenset[int]]] = {}
+        self.empty: dict[tuple[Board, str], tuple[int, ...]] = {}
+        self.targets: dict[tuple, Any] = {}
+
+
+_FACTS: dict[int, _Facts] = {}
+
+
+def _facts(board: tuple[int, ...]) -> _Facts:
+    """The facts of ``board``, found by the board's identity: the states of a turn share their board tuple, and
+    hashing 400 owners for every cached lookup was a large part of the engine's time. The entry holds the board, so
+    its id is not reused while the entry lasts; the oldest entries make way for new ones."""
+    facts = _FACTS.get(id(board))
+    if facts is not None and facts.board is board:
+        return facts
+    facts = _Facts(board)
+    if len(_FACTS) >= 1024:
+        _FACTS.pop(next(iter(_FACTS)), None)
+    _FACTS[id(board)] = facts
+    return facts
+
+
 def _owned(board: tuple[int, ...], player: int) -> tuple[tuple[int, ...], frozenset[int]]:
-    """The hexes of ``player``'s settlements and the hexes next to them. The grid's neighbours are the same on
-    every board, so the board's settlements are the whole key."""
-    own = []
-    index = board.index(player) if player in board else -1
-    while index >= 0:  # tuple.index scans in C: much faster than a loop over the 400 hexes
-        own.append(index)
-        try:
-            index = board.index(player, index + 1)
-        except ValueError:
-            index = -1
-    return tuple(own), frozenset([n for i in own for n in NEIGHBOURS[i]])
+    """The hexes of ``player``'s settlements and the hexes next to them (kept with the board's facts). The grid's
+    neighbours are the same on every board, so the board's settlements are all it depends on."""
+    facts = _facts(board)
+    found = facts.owned.get(player)
+    if found is None:
+        own = []
+        index = board.index(player) if player in board else -1
+        while index >= 0:  # tuple.index scans in C: much faster than a loop over the 400 hexes
+            own.append(index)
+            try:
+                index = board.index(player, index + 1)
+            except ValueError:
+                index = -1
+        found = facts.owned[player] = (tuple(own), frozenset([n for i in own for n in NEIGHBOURS[i]]))
+    return found
 
 
 # --- check and apply ---------------------------------------------------------------------------------
@@ -871,65 +976,112 @@ def apply(state: State, move: Move) -> State:
         return _end_turn(state, player, history)
     if isinstance(move, Build):
         target = _index(move.hex, "Build")
-        state = _place(state, player, target)
+        changes = _place(state, player, target)
         built = state.built + 1
-        done = built == 3 or not _build_targets(state, player)
-        return _replace(state, built=built, mandatory_done=done, history=history)
+        # the mandatory action ends after 3 settlements, or when none more can be built (_build_targets afterwards)
+        card = state.hands[player]
+        done = (
+            built == 3
+            or card is None
+            or changes["supply"][player] == 0
+            or not _targets(state.geometry, changes["board"], player, card)
+        )
+        return _replace(state, built=built, mandatory_done=done, history=history, **changes)
     kind = move.tile
     target = _index(move.target, "UseTile.target")
-    state = _mark_used(state, player, kind)
+    tiles = _mark_used(state, player, kind)
     if move.origin is None:
-        state = _place(state, player, target)
-    else:
-        origin = _index(move.origin, "UseTile.origin")
-        board = list(state.board)
-        board[origin] = -1
-        state = _place(_replace(state, board=tuple(board)), player, target, moved=True)
-        if state.config.tile_loss == "immediate":
-            state = _lose_tiles(state, player)
-    return _replace(state, history=history)
+        return _replace(state, history=history, **_place(state, player, target, tiles=tiles))
+    origin = _index(move.origin, "UseTile.origin")
+    state = _replace(state, history=history, **_place(state, player, target, tiles=tiles, lifted=origin))
+    if state.config.tile_loss == "immediate":
+        state = _lose_tiles(state, player)
+    return state
 
 
-def _place(state: State, player: int, target: int, moved: bool = False) -> State:
-    """Put a settlement on ``target`` (from the supply unless ``moved``) and take the tiles it earns (KB-5.2)."""
-    board = list(state.board)
-    board[target] = player
-    supply = state.supply if moved else tuple(s - (p == player) for p, s in enumerate(state.supply))
+def _tile_order(tile: Tile) -> tuple[str, int]:
+    return tile.kind, tile.location
+
+
+def _place(
+    state: State, player: int, target: int, tiles: tuple[Tile, ...] | None = None, lifted: int = -1
+) -> dict[str, Any]:
+    """The fields that change when a settlement is put on ``target`` and takes the tiles it earns (KB-5.2): from the
+    supply, or moved from ``lifted``. ``tiles``: the player's tiles to start from (after a tile was marked used)."""
+    cells = list(state.board)
+    if lifted >= 0:
+        cells[lifted] = -1
+    cells[target] = player
+    board = tuple(cells)
     geometry = state.geometry
-    left = dict(state.tiles_left)
-    taken = set(state.taken)
-    tiles = list(state.tiles[player])
-    for location in geometry.neighbours[target]:
-        kind = geometry.location[location]
-        # KB-C7: one tile per location hex per player, ever; none once the hex's two tiles are gone.
-        if kind and (player, location) not in taken and left[location] > 0:
-            left[location] -= 1
-            taken.add((player, location))
-            tiles.append(Tile(location, kind, "pending"))
-    all_tiles = list(state.tiles)
-    all_tiles[player] = tuple(sorted(tiles, key=lambda t: (t.kind, t.location)))
-    return _replace(
-        state,
-        board=tuple(board),
-        supply=supply,
-        tiles=tuple(all_tiles),
-        tiles_left=tuple(sorted(left.items())),
-        taken=frozenset(taken),
-    )
+    _seed_facts(state.board, board, geometry, player, target, lifted)
+    changes: dict[str, Any] = {"board": board}
+    if lifted < 0:
+        supply = list(state.supply)
+        supply[player] -= 1
+        changes["supply"] = tuple(supply)
+    own = state.tiles[player] if tiles is None else tiles
+    taken = state.taken
+    # KB-C7: one tile per location hex per player, ever; none once the hex's two tiles are gone.
+    near = [location for location in geometry.near_locations[target] if (player, location) not in taken]
+    if near:
+        left = dict(state.tiles_left)
+        gained = [location for location in near if left[location] > 0]
+        if gained:
+            for location in gained:
+                left[location] -= 1
+            own = own + tuple(Tile(location, geometry.location[location], "pending") for location in gained)
+            changes["tiles_left"] = tuple(sorted(left.items()))
+            changes["taken"] = taken | {(player, location) for location in gained}
+    if len(own) > 1:
+        own = tuple(sorted(own, key=_tile_order))
+    if own is not state.tiles[player]:
+        all_tiles = list(state.tiles)
+        all_tiles[player] = own
+        changes["tiles"] = tuple(all_tiles)
+    return changes
+
+
+def _seed_facts(
+    before: tuple[int, ...], board: tuple[int, ...], geometry: Board, player: int, target: int, lifted: int
+) -> None:
+    """Start the facts of ``board`` (``before`` with a settlement of ``player`` put on ``target``, lifted from
+    ``lifted`` when >= 0) from those of ``before``: the other players' settlements are the same, the player's gain
+    one, and a free-hex list changes only for the target's and the lifted hex's terrains."""
+    old = _FACTS.get(id(before))
+    if old is None or old.board is not before:
+        return
+    facts = _facts(board)
+    for p, found in old.owned.items():
+        if p != player:
+            facts.owned[p] = found
+        elif lifted < 0:
+            own, beside = found
+            k = bisect.bisect(own, target)
+            facts.owned[p] = (own[:k] + (target,) + own[k:], beside.union(NEIGHBOURS[target]))
+    for key, empty in old.empty.items():
+        where, terrain = key
+        if where is not geometry:
+            continue
+        if lifted >= 0 and (terrain == geometry.terrain[lifted] or (terrain == "edge" and geometry.on_edge[lifted])):
+            continue  # a hex freed: found again from the board when asked
+        if target in empty:
+            k = empty.index(target)
+            empty = empty[:k] + empty[k + 1 :]
+        facts.empty[key] = empty
 
 
 STATUS_ORDER = {"ready": 0, "pending": 1, "used": 2}
 
 
-def _mark_used(state: State, player: int, kind: str) -> State:
+def _mark_used(state: State, player: int, kind: str) -> tuple[Tile, ...]:
+    """The player's tiles with the first ready one of ``kind`` used."""
     tiles = list(state.tiles[player])
     for n, tile in enumerate(tiles):
         if tile.kind == kind and tile.status == "ready":
-            tiles[n] = dataclasses.replace(tile, status="used")
+            tiles[n] = Tile(tile.location, tile.kind, "used")
             break
-    all_tiles = list(state.tiles)
-    all_tiles[player] = tuple(tiles)
-    return _replace(state, tiles=tuple(all_tiles))
+    return tuple(tiles)
 
 
 def _lose_tiles(state: State, player: int) -> State:
@@ -955,32 +1107,39 @@ def _lose_tiles(state: State, player: int) -> State:
 def _end_turn(state: State, player: int, history: tuple) -> State:
     if state.config.tile_loss == "end_of_turn":
         state = _lose_tiles(state, player)
-    all_tiles = list(state.tiles)
+    tiles = state.tiles
     # KB-7.1: tiles taken this turn become usable, and used tiles are usable again, from the next turn.
-    all_tiles[player] = tuple(dataclasses.replace(t, status="ready") for t in all_tiles[player])
-    discard = list(state.discard)
+    if any(t.status != "ready" for t in tiles[player]):
+        all_tiles = list(tiles)
+        all_tiles[player] = tuple(
+            t if t.status == "ready" else Tile(t.location, t.kind, "ready") for t in tiles[player]
+        )
+        tiles = tuple(all_tiles)
+    discard = state.discard
     card = state.hands[player]
     if card is not None:
-        discard[TERRAINS.index(card)] += 1
+        counts = list(discard)
+        counts[TERRAINS.index(card)] += 1
+        discard = tuple(counts)
     hands = list(state.hands)
     hands[player] = None
-    turns = tuple(t + (p == player) for p, t in enumerate(state.turns))
-    state = _replace(
-        state,
-        tiles=tuple(all_tiles),
-        discard=tuple(discard),
-        hands=tuple(hands),
-        turns=turns,
-        history=history,
-        built=0,
-        mandatory_done=False,
-    )
+    turns = list(state.turns)
+    turns[player] += 1
+    changes = {
+        "tiles": tiles,
+        "discard": discard,
+        "hands": tuple(hands),
+        "turns": tuple(turns),
+        "history": history,
+        "built": 0,
+        "mandatory_done": False,
+    }
     # KB-9.1: once a supply is empty the round is completed, so that everyone has had the same number of turns.
     if 0 in state.supply and player == state.players - 1:
-        return _replace(state, player=None, drawing=None, finished=True)
-    if sum(state.pile) + sum(state.discard) == 0:
-        return _start_turn(state, (player + 1) % state.players)
-    return _replace(state, player=None, drawing=player, after_draw="next")
+        return _replace(state, player=None, drawing=None, finished=True, **changes)
+    if sum(state.pile) + sum(discard) == 0:
+        return _start_turn(state, (player + 1) % state.players, **changes)
+    return _replace(state, player=None, drawing=player, after_draw="next", **changes)
 
 
 def _draw(state: State, terrain: str, history: tuple) -> State:
@@ -992,21 +1151,22 @@ def _draw(state: State, terrain: str, history: tuple) -> State:
     drawer = state.drawing
     assert drawer is not None
     hands[drawer] = terrain
-    state = _replace(state, pile=tuple(pile), discard=tuple(discard), hands=tuple(hands), history=history, drawing=None)
+    changes = {"pile": tuple(pile), "discard": tuple(discard), "hands": tuple(hands), "history": history}
     if state.after_draw == "deal":
         if drawer + 1 < state.players:
-            return _replace(state, drawing=drawer + 1)
-        return _start_turn(state, 0)
+            return _replace(state, drawing=drawer + 1, **changes)
+        return _start_turn(state, 0, **changes)
     if state.after_draw == "replace":
-        return _start_turn(state, drawer)
-    return _start_turn(state, (drawer + 1) % state.players)
+        return _start_turn(state, drawer, **changes)
+    return _start_turn(state, (drawer + 1) % state.players, **changes)
 
 
-def _start_turn(state: State, player: int) -> State:
-    state = _replace(state, player=player, drawing=None, built=0, mandatory_done=False)
+def _start_turn(state: State, player: int, **changes: Any) -> State:
+    """``player``'s turn begins (with the other ``changes`` of the move that led here)."""
+    changes.update(player=player, drawing=None, built=0, mandatory_done=False)
+    state = _replace(state, **changes)
     card = state.hands[player]
-    geometry = state.geometry
-    if card is not None and state.supply[player] > 0 and all(state.board[i] >= 0 for i in geometry.by_terrain[card]):
+    if card is not None and state.supply[player] > 0 and not _free(_facts(state.board), state.geometry, card):
         # KB-C14: a card whose terrain has no free hex left leaves the game and is replaced at once.
         removed = list(state.removed)
         removed[TERRAINS.index(card)] += 1
@@ -1039,7 +1199,8 @@ def outcome(state: State) -> Outcome | None:
     """None while playing; at the end the players with the most gold (ties share the win, KB-2.1)."""
     if not state.finished:
         return None
-    totals = tuple(score(state)[p]["total"] for p in range(state.players))
+    scores = score(state)
+    totals = tuple(scores[p]["total"] for p in range(state.players))
     best = max(totals)
     winners = tuple(p for p, t in enumerate(totals) if t == best)
     return Outcome(
