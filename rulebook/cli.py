@@ -59,6 +59,11 @@ def app_notebook(game: str, folder: Path) -> Path:
     """The app's notebook: one cell that opens the game (Voila names the page after the file)."""
     if game not in GAMES:
         raise SystemExit(f"rulebook: no game {game!r} (games: {', '.join(GAMES)})")
+    from . import ui
+
+    # plotly's bundle beside the notebook, served by Voila as a file the browser keeps (see ui._LOADER)
+    name = ui.plotly_file(folder)
+    bundle_url = f"voila/files/{name}?v={name[len('plotly-') : -len('.js')]}"
     notebook = {
         "cells": [
             {
@@ -67,7 +72,7 @@ def app_notebook(game: str, folder: Path) -> Path:
                 "id": "app",
                 "metadata": {},
                 "outputs": [],
-                "source": f"from rulebook.app import App\n\nApp({game!r})",
+                "source": f"from rulebook.app import App\n\nApp({game!r}, plotly_url={bundle_url!r})",
             }
         ],
         "metadata": {
@@ -95,7 +100,8 @@ def voila_command(notebook: Path, port: int | None, token: str | None) -> list[s
         f"--Voila.root_dir={notebook.parent}",
         "--preheat_kernel=True",
         "--pool_size=1",
-        "--VoilaConfiguration.file_allowlist=[]",
+        # the one file the page may fetch: plotly's bundle beside the notebook (ui.plotly_file)
+        "--VoilaConfiguration.file_allowlist=['plotly-[0-9a-f]{16}[.]js']",
     ]
     command.append(f"--token={token}" if token else "--token")
     if port:

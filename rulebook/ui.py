@@ -18,6 +18,7 @@ import random
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any, NamedTuple
 
 
@@ -72,15 +73,43 @@ Bot = Callable[[Any, random.Random], Any]
 # from the kernel, so its figure stops following the game.  Plotly ships its whole 5 MB bundle as each FigureWidget's
 # module, evaluated anew for every figure (about 1 s each here, several under load): on a page with three boards the
 # third one missed the 2 s and froze.  This loader evaluates the bundle once per page and shares it.
+#
+# Where the bundle comes from: the app (``rulebook app``) serves it as a file at an address (``_bundle_url``), so the
+# 5 MB never crosses the kernel's websocket and the browser keeps it, compiled, in its cache: a second opening of the
+# app evaluates it in about 0.1 s instead of 1.2 s.  Elsewhere (JupyterLab) the text travels in ``_bundle``; and if
+# the address fails, the figure asks the kernel for the text.
 _LOADER = """
 const bundles = (globalThis.__rulebookPlotlyBundles ??= new Map());
+
+function fromText(text) {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+  const loading = import(url);
+  loading.finally(() => URL.revokeObjectURL(url)).catch(() => {});
+  return loading;
+}
+
+function fromKernel(model) {
+  return new Promise((resolve) => {
+    const arrived = () => {
+      if (model.get("_bundle")) {
+        model.off("change:_bundle", arrived);
+        resolve(fromText(model.get("_bundle")));
+      }
+    };
+    model.on("change:_bundle", arrived);
+    model.send({ bundle: "wanted" });
+  });
+}
 
 function plotlyBundle(model) {
   const key = model.get("_bundle_key");
   if (!bundles.has(key)) {
-    const url = URL.createObjectURL(new Blob([model.get("_bundle")], { type: "text/javascript" }));
-    const loading = import(url);
-    loading.finally(() => URL.revokeObjectURL(url)).catch(() => bundles.delete(key));
+    const address = model.get("_bundle_url");
+    let loading;
+    if (model.get("_bundle")) loading = fromText(model.get("_bundle"));
+    else if (address) loading = import(new URL(address, document.baseURI).href).catch(() => fromKernel(model));
+    else loading = fromKernel(model);
+    loading.catch(() => bundles.delete(key));
     bundles.set(key, loading);
   }
   return bundles.get(key);
@@ -101,10 +130,30 @@ export default () => {
 };
 """
 
+_BUNDLE_URL: str = ""
+
+
+def plotly_file(folder: Path) -> str:
+    """Write plotly's widget bundle into ``folder`` under a name that names its contents; returns the name."""
+    text, key = _plotly_bundle()
+    name = f"plotly-{key}.js"
+    target = folder / name
+    if not target.exists() or target.read_text(encoding="utf-8") != text:
+        target.write_text(text, encoding="utf-8")
+    return name
+
+
+def serve_plotly_from(address: str) -> None:
+    """Boards built from now on load plotly's bundle from ``address`` (relative to the page) instead of receiving its
+    text from the kernel; ``""`` goes back to sending the text."""
+    global _BUNDLE_URL
+    _BUNDLE_URL = address
+
 
 @functools.cache
 def _plotly_bundle() -> tuple[str, str]:
     """Plotly's widget bundle and a key naming its exact contents (read once per process)."""
+    _plotly_renderers_without_nbformat()
     from plotly.basewidget import BaseFigureWidget
 
     text = str(BaseFigureWidget._esm)  # anywidget's FileContents: str() is the file's text
@@ -126,10 +175,15 @@ def _board_figure_class() -> type:
         _esm = _LOADER
         _bundle = traitlets.Unicode().tag(sync=True)
         _bundle_key = traitlets.Unicode().tag(sync=True)
+        _bundle_url = traitlets.Unicode().tag(sync=True)
+
+        @traitlets.default("_bundle_url")
+        def _default_bundle_url(self) -> str:
+            return _BUNDLE_URL
 
         @traitlets.default("_bundle")
         def _default_bundle(self) -> str:
-            return _plotly_bundle()[0]
+            return "" if self._bundle_url else _plotly_bundle()[0]
 
         @traitlets.default("_bundle_key")
         def _default_bundle_key(self) -> str:
@@ -139,6 +193,12 @@ def _board_figure_class() -> type:
             super().__init__(*args, **kwargs)
             # a board is clicked, not zoomed or exported: plotly's tool bar only covered the board's title
             self._config = {**self._config, "displayModeBar": False, "doubleClick": False}
+            self.on_msg(self._send_bundle)
+
+        def _send_bundle(self, _widget: Any, content: Any, _buffers: Any) -> None:
+            """The page could not load the bundle from its address: send the text instead."""
+            if isinstance(content, dict) and content.get("bundle") == "wanted" and not self._bundle:
+                self._bundle = _plotly_bundle()[0]
 
     BoardFigure.__module__ = __name__
     BoardFigure.__qualname__ = "BoardFigure"

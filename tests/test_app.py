@@ -3,11 +3,13 @@ the game-over banner, for every game."""
 
 from __future__ import annotations
 
+import ast
 import datetime
 import json
 import re
 
 import pytest
+from plotly.basewidget import BaseFigureWidget
 
 from rulebook import claim, rules_text
 from rulebook.app import App, rules_html
@@ -313,9 +315,20 @@ def test_the_app_notebook_is_one_cell_that_opens_the_game(tmp_path):
 
     path = app_notebook("claim", tmp_path)
     notebook = json.loads(path.read_text())
-    assert [cell["source"] for cell in notebook["cells"]] == ["from rulebook.app import App\n\nApp('claim')"]
+    bundles = list(tmp_path.glob("plotly-*.js"))
+    assert len(bundles) == 1, "plotly's bundle is served beside the notebook"
+    key = bundles[0].stem.removeprefix("plotly-")
+    assert bundles[0].read_text() == str(BaseFigureWidget._esm)
+    assert [cell["source"] for cell in notebook["cells"]] == [
+        f"from rulebook.app import App\n\nApp('claim', plotly_url='voila/files/plotly-{key}.js?v={key}')"
+    ]
     command = voila_command(path, 8899, "secret")
     assert "--Voila.ip=127.0.0.1" in command and "--token=secret" in command and "--preheat_kernel=True" in command
+    allowed = next(part for part in command if part.startswith("--VoilaConfiguration.file_allowlist="))
+    patterns = ast.literal_eval(allowed.partition("=")[2])
+    names = ((bundles[0].name, True), ("Claim.ipynb", False), ("plotly-0.js", False), ("x/plotly.js", False))
+    for name, served in names:
+        assert any(re.fullmatch(pattern, name) for pattern in patterns) is served, name
 
 
 @pytest.mark.parametrize("game", sorted(SETUPS))
@@ -395,3 +408,24 @@ def test_rule_ids_are_linked_in_text_only_never_inside_a_tag_or_a_link():
     # the attribute stays as it was (an exercise's feedback showed its markup as text) and no link nests in a link
     assert linked.startswith("<div data-id='KB-5.1'>see <a href='#' data-rule='KB-5.1'")
     assert linked.endswith("<a href='#x'>KB-6.3</a></div>") and linked.count("<a ") == 2
+
+
+def test_side_tabs_are_filled_when_first_shown():
+    """The page opens with the board and the set-up; the rules text and the exercises come when their tab is opened."""
+    app = App("claim", seed=2)
+    assert app.rules.value == "" and app.exercises_box.children == ()
+    app.tabs.selected_index = App.RULES_TAB
+    assert "data-id='CL-1.1'" in app.rules.value
+    app.tabs.selected_index = App.EXERCISES_TAB
+    assert app.exercises_box.children == (app.exercises,)
+    panel = app.exercises
+    app.tabs.selected_index = App.SETUP_TAB
+    app.tabs.selected_index = App.EXERCISES_TAB
+    assert app.exercises is panel  # built once: progress is kept
+
+
+def test_a_rule_opened_before_the_rules_tab_was_shown_brings_its_text():
+    app = App("meetjesland", seed=2)
+    app.open_rule("MJ-5.9")
+    assert app.tabs.selected_index == App.RULES_TAB and app.rules.focus == "MJ-5.9"
+    assert "data-id='MJ-5.9'" in app.rules.value

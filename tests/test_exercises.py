@@ -126,7 +126,8 @@ def app(request) -> App:
 def test_the_exercises_tab_sits_after_the_rules(app):
     titles = list(app.tabs.titles)
     assert titles[:3] == ["Set-up", "Rules", "Exercises"]
-    assert app.tabs.children[App.EXERCISES_TAB] is app.exercises
+    panel = app.exercises
+    assert app.tabs.children[App.EXERCISES_TAB].children == (panel,)
     assert "rulebook-exercises" in app.exercises._dom_classes
     assert "rulebook-exercise-check" in app.exercises.check_button._dom_classes
     assert "rulebook-exercise-feedback" in app.exercises.feedback._dom_classes
