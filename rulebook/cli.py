@@ -63,7 +63,7 @@ def app_notebook(game: str, folder: Path) -> Path:
 
     # plotly's bundle beside the notebook, served by Voila as a file the browser keeps (see ui._LOADER)
     name = ui.plotly_file(folder)
-    bundle_url = f"voila/files/{name}?v={name[len('plotly-') : -len('.js')]}"
+    bundle_url = f"voila/files/{name}?v={name.split('-')[1].removesuffix('.js')}"
     notebook = {
         "cells": [
             {
@@ -101,7 +101,7 @@ def voila_command(notebook: Path, port: int | None, token: str | None) -> list[s
         "--preheat_kernel=True",
         "--pool_size=1",
         # the one file the page may fetch: plotly's bundle beside the notebook (ui.plotly_file)
-        "--VoilaConfiguration.file_allowlist=['plotly-[0-9a-f]{16}[.]js']",
+        "--VoilaConfiguration.file_allowlist=['plotly-[0-9a-f]{16}(-script)?[.]js']",
     ]
     command.append(f"--token={token}" if token else "--token")
     if port:

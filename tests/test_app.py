@@ -11,7 +11,7 @@ import re
 import pytest
 from plotly.basewidget import BaseFigureWidget
 
-from rulebook import claim, rules_text
+from rulebook import claim, rules_text, ui
 from rulebook.app import App, rules_html
 from rulebook.setup import SETUPS
 from rulebook.ui import Table
@@ -317,16 +317,16 @@ def test_the_app_notebook_is_one_cell_that_opens_the_game(tmp_path):
     notebook = json.loads(path.read_text())
     bundles = list(tmp_path.glob("plotly-*.js"))
     assert len(bundles) == 1, "plotly's bundle is served beside the notebook"
-    key = bundles[0].stem.removeprefix("plotly-")
-    assert bundles[0].read_text() == str(BaseFigureWidget._esm)
+    key = bundles[0].stem.split("-")[1]
+    assert bundles[0].read_text() == ui.classic_script(str(BaseFigureWidget._esm), key)
     assert [cell["source"] for cell in notebook["cells"]] == [
-        f"from rulebook.app import App\n\nApp('claim', plotly_url='voila/files/plotly-{key}.js?v={key}')"
+        f"from rulebook.app import App\n\nApp('claim', plotly_url='voila/files/plotly-{key}-script.js?v={key}')"
     ]
     command = voila_command(path, 8899, "secret")
     assert "--Voila.ip=127.0.0.1" in command and "--token=secret" in command and "--preheat_kernel=True" in command
     allowed = next(part for part in command if part.startswith("--VoilaConfiguration.file_allowlist="))
     patterns = ast.literal_eval(allowed.partition("=")[2])
-    names = ((bundles[0].name, True), ("Claim.ipynb", False), ("plotly-0.js", False), ("x/plotly.js", False))
+    names = ((bundles[0].name, True), (f"plotly-{key}.js", True), ("Claim.ipynb", False), ("plotly-0.js", False))
     for name, served in names:
         assert any(re.fullmatch(pattern, name) for pattern in patterns) is served, name
 

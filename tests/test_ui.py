@@ -42,7 +42,7 @@ def test_the_figure_sends_plotly_bundle_as_data_with_a_key_naming_its_contents()
     assert state["_bundle"] == bundle and len(bundle) > 1_000_000
     assert state["_bundle_key"] == hashlib.sha256(bundle.encode()).hexdigest()[:16]
     # the module the browser evaluates per figure is the small loader, which imports the bundle once per page
-    assert len(state["_esm"]) < 2_000 and "__rulebookPlotlyBundles" in state["_esm"]
+    assert len(state["_esm"]) < 2_500 and "__rulebookPlotlyBundles" in state["_esm"]
     assert "export default" in state["_esm"]
 
 
@@ -50,7 +50,10 @@ def test_a_figure_served_by_the_app_names_the_bundle_s_address_and_sends_the_tex
     from rulebook import ui
 
     name = ui.plotly_file(tmp_path)
-    assert (tmp_path / name).read_text() == str(BaseFigureWidget._esm)
+    bundle = str(BaseFigureWidget._esm)
+    key = hashlib.sha256(bundle.encode()).hexdigest()[:16]
+    assert name == f"plotly-{key}-script.js", "plotly's bundle no longer converts to a classic script"
+    assert (tmp_path / name).read_text() == ui.classic_script(bundle, key)
     ui.serve_plotly_from(f"voila/files/{name}")
     try:
         figure = BoardFigure(go.Figure(go.Scatter(x=[0, 1], y=[1, 0])))
@@ -58,12 +61,34 @@ def test_a_figure_served_by_the_app_names_the_bundle_s_address_and_sends_the_tex
         ui.serve_plotly_from("")
     state = figure.get_state()
     assert state["_bundle_url"] == f"voila/files/{name}" and state["_bundle"] == ""
-    assert name == f"plotly-{state['_bundle_key']}.js"
+    assert state["_bundle_key"] == key
     figure._send_bundle(figure, {"something": "else"}, [])
     assert figure._bundle == ""
     figure._send_bundle(figure, {"bundle": "wanted"}, [])  # the page could not fetch the address
     assert figure._bundle == str(BaseFigureWidget._esm)
     assert BoardFigure().get_state()["_bundle_url"] == ""  # back to sending the text
+
+
+def test_a_module_becomes_a_classic_script_that_leaves_its_exports_in_a_global():
+    from rulebook import ui
+
+    module = "var a=1;function b(){return a}export{b as default,a as value};\n/*! licence */\n"
+    script = ui.classic_script(module, "0123")
+    assert script == (
+        '(function () {"use strict";\nvar a=1;function b(){return a}\n'
+        "globalThis.__rulebookPlotly_0123 = {default: b, value: a};\n})();\n\n/*! licence */\n"
+    )
+    # a string that merely contains an export (plotly carries a web worker's source so) is left alone
+    inner = 'var w="export{x as default};";var d=2;export{d as default};'
+    assert ui.classic_script(inner, "k").endswith("globalThis.__rulebookPlotly_k = {default: d};\n})();\n")
+    for refused in (
+        'import{x}from"y";export{x as default};',  # a static import has no classic form
+        "var u=import.meta.url;export{u as default};",
+        "var a=1;export{a as value};",  # no default export: not a widget module
+        "var a=1;export{a as default};a++;",  # code after the export
+        "var a=1;",
+    ):
+        assert ui.classic_script(refused, "k") is None, refused
 
 
 def test_the_figure_behaves_as_a_plotly_figure_widget():

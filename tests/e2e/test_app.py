@@ -291,6 +291,25 @@ def test_minimal_voila_page_for_comparison(browser, serve, tmp_path):
     page.close()
 
 
+def test_repeat_visits_in_one_browser(browser, serve, tmp_path):
+    """A person who comes back: the same pages opened three times in one browser profile, as a teacher reopens the
+    app. The browser keeps plotly's compiled code from the third visit (ui.classic_script); both times are recorded."""
+    path = tmp_path / "Minimal.ipynb"
+    path.write_text(json.dumps(MINIMAL))
+    board = ".rulebook-app .rulebook-board .js-plotly-plot"
+    pages = {
+        "minimal Voila page": (serve(path), "button:has-text('Ready')"),
+        "app meetjesland": (serve(app_notebook("meetjesland", tmp_path)), board),
+    }
+    for visit in (1, 2, 3):
+        for what, (url, ready) in pages.items():
+            page, seconds = open_page(browser, url, ready)
+            page.close()
+            if visit == 3:
+                record(f"{what}, third visit in the same browser", seconds)
+            time.sleep(8)  # Voila preheats a kernel for the next visit
+
+
 def test_meetjesland_app(browser, serve, tmp_path):
     page, _ = open_app(browser, serve, tmp_path, "meetjesland")
     try:
