@@ -128,39 +128,53 @@ BASELINE = ("ipywidgets", "anywidget", "plotly.graph_objects", "networkx", "nump
 WIDGETS = tuple(f"rulebook.{game}.widget" for game in GAMES)
 
 
-def _import_cpu(modules: tuple[str, ...], then: str = "") -> float:
-    """CPU seconds to import ``modules`` (and run ``then``) in a fresh interpreter (the best of five, so a busy
-    moment does not count)."""
-    code = (
+def _import_code(modules: tuple[str, ...], then: str = "") -> str:
+    return (
         "import time; t = time.process_time()\n"
         f"for name in {list(modules)!r}: __import__(name)\n"
         f"{then}\n"
         "print(time.process_time() - t)"
     )
+
+
+def _import_cpu(variants: dict[str, str], runs: int = 9) -> dict[str, float]:
+    """CPU seconds to run each import script in a fresh interpreter: the best of ``runs``, the variants taking turns
+    so that a busy moment of the machine weighs on all of them alike."""
     # as on a user's machine after the first start: bytecode written and reused (a shell with
     # PYTHONDONTWRITEBYTECODE set would otherwise count compiling our sources, but not the libraries', every time)
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
-    runs = [
-        float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout)
-        for _ in range(5)
-    ]
-    return min(runs)
+
+    def once(code: str) -> float:
+        return float(
+            subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+        )
+
+    for code in variants.values():
+        once(code)  # warm-up: bytecode written, files in the page cache
+    best = {name: float("inf") for name in variants}
+    for _ in range(runs):
+        for name, code in variants.items():
+            best[name] = min(best[name], once(code))
+    return best
 
 
 def app_imports() -> dict[str, object]:
     """What the four boards cost to import against the libraries they stand on (the app's kernel imports them), and
     what the first board adds: plotly's FigureWidget, defined when the first board is built."""
-    base = _import_cpu(BASELINE)
-    boards = _import_cpu(BASELINE + WIDGETS)
-    figure = _import_cpu(BASELINE + WIDGETS, then="import rulebook.ui; rulebook.ui.BoardFigure")
-    app = _import_cpu(BASELINE + WIDGETS + ("rulebook.app",))
+    cpu = _import_cpu(
+        {
+            "base": _import_code(BASELINE),
+            "boards": _import_code(BASELINE + WIDGETS),
+            "figure": _import_code(BASELINE + WIDGETS, then="import rulebook.ui; rulebook.ui.BoardFigure"),
+            "app": _import_code(BASELINE + WIDGETS + ("rulebook.app",)),
+        }
+    )
     return {
-        "ipywidgets + anywidget + plotly.graph_objects + networkx + numpy, CPU (s)": round(base, 3),
-        "those + the four rulebook.<game>.widget modules, CPU (s)": round(boards, 3),
-        "ratio boards / libraries": f"{boards / base:.2f}",
-        "those + plotly's FigureWidget (defined when the first board is built), CPU (s)": round(figure, 3),
-        "those + rulebook.app, CPU (s)": round(app, 3),
+        "ipywidgets + anywidget + plotly.graph_objects + networkx + numpy, CPU (s)": round(cpu["base"], 3),
+        "those + the four rulebook.<game>.widget modules, CPU (s)": round(cpu["boards"], 3),
+        "ratio boards / libraries": f"{cpu['boards'] / cpu['base']:.2f}",
+        "those + plotly's FigureWidget (defined when the first board is built), CPU (s)": round(cpu["figure"], 3),
+        "those + rulebook.app, CPU (s)": round(cpu["app"], 3),
     }
 
 
