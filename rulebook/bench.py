@@ -128,53 +128,52 @@ BASELINE = ("ipywidgets", "anywidget", "plotly.graph_objects", "networkx", "nump
 WIDGETS = tuple(f"rulebook.{game}.widget" for game in GAMES)
 
 
-def _import_code(modules: tuple[str, ...], then: str = "") -> str:
-    return (
-        "import time; t = time.process_time()\n"
-        f"for name in {list(modules)!r}: __import__(name)\n"
-        f"{then}\n"
-        "print(time.process_time() - t)"
-    )
+_IMPORT_STEPS = (
+    "import time\n"
+    "t = time.process_time()\n"
+    f"for name in {list(BASELINE)!r}: __import__(name)\n"
+    "libraries = time.process_time() - t\n"
+    "t = time.process_time()\n"
+    f"for name in {list(WIDGETS)!r}: __import__(name)\n"
+    "boards = time.process_time() - t\n"
+    "t = time.process_time()\n"
+    "import rulebook.ui; rulebook.ui.BoardFigure\n"
+    "figure = time.process_time() - t\n"
+    "t = time.process_time()\n"
+    "import rulebook.app\n"
+    "app = time.process_time() - t\n"
+    "print(libraries, boards, figure, app)"
+)
 
 
-def _import_cpu(variants: dict[str, str], runs: int = 9) -> dict[str, float]:
-    """CPU seconds to run each import script in a fresh interpreter: the best of ``runs``, the variants taking turns
-    so that a busy moment of the machine weighs on all of them alike."""
+def _import_cpu(runs: int = 9) -> tuple[float, ...]:
+    """CPU seconds of each step of :data:`_IMPORT_STEPS` in fresh interpreters, the best of ``runs`` for each: the
+    libraries, then the four boards' modules on top of them, then plotly's FigureWidget, then the app."""
     # as on a user's machine after the first start: bytecode written and reused (a shell with
     # PYTHONDONTWRITEBYTECODE set would otherwise count compiling our sources, but not the libraries', every time)
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-
-    def once(code: str) -> float:
-        return float(
-            subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    command = [sys.executable, "-c", _IMPORT_STEPS]
+    subprocess.run(command, capture_output=True, text=True, check=True, env=env)  # warm-up: bytecode, page cache
+    runs_seen = [
+        tuple(
+            float(v)
+            for v in subprocess.run(command, capture_output=True, text=True, check=True, env=env).stdout.split()
         )
-
-    for code in variants.values():
-        once(code)  # warm-up: bytecode written, files in the page cache
-    best = {name: float("inf") for name in variants}
-    for _ in range(runs):
-        for name, code in variants.items():
-            best[name] = min(best[name], once(code))
-    return best
+        for _ in range(runs)
+    ]
+    return tuple(min(step) for step in zip(*runs_seen))
 
 
 def app_imports() -> dict[str, object]:
-    """What the four boards cost to import against the libraries they stand on (the app's kernel imports them), and
-    what the first board adds: plotly's FigureWidget, defined when the first board is built."""
-    cpu = _import_cpu(
-        {
-            "base": _import_code(BASELINE),
-            "boards": _import_code(BASELINE + WIDGETS),
-            "figure": _import_code(BASELINE + WIDGETS, then="import rulebook.ui; rulebook.ui.BoardFigure"),
-            "app": _import_code(BASELINE + WIDGETS + ("rulebook.app",)),
-        }
-    )
+    """What the four boards cost to import on top of the libraries they stand on (the app's kernel imports them),
+    measured step by step in one interpreter, and what the first board adds: plotly's FigureWidget."""
+    libraries, boards, figure, app = _import_cpu()
     return {
-        "ipywidgets + anywidget + plotly.graph_objects + networkx + numpy, CPU (s)": round(cpu["base"], 3),
-        "those + the four rulebook.<game>.widget modules, CPU (s)": round(cpu["boards"], 3),
-        "ratio boards / libraries": f"{cpu['boards'] / cpu['base']:.2f}",
-        "those + plotly's FigureWidget (defined when the first board is built), CPU (s)": round(cpu["figure"], 3),
-        "those + rulebook.app, CPU (s)": round(cpu["app"], 3),
+        "ipywidgets + anywidget + plotly.graph_objects + networkx + numpy, CPU (s)": round(libraries, 3),
+        "then the four rulebook.<game>.widget modules, CPU (s)": round(boards, 3),
+        "ratio boards / libraries": f"{(libraries + boards) / libraries:.2f}",
+        "then plotly's FigureWidget (defined when the first board is built), CPU (s)": round(figure, 3),
+        "then rulebook.app, CPU (s)": round(app, 3),
     }
 
 
