@@ -46,17 +46,20 @@ def strong_move_times(games: int, seed: int = 0) -> list[float]:
 
 
 def bench(games: int = 6, seed: int = 0, strong_games: int = 40) -> dict[str, float]:
-    """Random 2-, 3- and 4-player games per second, mean legal-move generation time (microseconds), and the strong
-    player's share of wins against greedy over ``strong_games`` 2-player games (seats rotated) with its median and
-    largest CPU time per move."""
+    """Random 2-, 3- and 4-player games per second and moves (player decisions) per CPU second (after one game to
+    warm up), mean legal-move generation time (microseconds), and the strong player's share of wins against greedy
+    over ``strong_games`` 2-player games (seats rotated) with its median and largest CPU time per move."""
     figures: dict[str, float] = {}
     sampled: list[State] = []
     for players in (2, 3, 4):
-        start = time.perf_counter()
+        _random_game(players, seed - 1)  # warm-up: the board's tables and the engine's caches
+        start, cpu, moves = time.perf_counter(), time.process_time(), 0
         for game in range(games):
             _, decisions = _random_game(players, seed + game)
+            moves += len(decisions)
             sampled.extend(decisions[:: max(1, len(decisions) // 20)])
         figures[f"random_games_per_second_{players}p"] = round(games / (time.perf_counter() - start), 2)
+        figures[f"random_moves_per_cpu_second_{players}p"] = round(moves / (time.process_time() - cpu))
     start = time.perf_counter()
     for state in sampled:
         legal_moves(state)
