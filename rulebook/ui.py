@@ -220,7 +220,7 @@ def _plotly_bundle() -> tuple[str, str]:
 def _board_figure_class() -> type:
     """Define :class:`BoardFigure` on first use.
 
-    plotly's FigureWidget brings in its renderers, validators and narwhals: about 0.09 s of CPU, as much as all four
+    plotly's FigureWidget brings in its renderers, validators and narwhals: about 0.05 s of CPU, as much as all four
     games' own modules together.  Importing a game's widget module (for its charts, its narration or its board
     class) does not pay it; the first board built does."""
     _plotly_renderers_without_nbformat()
