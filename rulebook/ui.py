@@ -77,8 +77,9 @@ Bot = Callable[[Any, random.Random], Any]
 # Where the bundle comes from: the app (``rulebook app``) serves it as a file at an address (``_bundle_url``), so the
 # 5 MB never crosses the kernel's websocket, and as a classic script (see classic_script), whose compiled code the
 # browser keeps: from the third opening in the same browser, the bundle costs the page about 0.15 s instead of
-# 1.2 s.  Elsewhere (JupyterLab) the text travels in ``_bundle``; and if the address fails, the figure asks the
-# kernel for the text.
+# 1.2 s.  Elsewhere (JupyterLab) the text travels in ``_bundle``.  There is no falling back to the kernel when the
+# address fails: anywidget holds every message to a model until its initialize returns, so the text could only
+# arrive after the 2 s; the figure says in the page that plotly did not load.
 _LOADER = """
 const bundles = (globalThis.__rulebookPlotlyBundles ??= new Map());
 
@@ -87,19 +88,6 @@ function fromText(text) {
   const loading = import(url);
   loading.finally(() => URL.revokeObjectURL(url)).catch(() => {});
   return loading;
-}
-
-function fromKernel(model) {
-  return new Promise((resolve) => {
-    const arrived = () => {
-      if (model.get("_bundle")) {
-        model.off("change:_bundle", arrived);
-        resolve(fromText(model.get("_bundle")));
-      }
-    };
-    model.on("change:_bundle", arrived);
-    model.send({ bundle: "wanted" });
-  });
 }
 
 function fromScript(address, key) {
@@ -124,8 +112,7 @@ function plotlyBundle(model) {
     const address = model.get("_bundle_url");
     let loading;
     if (model.get("_bundle")) loading = fromText(model.get("_bundle"));
-    else if (address) loading = fromAddress(address, key).catch(() => fromKernel(model));
-    else loading = fromKernel(model);
+    else loading = fromAddress(address, key);
     loading.catch(() => bundles.delete(key));
     bundles.set(key, loading);
   }
@@ -134,13 +121,25 @@ function plotlyBundle(model) {
 
 export default () => {
   let figure = null;
+  let failure = null;
   return {
     async initialize(context) {
-      const plotly = await plotlyBundle(context.model);
-      figure = await plotly.default();
+      try {
+        const plotly = await plotlyBundle(context.model);
+        figure = await plotly.default();
+      } catch (error) {
+        failure = error;  // told in the page by render, not only in the console
+        return;
+      }
       return figure.initialize(context);
     },
     render(context) {
+      if (failure) {
+        context.el.textContent =
+          "The board cannot be drawn: its drawing library (plotly) did not load. Reload the page; if that does " +
+          "not help, restart the app. (" + failure.message + ")";
+        return;
+      }
       return figure.render(context);
     },
   };
@@ -250,12 +249,6 @@ def _board_figure_class() -> type:
             super().__init__(*args, **kwargs)
             # a board is clicked, not zoomed or exported: plotly's tool bar only covered the board's title
             self._config = {**self._config, "displayModeBar": False, "doubleClick": False}
-            self.on_msg(self._send_bundle)
-
-        def _send_bundle(self, _widget: Any, content: Any, _buffers: Any) -> None:
-            """The page could not load the bundle from its address: send the text instead."""
-            if isinstance(content, dict) and content.get("bundle") == "wanted" and not self._bundle:
-                self._bundle = _plotly_bundle()[0]
 
     BoardFigure.__module__ = __name__
     BoardFigure.__qualname__ = "BoardFigure"

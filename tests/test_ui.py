@@ -46,7 +46,7 @@ def test_the_figure_sends_plotly_bundle_as_data_with_a_key_naming_its_contents()
     assert "export default" in state["_esm"]
 
 
-def test_a_figure_served_by_the_app_names_the_bundle_s_address_and_sends_the_text_only_when_asked(tmp_path):
+def test_a_figure_served_by_the_app_names_the_bundle_s_address_instead_of_sending_its_text(tmp_path):
     from rulebook import ui
 
     name = ui.plotly_file(tmp_path)
@@ -62,10 +62,6 @@ def test_a_figure_served_by_the_app_names_the_bundle_s_address_and_sends_the_tex
     state = figure.get_state()
     assert state["_bundle_url"] == f"voila/files/{name}" and state["_bundle"] == ""
     assert state["_bundle_key"] == key
-    figure._send_bundle(figure, {"something": "else"}, [])
-    assert figure._bundle == ""
-    figure._send_bundle(figure, {"bundle": "wanted"}, [])  # the page could not fetch the address
-    assert figure._bundle == str(BaseFigureWidget._esm)
     assert BoardFigure().get_state()["_bundle_url"] == ""  # back to sending the text
 
 
