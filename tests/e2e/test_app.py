@@ -310,6 +310,21 @@ def test_repeat_visits_in_one_browser(browser, serve, tmp_path):
             time.sleep(8)  # Voila preheats a kernel for the next visit
 
 
+def test_a_board_whose_plotly_did_not_load_says_so(browser, serve, tmp_path):
+    """The page cannot fetch plotly's bundle (here: the file is gone): the board says so in words, and the rest of the
+    app still works."""
+    notebook = app_notebook("claim", tmp_path)
+    for bundle in tmp_path.glob("plotly-*.js"):
+        bundle.unlink()
+    page, _ = open_page(browser, serve(notebook), ".rulebook-app .rulebook-board :text('drawing library')")
+    try:
+        message = page.locator(".rulebook-app .rulebook-board :text('drawing library')").first.inner_text()
+        assert "cannot be drawn" in message and "Reload the page" in message
+        assert page.locator(".rulebook-status").first.inner_text().startswith("You play Red")
+    finally:
+        page.close()
+
+
 def test_meetjesland_app(browser, serve, tmp_path):
     page, _ = open_app(browser, serve, tmp_path, "meetjesland")
     try:
