@@ -69,9 +69,11 @@ from .core import IllegalMove, game_module, pick  # noqa: E402
 Bot = Callable[[Any, random.Random], Any]
 
 
+# The charts of the odds explorers (ChartFigure) are drawn by plotly.js; the boards (BoardFigure) by board.js.
+#
 # anywidget (0.11) gives a model 2 s to load its JavaScript; a model that takes longer never receives another message
 # from the kernel, so its figure stops following the game.  Plotly ships its whole 5 MB bundle as each FigureWidget's
-# module, evaluated anew for every figure (about 1 s each here, several under load): on a page with three boards the
+# module, evaluated anew for every figure (about 1 s each here, several under load): on a page with three figures the
 # third one missed the 2 s and froze.  This loader evaluates the bundle once per page and shares it.
 #
 # Where the bundle comes from: the app (``rulebook app``) serves it as a file at an address (``_bundle_url``), so the
@@ -79,7 +81,7 @@ Bot = Callable[[Any, random.Random], Any]
 # browser keeps: from the third opening in the same browser, the bundle costs the page about 0.15 s instead of
 # 1.2 s.  Elsewhere (JupyterLab) the text travels in ``_bundle``.  There is no falling back to the kernel when the
 # address fails: anywidget holds every message to a model until its initialize returns, so the text could only
-# arrive after the 2 s; the figure says in the page that plotly did not load.
+# arrive after the 2 s; the chart says in the page that plotly did not load.
 _LOADER = """
 const bundles = (globalThis.__rulebookPlotlyBundles ??= new Map());
 
@@ -136,7 +138,7 @@ export default () => {
     render(context) {
       if (failure) {
         context.el.textContent =
-          "The board cannot be drawn: its drawing library (plotly) did not load. Reload the page; if that does " +
+          "This chart cannot be drawn: its drawing library (plotly) did not load. Reload the page; if that does " +
           "not help, restart the app. (" + failure.message + ")";
         return;
       }
@@ -216,8 +218,11 @@ def _plotly_bundle() -> tuple[str, str]:
     return text, hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _board_figure_class() -> type:
-    """Define :class:`BoardFigure` on first use.
+_BOARD_ESM = Path(__file__).with_name("board.js")
+
+
+def _figure_classes() -> dict[str, type]:
+    """Define :class:`BoardFigure` and :class:`ChartFigure` on first use.
 
     plotly's FigureWidget brings in its renderers, validators and narwhals: about 0.05 s of CPU, as much as all four
     games' own modules together.  Importing a game's widget module (for its charts, its narration or its board
@@ -225,8 +230,9 @@ def _board_figure_class() -> type:
     _plotly_renderers_without_nbformat()
     import plotly.graph_objects as go
 
-    class BoardFigure(go.FigureWidget):
-        """A plotly FigureWidget whose bundle is evaluated once per page, however many boards the page shows."""
+    class ChartFigure(go.FigureWidget):
+        """A plotly FigureWidget drawn by plotly.js, whose bundle is evaluated once per page, however many charts the
+        page shows: for the odds explorers' charts (bars, heat maps)."""
 
         _esm = _LOADER
         _bundle = traitlets.Unicode().tag(sync=True)
@@ -247,18 +253,34 @@ def _board_figure_class() -> type:
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
-            # a board is clicked, not zoomed or exported: plotly's tool bar only covered the board's title
             self._config = {**self._config, "displayModeBar": False, "doubleClick": False}
 
-    BoardFigure.__module__ = __name__
-    BoardFigure.__qualname__ = "BoardFigure"
-    return BoardFigure
+    class BoardFigure(go.FigureWidget):
+        """A board: a plotly FigureWidget of scatter traces (markers, lines, text), drawn as SVG by ``board.js``
+        instead of plotly.js.
+
+        Python builds and updates it as any FigureWidget, and its traces' ``on_click`` callbacks fire on a click;
+        the page loads a few kilobytes instead of plotly's 5 MB bundle (about a second of a page's main thread)."""
+
+        _esm = _BOARD_ESM
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            others = sorted({trace.type for trace in self.data} - {"scatter"})
+            if others:
+                raise ValueError(f"a board draws scatter traces only, not {', '.join(others)}: use ui.ChartFigure")
+
+    for cls in (ChartFigure, BoardFigure):
+        cls.__module__ = __name__
+        cls.__qualname__ = cls.__name__
+    return {"ChartFigure": ChartFigure, "BoardFigure": BoardFigure}
 
 
 def __getattr__(name: str) -> Any:
-    if name == "BoardFigure":
-        cls = globals()["BoardFigure"] = _board_figure_class()
-        return cls
+    if name in ("BoardFigure", "ChartFigure"):
+        classes = _figure_classes()
+        globals().update(classes)
+        return classes[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

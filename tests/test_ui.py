@@ -1,4 +1,4 @@
-"""The shared board figure: every game's board ships plotly's bundle as data, behind one small loader."""
+"""The shared figures: boards drawn by board.js (no plotly.js), and charts that load plotly's bundle once per page."""
 
 from __future__ import annotations
 
@@ -8,17 +8,18 @@ import random
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import plotly.graph_objects as go
 import pytest
 from plotly.basewidget import BaseFigureWidget
 
-from rulebook import ab_die_post, claim, kingdom_builder, meetjesland
+from rulebook import ab_die_post, claim, kingdom_builder, meetjesland, ui
 from rulebook.ab_die_post import widget as adp_widget
 from rulebook.claim import widget as claim_widget
 from rulebook.kingdom_builder import widget as kb_widget
 from rulebook.meetjesland import widget as mj_widget
-from rulebook.ui import BoardFigure
+from rulebook.ui import BoardFigure, ChartFigure
 
 BOARDS = {
     "meetjesland": lambda: mj_widget.Board(meetjesland.new_game(players=3, seed=1), seed=1),
@@ -32,11 +33,21 @@ BOARDS = {
 def test_every_board_draws_on_a_board_figure(game):
     figure = BOARDS[game]().figure
     assert isinstance(figure, BoardFigure)
-    assert figure.get_state()["_config"] == {"displayModeBar": False, "doubleClick": False}  # no tool bar over it
+    state = figure.get_state()
+    # the module the browser runs is board.js, a few kilobytes, not plotly's bundle nor a loader of it
+    assert state["_esm"] == (Path(ui.__file__).parent / "board.js").read_text()
+    assert len(state["_esm"]) < 60_000 and "__rulebookPlotly" not in state["_esm"]
+    assert not {"_bundle", "_bundle_url", "_bundle_key"} & set(state)
+    assert {trace.type for trace in figure.data} == {"scatter"}
 
 
-def test_the_figure_sends_plotly_bundle_as_data_with_a_key_naming_its_contents():
-    figure = BoardFigure(go.Figure(go.Scatter(x=[0, 1], y=[1, 0])))
+def test_a_board_figure_refuses_what_board_js_does_not_draw():
+    with pytest.raises(ValueError, match="scatter traces only, not bar, heatmap: use ui.ChartFigure"):
+        BoardFigure(go.Figure([go.Bar(x=[1], y=[2]), go.Heatmap(z=[[1]]), go.Scatter(x=[0], y=[0])]))
+
+
+def test_the_chart_figure_sends_plotly_bundle_as_data_with_a_key_naming_its_contents():
+    figure = ChartFigure(go.Figure(go.Bar(x=[0, 1], y=[1, 0])))
     state = figure.get_state()
     bundle = str(BaseFigureWidget._esm)  # the file plotly would send as each figure's module
     assert state["_bundle"] == bundle and len(bundle) > 1_000_000
@@ -56,13 +67,13 @@ def test_a_figure_served_by_the_app_names_the_bundle_s_address_instead_of_sendin
     assert (tmp_path / name).read_text() == ui.classic_script(bundle, key)
     ui.serve_plotly_from(f"voila/files/{name}")
     try:
-        figure = BoardFigure(go.Figure(go.Scatter(x=[0, 1], y=[1, 0])))
+        figure = ChartFigure(go.Figure(go.Scatter(x=[0, 1], y=[1, 0])))
     finally:
         ui.serve_plotly_from("")
     state = figure.get_state()
     assert state["_bundle_url"] == f"voila/files/{name}" and state["_bundle"] == ""
     assert state["_bundle_key"] == key
-    assert BoardFigure().get_state()["_bundle_url"] == ""  # back to sending the text
+    assert ChartFigure().get_state()["_bundle_url"] == ""  # back to sending the text
 
 
 def test_a_module_becomes_a_classic_script_that_leaves_its_exports_in_a_global():

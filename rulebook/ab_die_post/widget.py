@@ -678,7 +678,7 @@ class Explorer(widgets.VBox):
         figure = charts.policy_chart(
             advisor.policy("reach", FULL_DECK, goal=self.target.value), width=width, height=height
         )
-        self.figure = ui.BoardFigure(figure)
+        self.figure = ui.ChartFigure(figure)
         self.objective.observe(lambda _: self.update(), "value")
         self.target.observe(lambda _: self.update(), "value")
         super().__init__(

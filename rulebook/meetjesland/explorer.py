@@ -109,7 +109,7 @@ class Explorer(widgets.VBox):
         self.attack_source = widgets.HTML()
         self.attack_result = widgets.HTML()
         self.attack_result.add_class("rulebook-explorer-result")
-        self.attack_figure = ui.BoardFigure(self._attack_figure(attack_odds(5, 3, exact=True)))
+        self.attack_figure = ui.ChartFigure(self._attack_figure(attack_odds(5, 3, exact=True)))
         self.plan_button = widgets.ToggleButton(
             value=False,
             description="Plan a path on the map",
@@ -132,7 +132,7 @@ class Explorer(widgets.VBox):
         self.path_text = widgets.HTML()
         self.chain_result = widgets.HTML()
         self.chain_result.add_class("rulebook-explorer-result")
-        self.chain_figure = ui.BoardFigure(charts.chain_chart({}, [], 6, width=width, height=chart_height))
+        self.chain_figure = ui.ChartFigure(charts.chain_chart({}, [], 6, width=width, height=chart_height))
         heading = "<div style='font-size:14px;font-weight:bold;margin-top:6px'>{}</div>"
         self.children = [
             widgets.HTML(heading.format("Attack calculator")),

@@ -1,0 +1,613 @@
+// The boards' drawing: a plotly FigureWidget's scatter traces drawn as one SVG, without plotly.js.
+//
+// Python keeps plotly's FigureWidget (its traces, its updates, its click callbacks); this module speaks the same
+// messages as plotly's own front end (_widget_data and _widget_layout at the start, then _py2js_restyle, _relayout,
+// _update, _addTraces, _deleteTraces, _moveTraces, _removeLayoutProps, _removeTraceProps), and sends a click as
+// _js2py_pointsCallback. It draws what the boards use: markers (plotly's symbols, open or filled), lines (with
+// dashes and gaps), text, annotations, a title and a legend, on axes that are hidden and may keep one scale.
+// Loading plotly's 5 MB bundle was about a second of a page's main thread; this is a few milliseconds.
+
+const SVG = "http://www.w3.org/2000/svg";
+const FONT = '"Open Sans", verdana, arial, sans-serif';
+const SQRT3 = Math.sqrt(3);
+
+// -- values as plotly.py sends them ------------------------------------------------------------------------------
+
+const TYPED = {
+  int8: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array,
+  int32: Int32Array, uint32: Uint32Array, float32: Float32Array, float64: Float64Array,
+};
+
+function plain(value) {
+  if (value === "_undefined_") return undefined;
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === "object") {
+    if (value.dtype && value.buffer !== undefined && TYPED[value.dtype]) {
+      const view = value.buffer;
+      const bytes = view.buffer ? view : new DataView(view);
+      const type = TYPED[value.dtype];
+      return Array.from(new type(bytes.buffer, bytes.byteOffset, bytes.byteLength / type.BYTES_PER_ELEMENT));
+    }
+    const copy = {};
+    for (const [key, item] of Object.entries(value)) copy[key] = plain(item);
+    return copy;
+  }
+  return value;
+}
+
+function steps(path) {
+  // "marker.line.color" -> ["marker", "line", "color"]; "annotations[1].text" -> ["annotations", 1, "text"]
+  const parts = [];
+  for (const piece of String(path).split(".")) {
+    const found = /^([^[\]]*)((?:\[\d+\])*)$/.exec(piece);
+    if (!found) return [piece];
+    if (found[1]) parts.push(found[1]);
+    for (const index of found[2].matchAll(/\[(\d+)\]/g)) parts.push(Number(index[1]));
+  }
+  return parts;
+}
+
+function setPath(target, path, value) {
+  const keys = steps(path);
+  let node = target;
+  for (let i = 0; i < keys.length - 1; i += 1) {
+    if (node[keys[i]] === null || typeof node[keys[i]] !== "object") node[keys[i]] = typeof keys[i + 1] === "number" ? [] : {};
+    node = node[keys[i]];
+  }
+  const last = keys[keys.length - 1];
+  if (value === undefined || value === null) delete node[last];
+  else node[last] = value;
+}
+
+function removePath(target, keys) {
+  let node = target;
+  for (let i = 0; i < keys.length - 1; i += 1) {
+    node = node?.[keys[i]];
+    if (node === undefined || node === null) return;
+  }
+  delete node[keys[keys.length - 1]];
+}
+
+function restyle(traces, data, indexes) {
+  const targets = indexes === null || indexes === undefined ? traces.map((_, i) => i) : [].concat(indexes);
+  for (const [path, value] of Object.entries(plain(data || {}))) {
+    targets.forEach((trace, k) => {
+      if (!traces[trace]) return;
+      // Plotly.restyle: an array gives one value per listed trace, repeated if shorter
+      const own = Array.isArray(value) ? value[k % value.length] : value;
+      setPath(traces[trace], path, own);
+    });
+  }
+}
+
+function relayout(layout, data) {
+  for (const [path, value] of Object.entries(plain(data || {}))) setPath(layout, path, value);
+}
+
+// -- marker symbols (r: radius in px; paths centred on the point, y down) ----------------------------------------
+
+function polygon(points) {
+  return "M" + points.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join("L") + "Z";
+}
+
+function around(count, radius, turn) {
+  const points = [];
+  for (let i = 0; i < count; i += 1) {
+    const angle = turn + (2 * Math.PI * i) / count;
+    points.push([radius * Math.sin(angle), -radius * Math.cos(angle)]);
+  }
+  return points;
+}
+
+function starPoints(count, outer, inner) {
+  const points = [];
+  for (let i = 0; i < 2 * count; i += 1) {
+    const radius = i % 2 ? inner : outer;
+    const angle = (Math.PI * i) / count;
+    points.push([radius * Math.sin(angle), -radius * Math.cos(angle)]);
+  }
+  return points;
+}
+
+const SHAPES = {
+  circle: (r) => `M${r},0A${r},${r} 0 1,1 0,-${r}A${r},${r} 0 0,1 ${r},0Z`,
+  square: (r) => polygon([[r, r], [-r, r], [-r, -r], [r, -r]]),
+  diamond: (r) => polygon(around(4, 1.3 * r, 0)),
+  "triangle-up": (r) => polygon([[-2 * r / SQRT3, r / 2], [2 * r / SQRT3, r / 2], [0, -r]]),
+  "triangle-down": (r) => polygon([[-2 * r / SQRT3, -r / 2], [2 * r / SQRT3, -r / 2], [0, r]]),
+  pentagon: (r) => polygon(around(5, r, 0)),
+  hexagon: (r) => polygon(around(6, r, 0)), // a corner up: the boards' hexes
+  hexagon2: (r) => polygon(around(6, r, Math.PI / 6)), // a side up
+  octagon: (r) => polygon(around(8, r, Math.PI / 8)),
+  star: (r) => polygon(starPoints(5, 1.4 * r, 1.4 * r * 0.382)),
+  hexagram: (r) => polygon(starPoints(6, 1.32 * r, 0.76 * r)),
+  cross: (r) => {
+    const a = 0.4 * r, b = 1.2 * r;
+    return polygon([[b, a], [a, a], [a, b], [-a, b], [-a, a], [-b, a], [-b, -a], [-a, -a], [-a, -b], [a, -b], [a, -a], [b, -a]]);
+  },
+  x: (r) => {
+    const a = (0.8 * r) / Math.SQRT2, b = 2 * a;
+    return polygon([[0, a], [a, b], [b, a], [a, 0], [b, -a], [a, -b], [0, -a], [-a, -b], [-b, -a], [-a, 0], [-b, a], [-a, b]]);
+  },
+  "x-thin": (r) => `M${r},${r}L${-r},${-r}M${r},${-r}L${-r},${r}`,
+  "cross-thin": (r) => `M0,${1.4 * r}V${-1.4 * r}M${1.4 * r},0H${-1.4 * r}`,
+  // the tip on the point, pointing up until it is turned (angleref "previous" turns it along its line)
+  arrow: (r) => polygon([[0, 0], [-0.62 * r, 1.9 * r], [0.62 * r, 1.9 * r]]),
+};
+const LINE_ONLY = new Set(["x-thin", "cross-thin"]);
+
+function symbolOf(name) {
+  let text = String(name ?? "circle");
+  const open = text.includes("-open");
+  text = text.replace("-open", "").replace("-dot", "");
+  return { shape: SHAPES[text] ? text : "circle", open: open || LINE_ONLY.has(text) };
+}
+
+function dashArray(dash, width) {
+  const unit = Math.max(width || 1, 3);
+  const patterns = { dot: [1, 1], dash: [3, 3], longdash: [5, 5], dashdot: [3, 1, 1, 1], longdashdot: [5, 2, 1, 2] };
+  if (!dash || dash === "solid") return "";
+  if (patterns[dash]) return patterns[dash].map((n) => n * unit).join(",");
+  return String(dash).replace(/px/g, "");
+}
+
+// -- text --------------------------------------------------------------------------------------------------------
+
+function escapeText(text) {
+  return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+function decodeEntities(text) {
+  const named = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", middot: "\u00b7", times: "\u00d7", rarr: "\u2192" };
+  return text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, name) => {
+    if (name[0] === "#") return String.fromCodePoint(name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+    return named[name.toLowerCase()] ?? whole;
+  });
+}
+
+// plotly's labels may hold a little HTML: <br>, <b>, <i>, <small>, <sup>, <sub>; everything else is shown as text
+const KEPT_TAGS = /&lt;(\/?)(br|b|i|em|strong|small|sup|sub)\s*\/?&gt;/gi;
+
+function labelHtml(text) {
+  return escapeText(decodeEntities(String(text))).replace(KEPT_TAGS, (_, close, tag) =>
+    tag.toLowerCase() === "br" ? "<br>" : `<${close}${tag.toLowerCase()}>`);
+}
+
+function svgText(text) {
+  // one line of a marker's or an annotation's text: tags dropped (a <br> becomes a space)
+  return escapeText(decodeEntities(String(text).replace(/<br\s*\/?>/gi, " ").replace(/<[^>]*>/g, "")));
+}
+
+function family(name) {
+  // a font the machine may lack falls back to a sans-serif, as plotly's text does, not to the browser's serif
+  return /(^|,)\s*(sans-serif|serif|monospace)\s*$/.test(name) ? name : `${name}, sans-serif`;
+}
+
+function textWidth(text, size) {
+  return String(text).replace(/<[^>]*>/g, "").length * size * 0.58;
+}
+
+// -- the figure ---------------------------------------------------------------------------------------------------
+
+const at = (value, i, fallback) => {
+  const own = Array.isArray(value) ? value[i] : value;
+  return own === undefined || own === null ? fallback : own;
+};
+const hasMode = (trace, part) => String(trace.mode ?? (trace.x?.length > 20 ? "lines" : "lines+markers")).includes(part);
+const shown = (trace) => trace.visible !== false && trace.visible !== "legendonly";
+
+function colourway(layout) {
+  return layout.colorway || layout.template?.layout?.colorway ||
+    ["#636efa", "#EF553B", "#00cc96", "#ab63fa", "#FFA15A", "#19d3f3", "#FF6692", "#B6E880", "#FF97FF", "#FECB52"];
+}
+
+function fontOf(layout) {
+  const base = layout.template?.layout?.font || {};
+  const own = layout.font || {};
+  return { family: own.family || base.family || FONT, size: own.size || base.size || 12, color: own.color || base.color || "#444" };
+}
+
+function legendItems(traces) {
+  return traces.map((trace, index) => ({ trace, index }))
+    .filter(({ trace }) => shown(trace) && trace.showlegend !== false && trace.name);
+}
+
+function legendBox(layout, traces, width) {
+  const items = legendItems(traces);
+  if (layout.showlegend !== true || !items.length) return null;
+  const legend = layout.legend || {};
+  const size = legend.font?.size || fontOf(layout).size;
+  const cell = Math.max(...items.map(({ trace }) => 40 + textWidth(trace.name, size) + 10), (legend.itemwidth || 30) + 40);
+  const horizontal = legend.orientation === "h";
+  const columns = horizontal ? Math.max(1, Math.floor((width - 10) / cell)) : 1;
+  const rows = Math.ceil(items.length / columns);
+  const row = Math.max(size * 1.6, 19);
+  return { items, size, cell, columns, rows, row, horizontal, height: rows * row + 6, width: columns * cell };
+}
+
+function ranges(traces, layout, box) {
+  const result = {};
+  for (const axis of ["x", "y"]) {
+    const given = layout[axis + "axis"]?.range;
+    if (Array.isArray(given) && given.length === 2 && given.every((v) => typeof v === "number")) {
+      result[axis] = [...given];
+      continue;
+    }
+    let low = Infinity, high = -Infinity, pad = 0;
+    for (const trace of traces) {
+      if (!shown(trace)) continue;
+      const values = trace[axis] || [];
+      const markers = hasMode(trace, "markers");
+      values.forEach((value, i) => {
+        if (typeof value !== "number" || !Number.isFinite(value)) return;
+        low = Math.min(low, value);
+        high = Math.max(high, value);
+        if (markers) pad = Math.max(pad, at(trace.marker?.size, i, 6) / 2 + 2);
+      });
+    }
+    if (!Number.isFinite(low)) [low, high] = [-1, 6];
+    if (low === high) [low, high] = [low - 1, high + 1];
+    const length = axis === "x" ? box.w : box.h;
+    const units = ((high - low) * pad) / Math.max(1, length - 2 * pad);
+    result[axis] = [low - units, high + units];
+  }
+  // one scale on both axes (scaleanchor): the range with room to spare grows about its centre, as plotly does
+  if (layout.xaxis?.scaleanchor === "y" || layout.yaxis?.scaleanchor === "x") {
+    const sx = box.w / (result.x[1] - result.x[0]);
+    const sy = box.h / (result.y[1] - result.y[0]);
+    const scale = Math.min(sx, sy);
+    for (const [axis, own, length] of [["x", sx, box.w], ["y", sy, box.h]]) {
+      if (own > scale) {
+        const middle = (result[axis][0] + result[axis][1]) / 2;
+        const half = length / scale / 2;
+        result[axis] = [middle - half, middle + half];
+      }
+    }
+  }
+  return result;
+}
+
+function geometry(state) {
+  const { layout, traces } = state;
+  const width = layout.width || 700, height = layout.height || 450;
+  const margin = { l: 80, r: 80, t: 100, b: 80, ...(layout.margin || {}) };
+  const legend = legendBox(layout, traces, width);
+  let bottom = margin.b;
+  if (legend && legend.horizontal) bottom = Math.max(bottom, legend.height + 4);
+  const box = { x: margin.l, y: margin.t, w: Math.max(10, width - margin.l - margin.r), h: Math.max(10, height - margin.t - bottom) };
+  const range = ranges(traces, layout, box);
+  const sx = box.w / (range.x[1] - range.x[0]);
+  const sy = box.h / (range.y[1] - range.y[0]);
+  return {
+    width, height, box, legend,
+    px: (x) => box.x + (x - range.x[0]) * sx,
+    py: (y) => box.y + box.h - (y - range.y[0]) * sy,
+  };
+}
+
+function markerPath(trace, i, previous, point) {
+  const marker = trace.marker || {};
+  const { shape, open } = symbolOf(at(marker.symbol, i, "circle"));
+  const size = Number(at(marker.size, i, 6));
+  if (!(size > 0)) return null;
+  let d = SHAPES[shape](size / 2);
+  let angle = Number(at(marker.angle, i, 0)) || 0;
+  if (marker.angleref === "previous" && previous) {
+    angle += (Math.atan2(point[0] - previous[0], previous[1] - point[1]) * 180) / Math.PI;
+  }
+  return { d, open, angle };
+}
+
+function drawTrace(trace, index, g, colour, font) {
+  const parts = [];
+  const xs = trace.x || [], ys = trace.y || [];
+  const count = Math.min(xs.length, ys.length);
+  const points = [];
+  for (let i = 0; i < count; i += 1) {
+    const x = xs[i], y = ys[i];
+    points.push(typeof x === "number" && typeof y === "number" && Number.isFinite(x) && Number.isFinite(y) ? [g.px(x), g.py(y)] : null);
+  }
+  const opacity = trace.opacity ?? 1;
+  parts.push(`<g class="trace" data-trace="${index}"${opacity !== 1 ? ` opacity="${opacity}"` : ""}>`);
+  if (hasMode(trace, "lines")) {
+    const line = trace.line || {};
+    const width = line.width ?? 2;
+    let d = "", pen = false;
+    for (const point of points) {
+      if (!point) { pen = false; continue; }
+      d += `${pen ? "L" : "M"}${point[0].toFixed(1)},${point[1].toFixed(1)}`;
+      pen = true;
+    }
+    const dash = dashArray(line.dash, width);
+    if (d && width > 0) {
+      parts.push(`<path class="line" d="${d}" fill="none" stroke="${escapeText(line.color || colour)}" stroke-width="${width}"` +
+        `${dash ? ` stroke-dasharray="${dash}"` : ""} stroke-linejoin="round"/>`);
+    }
+  }
+  if (hasMode(trace, "markers")) {
+    const marker = trace.marker || {};
+    const line = marker.line || {};
+    let previous = null;
+    points.forEach((point, i) => {
+      if (!point) { previous = null; return; }
+      const shape = markerPath(trace, i, previous, point);
+      previous = point;
+      if (!shape) return;
+      const fill = at(marker.color, i, colour);
+      const edge = Number(at(line.width, i, 0)) || 0;
+      const alpha = at(marker.opacity, i, 1);
+      const turn = shape.angle ? ` rotate(${shape.angle.toFixed(1)})` : "";
+      const paint = shape.open
+        ? `fill="none" stroke="${escapeText(fill)}" stroke-width="${edge || 1}"`
+        : `fill="${escapeText(fill)}" stroke="${escapeText(at(line.color, i, "#444"))}" stroke-width="${edge}"`;
+      parts.push(`<path class="point" data-point="${i}" transform="translate(${point[0].toFixed(1)},${point[1].toFixed(1)})${turn}"` +
+        ` d="${shape.d}" ${paint}${alpha !== 1 ? ` opacity="${alpha}"` : ""}/>`);
+    });
+  }
+  if (hasMode(trace, "text") && trace.text !== undefined) {
+    const textfont = trace.textfont || {};
+    const markers = hasMode(trace, "markers");
+    points.forEach((point, i) => {
+      const text = at(trace.text, i, "");
+      if (!point || text === "") return;
+      const size = Number(at(textfont.size, i, font.size));
+      const [vertical, horizontal] = String(at(trace.textposition, i, "middle center")).split(" ");
+      const radius = markers ? Number(at(trace.marker?.size, i, 6)) / 2 : 0;
+      const gap = radius * 0.8 + 1;
+      const x = point[0] + (horizontal === "left" ? -gap : horizontal === "right" ? gap : 0);
+      const y = point[1] + (vertical === "top" ? -gap - size * 0.3 : vertical === "bottom" ? gap + size * 0.95 : size * 0.35);
+      const anchor = horizontal === "left" ? "end" : horizontal === "right" ? "start" : "middle";
+      const colourOf = at(textfont.color, i, font.color);
+      const weight = at(textfont.weight, i, "normal");
+      const typeface = at(textfont.family, i, font.family);
+      const halo = textfont.shadow === "auto" ? ` stroke="${haloFor(colourOf)}" stroke-width="2" stroke-opacity="0.8" paint-order="stroke"` : "";
+      parts.push(`<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" text-anchor="${anchor}" font-size="${size}"` +
+        ` font-family="${escapeText(family(typeface))}" fill="${escapeText(colourOf)}"${weight !== "normal" ? ` font-weight="${weight}"` : ""}${halo}>` +
+        `${svgText(text)}</text>`);
+    });
+  }
+  parts.push("</g>");
+  return parts.join("");
+}
+
+function haloFor(colour) {
+  const hex = /^#([0-9a-f]{6})$/i.exec(String(colour).trim());
+  const named = { white: 1, "#fff": 1 };
+  if (named[String(colour).toLowerCase()]) return "#222";
+  if (!hex) return "#fff";
+  const n = parseInt(hex[1], 16);
+  const light = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
+  return light > 150 ? "#222" : "#fff";
+}
+
+function legendSample(trace, colour) {
+  const parts = [];
+  if (hasMode(trace, "lines")) {
+    const line = trace.line || {};
+    const dash = dashArray(line.dash, line.width ?? 2);
+    parts.push(`<path d="M5,0H35" stroke="${escapeText(line.color || colour)}" stroke-width="${Math.min(line.width ?? 2, 5)}"` +
+      `${dash ? ` stroke-dasharray="${dash}"` : ""}/>`);
+  }
+  if (hasMode(trace, "markers")) {
+    const marker = trace.marker || {};
+    const { shape, open } = symbolOf(Array.isArray(marker.symbol) ? marker.symbol[0] : marker.symbol);
+    const size = Math.min(Number(Array.isArray(marker.size) ? marker.size[0] : marker.size ?? 6) || 6, 16);
+    const fill = Array.isArray(marker.color) ? marker.color[0] : marker.color || colour;
+    const line = marker.line || {};
+    const edge = Math.min(Number(Array.isArray(line.width) ? line.width[0] : line.width) || 0, 2);
+    const paint = open ? `fill="none" stroke="${escapeText(fill)}" stroke-width="${edge || 1}"`
+      : `fill="${escapeText(fill)}" stroke="${escapeText((Array.isArray(line.color) ? line.color[0] : line.color) || "#444")}" stroke-width="${edge}"`;
+    parts.push(`<path transform="translate(20,0)" d="${SHAPES[shape](size / 2)}" ${paint}/>`);
+  }
+  return parts.join("");
+}
+
+function render(state) {
+  const { layout, traces } = state;
+  const g = geometry(state);
+  const font = fontOf(layout);
+  const colours = colourway(layout);
+  const parts = [`<svg xmlns="${SVG}" width="${g.width}" height="${g.height}" viewBox="0 0 ${g.width} ${g.height}" style="display:block">`];
+  parts.push(`<rect width="${g.width}" height="${g.height}" fill="${escapeText(layout.paper_bgcolor || "#fff")}"/>`);
+  parts.push(`<rect x="${g.box.x}" y="${g.box.y}" width="${g.box.w}" height="${g.box.h}" fill="${escapeText(layout.plot_bgcolor || "#E5ECF6")}"/>`);
+  parts.push(`<svg x="${g.box.x}" y="${g.box.y}" width="${g.box.w}" height="${g.box.h}" viewBox="${g.box.x} ${g.box.y} ${g.box.w} ${g.box.h}" overflow="hidden">`);
+  traces.forEach((trace, index) => {
+    if (shown(trace)) parts.push(drawTrace(trace, index, g, colours[index % colours.length], font));
+  });
+  parts.push("</svg>");
+  for (const note of layout.annotations || []) {
+    if (note.visible === false || note.text === undefined) continue;
+    const size = note.font?.size || font.size;
+    const x = note.xref === "paper" ? g.box.x + note.x * g.box.w : g.px(note.x);
+    const y = note.yref === "paper" ? g.box.y + (1 - note.y) * g.box.h : g.py(note.y);
+    const width = textWidth(note.text, size) + 6;
+    if (note.bgcolor) parts.push(`<rect x="${(x - width / 2).toFixed(1)}" y="${(y - size * 0.75).toFixed(1)}" width="${width.toFixed(1)}" height="${(size * 1.5).toFixed(1)}" fill="${escapeText(note.bgcolor)}"/>`);
+    parts.push(`<text x="${x.toFixed(1)}" y="${(y + size * 0.35).toFixed(1)}" text-anchor="middle" font-size="${size}" font-family="${escapeText(family(note.font?.family || font.family))}" fill="${escapeText(note.font?.color || font.color)}">${svgText(note.text)}</text>`);
+  }
+  const title = typeof layout.title === "string" ? { text: layout.title } : layout.title;
+  if (title?.text) {
+    const size = title.font?.size || font.size * 1.4;
+    const x = (title.x ?? 0.05) * g.width;
+    const y = (1 - (title.y ?? 0.95)) * g.height + size * 0.9;
+    const anchor = title.x === undefined || title.x < 0.34 ? "start" : title.x > 0.66 ? "end" : "middle";
+    parts.push(`<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" text-anchor="${anchor}" font-size="${size}" font-family="${escapeText(family(title.font?.family || font.family))}" fill="${escapeText(title.font?.color || font.color)}">${svgText(title.text)}</text>`);
+  }
+  if (g.legend) {
+    const { items, size, cell, columns, row } = g.legend;
+    const top = g.box.y + g.box.h + 6;
+    items.forEach(({ trace, index }, n) => {
+      const x = 4 + (n % columns) * cell;
+      const y = top + Math.floor(n / columns) * row + row / 2;
+      parts.push(`<g class="legend-item" transform="translate(${x},${y.toFixed(1)})">${legendSample(trace, colours[index % colours.length])}` +
+        `<text x="40" y="${(size * 0.35).toFixed(1)}" font-size="${size}" font-family="${escapeText(family(font.family))}" fill="${escapeText(font.color)}">${svgText(trace.name)}</text></g>`);
+    });
+  }
+  parts.push("</svg>");
+  return { markup: parts.join(""), geometry: g };
+}
+
+// -- pointing: plotly's "closest" point, among the traces that are not hoverinfo "skip" ---------------------------
+
+function answers(trace) {
+  return shown(trace) && trace.hoverinfo !== "skip" && trace.hovertemplate !== "skip";
+}
+
+function nearest(state, g, x, y) {
+  let best = null;
+  state.traces.forEach((trace, t) => {
+    if (!answers(trace)) return;
+    const xs = trace.x || [], ys = trace.y || [];
+    const markers = hasMode(trace, "markers");
+    for (let i = 0; i < Math.min(xs.length, ys.length); i += 1) {
+      if (typeof xs[i] !== "number" || typeof ys[i] !== "number") continue;
+      const distance = Math.hypot(g.px(xs[i]) - x, g.py(ys[i]) - y);
+      const radius = markers ? Number(at(trace.marker?.size, i, 6)) / 2 : 0;
+      const reach = Math.max(0, distance - radius);
+      if (reach > 20) continue;
+      // inside a marker beats near one; among those, the nearest centre; on a tie the trace drawn on top
+      const score = reach * 1000 + distance;
+      if (!best || score <= best.score) best = { score, trace: t, point: i, x: xs[i], y: ys[i] };
+    }
+  });
+  return best;
+}
+
+function hoverText(trace, i) {
+  const template = at(trace.hovertemplate, i, null);
+  const text = at(trace.text, i, "");
+  const hovertext = at(trace.hovertext, i, "");
+  if (template) {
+    return String(template).replace(/<extra>[\s\S]*?<\/extra>/g, "").replace(/%\{(\w+)\}/g, (_, name) => {
+      if (name === "text") return text;
+      if (name === "hovertext") return hovertext;
+      if (name === "customdata") return at(trace.customdata, i, "");
+      if (name === "x" || name === "y") return at(trace[name], i, "");
+      return "";
+    });
+  }
+  const info = trace.hoverinfo ?? "all";
+  if (info === "none") return "";
+  if (info === "text" || String(info).includes("text")) return hovertext !== "" ? hovertext : text;
+  return hovertext !== "" ? hovertext : text !== "" ? text : `(${at(trace.x, i, "")}, ${at(trace.y, i, "")})`;
+}
+
+// -- the widget ---------------------------------------------------------------------------------------------------
+
+const MESSAGES = {
+  _py2js_restyle: (state, m) => restyle(state.traces, m.restyle_data, m.restyle_traces),
+  _py2js_relayout: (state, m) => relayout(state.layout, m.relayout_data),
+  _py2js_update: (state, m) => { restyle(state.traces, m.style_data, m.style_traces); relayout(state.layout, m.layout_data); },
+  _py2js_animate: (state, m) => { restyle(state.traces, m.style_data, m.style_traces); relayout(state.layout, m.layout_data); },
+  _py2js_addTraces: (state, m) => { state.traces.push(...plain(m.trace_data || [])); },
+  _py2js_deleteTraces: (state, m) => {
+    const gone = new Set([].concat(m.delete_inds || []));
+    state.traces = state.traces.filter((_, i) => !gone.has(i));
+  },
+  _py2js_moveTraces: (state, m) => {
+    const from = [].concat(m.current_trace_inds), to = [].concat(m.new_trace_inds);
+    const moving = from.map((i) => state.traces[i]);
+    const rest = state.traces.filter((_, i) => !from.includes(i));
+    to.map((target, k) => [target, moving[k]]).sort((a, b) => a[0] - b[0]).forEach(([target, trace]) => rest.splice(target, 0, trace));
+    state.traces = rest;
+  },
+  _py2js_removeLayoutProps: (state, m) => (m.remove_props || []).forEach((keys) => removePath(state.layout, keys)),
+  _py2js_removeTraceProps: (state, m) => (m.remove_props || []).forEach((keys) => removePath(state.traces[m.remove_trace] || {}, keys)),
+};
+
+function modelState(model) {
+  const state = { traces: plain(model.get("_widget_data") || []), layout: plain(model.get("_widget_layout") || {}), views: new Set() };
+  const redraw = () => state.views.forEach((view) => view());
+  for (const [name, apply] of Object.entries(MESSAGES)) {
+    model.on("change:" + name, () => {
+      const message = model.get(name);
+      if (!message) return;
+      apply(state, message);
+      redraw();
+    });
+  }
+  model.on("change:_widget_data", () => { state.traces = plain(model.get("_widget_data") || []); redraw(); });
+  model.on("change:_widget_layout", () => { state.layout = plain(model.get("_widget_layout") || {}); redraw(); });
+  return state;
+}
+
+const STATES = new WeakMap();
+
+function stateOf(model) {
+  if (!STATES.has(model)) STATES.set(model, modelState(model));
+  return STATES.get(model);
+}
+
+export default {
+  initialize({ model }) {
+    stateOf(model); // follows the messages from the start, whether or not a view is shown yet
+  },
+  render({ model, el }) {
+    const state = stateOf(model);
+    const root = document.createElement("div");
+    root.className = "rulebook-figure";
+    root.style.position = "relative";
+    root.style.width = "fit-content";
+    const picture = document.createElement("div");
+    const label = document.createElement("div");
+    label.className = "rulebook-figure-label";
+    Object.assign(label.style, {
+      position: "absolute", display: "none", pointerEvents: "none", background: "#fff", color: "#222",
+      border: "1px solid #555", borderRadius: "3px", padding: "3px 7px", lineHeight: "1.35", maxWidth: "320px",
+      boxShadow: "0 1px 4px rgba(0,0,0,0.25)", whiteSpace: "nowrap", zIndex: 10,
+    });
+    root.append(picture, label);
+    el.append(root);
+    let geometryNow = null;
+    let pending = false;
+    const draw = () => {
+      pending = false;
+      const { markup, geometry: g } = render(state);
+      picture.innerHTML = markup;
+      geometryNow = g;
+    };
+    const schedule = () => {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(draw);
+    };
+    draw();
+    state.views.add(schedule);
+    const where = (event) => {
+      const bounds = picture.getBoundingClientRect();
+      return [event.clientX - bounds.left, event.clientY - bounds.top];
+    };
+    picture.addEventListener("mousemove", (event) => {
+      if (!geometryNow) return;
+      const [x, y] = where(event);
+      const hit = nearest(state, geometryNow, x, y);
+      picture.style.cursor = hit ? "pointer" : "default";
+      const text = hit ? hoverText(state.traces[hit.trace], hit.point) : "";
+      if (!text) { label.style.display = "none"; return; }
+      label.innerHTML = labelHtml(text);
+      label.style.fontSize = `${state.layout.hoverlabel?.font?.size || 12}px`;
+      label.style.display = "block";
+      const px = geometryNow.px(hit.x), py = geometryNow.py(hit.y);
+      const right = px + 14 + label.offsetWidth <= geometryNow.width;
+      label.style.left = `${right ? px + 14 : Math.max(0, px - 14 - label.offsetWidth)}px`;
+      label.style.top = `${Math.max(0, Math.min(py - label.offsetHeight / 2, geometryNow.height - label.offsetHeight))}px`;
+    });
+    picture.addEventListener("mouseleave", () => { label.style.display = "none"; });
+    picture.addEventListener("click", (event) => {
+      if (!geometryNow) return;
+      const [x, y] = where(event);
+      const hit = nearest(state, geometryNow, x, y);
+      if (!hit) return;
+      model.set("_js2py_pointsCallback", {
+        event_type: "plotly_click",
+        points: { trace_indexes: [hit.trace], point_indexes: [hit.point], xs: [hit.x], ys: [hit.y] },
+        device_state: {
+          alt: event.altKey, ctrl: event.ctrlKey, meta: event.metaKey, shift: event.shiftKey,
+          button: event.button, buttons: event.buttons,
+        },
+        selector: null,
+      });
+      model.save_changes();
+    });
+    return () => state.views.delete(schedule);
+  },
+};
