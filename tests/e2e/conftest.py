@@ -135,7 +135,7 @@ def voila(jupyter_env, request):
 
 
 @pytest.fixture(scope="session")
-def browser(tmp_path_factory):
+def playwright():
     if not Path(CHROMIUM).exists():
         pytest.fail("Debian's chromium is missing: `make e2e` installs it (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
@@ -143,16 +143,32 @@ def browser(tmp_path_factory):
     SHOTS.mkdir(exist_ok=True)
     header = "| page | seconds until the notebook ran and its board is drawn |\n| --- | --- |\n"
     (SHOTS / "timings.md").write_text(header)
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium")),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=FLAGS,
-            viewport={"width": 1400, "height": 1300},  # tall enough for the tallest board (Claim, ~1090 px)
-        )
-        try:
-            yield context
-        finally:
-            context.close()
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright, tmp_path_factory):
+    """One browser profile for the session, as a person's browser keeps its cache from page to page."""
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path_factory.mktemp("chromium")),
+        executable_path=CHROMIUM,
+        headless=True,
+        args=FLAGS,
+        viewport={"width": 1400, "height": 1300},  # tall enough for the tallest board (Claim, ~1090 px)
+    )
+    try:
+        yield context
+    finally:
+        context.close()
     shutil.rmtree(tmp_path_factory.getbasetemp() / "chromium0", ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def fresh_browsers(playwright):
+    """A browser whose every new context starts empty: no cache, no compiled code kept, a first visit."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+    try:
+        yield browser
+    finally:
+        browser.close()

@@ -10,7 +10,7 @@ import time
 
 def click_point(board, trace: int, point: int) -> None:
     """Click the centre of one marker of a scatter trace of the board's figure."""
-    marker = board.locator(".js-plotly-plot .scatterlayer .trace").nth(trace).locator("path.point").nth(point)
+    marker = board.locator(f".rulebook-figure g.trace[data-trace='{trace}'] path.point[data-point='{point}']").first
     # centre the marker in the window: near the top of a tall board, JupyterLab's toolbar would take the click
     marker.evaluate("element => element.scrollIntoView({block: 'center', inline: 'center'})")
     time.sleep(0.3)
