@@ -209,7 +209,8 @@ function fontOf(layout) {
 
 function legendItems(traces) {
   return traces.map((trace, index) => ({ trace, index }))
-    .filter(({ trace }) => shown(trace) && trace.showlegend !== false && trace.name);
+    // as plotly's legend: a trace with nothing drawn has no entry
+    .filter(({ trace }) => shown(trace) && trace.showlegend !== false && trace.name && (trace.x || []).length > 0);
 }
 
 function legendBox(layout, traces, width) {

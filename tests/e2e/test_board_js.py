@@ -204,3 +204,20 @@ def test_the_hover_label_shows_the_text_with_its_line_breaks_and_nothing_else_as
     assert label.inner_html() == "Eeklo<br><b>3</b> points &lt;script&gt;x&lt;/script&gt;"
     page.mouse.move(1, 299)
     label.wait_for(state="hidden", timeout=5_000)
+
+
+def test_the_legend_lists_the_traces_that_draw_something(page):
+    figure = ui.BoardFigure(
+        go.Figure(
+            [
+                go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="lane links"),
+                go.Scatter(x=[], y=[], mode="markers", name="legal targets"),  # nothing to show now
+                go.Scatter(x=[0], y=[1], mode="markers", name="hidden", showlegend=False),
+                go.Scatter(x=[1], y=[0], mode="markers", name="planes"),
+            ],
+            layout={"width": 400, "height": 300, "showlegend": True, "legend": {"orientation": "h", "y": -0.02}},
+        )
+    )
+    show(page, board=figure)
+    entries = page.eval_on_selector_all("#board .legend-item text", "els => els.map(e => e.textContent)")
+    assert entries == ["lane links", "planes"]
