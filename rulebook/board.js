@@ -210,7 +210,7 @@ function fontOf(layout) {
 function legendItems(traces) {
   return traces.map((trace, index) => ({ trace, index }))
     // as plotly's legend: a trace with nothing drawn has no entry
-    .filter(({ trace }) => shown(trace) && trace.showlegend !== false && trace.name && (trace.x || []).length > 0);
+    .filter(({ trace }) => trace.visible !== false && trace.showlegend !== false && trace.name && (trace.x || []).length > 0);
 }
 
 function legendBox(layout, traces, width) {
@@ -439,7 +439,10 @@ function render(state) {
     items.forEach(({ trace, index }, n) => {
       const x = 4 + (n % columns) * cell;
       const y = top + Math.floor(n / columns) * row + row / 2;
-      parts.push(`<g class="legend-item" transform="translate(${x},${y.toFixed(1)})">${legendSample(trace, colours[index % colours.length])}` +
+      // a click on an entry hides its trace or shows it again, as in plotly; a hidden one is faded
+      const faded = trace.visible === "legendonly" ? ' opacity="0.4"' : "";
+      parts.push(`<g class="legend-item" data-trace="${index}" style="cursor:pointer"${faded} transform="translate(${x},${y.toFixed(1)})">` +
+        `<rect x="0" y="${-row / 2}" width="${cell - 6}" height="${row}" fill="transparent"/>${legendSample(trace, colours[index % colours.length])}` +
         `<text x="40" y="${(size * 0.35).toFixed(1)}" font-size="${size}" font-family="${escapeText(family(font.family))}" fill="${escapeText(font.color)}">${svgText(trace.name)}</text></g>`);
     });
   }
@@ -595,6 +598,13 @@ export default {
     picture.addEventListener("mouseleave", () => { label.style.display = "none"; });
     picture.addEventListener("click", (event) => {
       if (!geometryNow) return;
+      const entry = event.target.closest?.(".legend-item");
+      if (entry) {
+        const trace = state.traces[Number(entry.dataset.trace)];
+        if (trace) trace.visible = trace.visible === "legendonly" ? true : "legendonly";
+        state.views.forEach((view) => view()); // every view of this figure
+        return;
+      }
       const [x, y] = where(event);
       const hit = nearest(state, geometryNow, x, y);
       if (!hit) return;

@@ -221,3 +221,11 @@ def test_the_legend_lists_the_traces_that_draw_something(page):
     show(page, board=figure)
     entries = page.eval_on_selector_all("#board .legend-item text", "els => els.map(e => e.textContent)")
     assert entries == ["lane links", "planes"]
+    # a click on an entry hides its trace (the entry stays, faded) and a second click shows it again
+    planes = "#board g.trace[data-trace='3'] path.point"
+    page.click("#board .legend-item[data-trace='3']")
+    page.wait_for_selector(planes, state="detached", timeout=5_000)
+    assert page.get_attribute("#board .legend-item[data-trace='3']", "opacity") == "0.4"
+    page.click("#board .legend-item[data-trace='3']")
+    page.wait_for_selector(planes, timeout=5_000)
+    assert clicks(page) == []  # the legend is not a point of the board
