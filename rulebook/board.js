@@ -600,9 +600,14 @@ export default {
       if (!geometryNow) return;
       const entry = event.target.closest?.(".legend-item");
       if (entry) {
-        const trace = state.traces[Number(entry.dataset.trace)];
-        if (trace) trace.visible = trace.visible === "legendonly" ? true : "legendonly";
+        const index = Number(entry.dataset.trace);
+        const trace = state.traces[index];
+        if (!trace) return;
+        trace.visible = trace.visible === "legendonly" ? true : "legendonly";
         state.views.forEach((view) => view()); // every view of this figure
+        // and Python's figure, as plotly's legend tells it: the trace's `visible` follows
+        model.set("_js2py_restyle", { style_data: { visible: [trace.visible] }, style_traces: [index], source_view_id: null });
+        model.save_changes();
         return;
       }
       const [x, y] = where(event);

@@ -226,6 +226,12 @@ def test_the_legend_lists_the_traces_that_draw_something(page):
     page.click("#board .legend-item[data-trace='3']")
     page.wait_for_selector(planes, state="detached", timeout=5_000)
     assert page.get_attribute("#board .legend-item[data-trace='3']", "opacity") == "0.4"
+    told = [value for _, key, value in page.evaluate("window.sent") if key == "_js2py_restyle"]
+    figure._handler_js2py_restyle({"new": told[0]})  # what plotly.py makes of it: the trace is hidden there too
+    assert figure.data[3].visible == "legendonly"
     page.click("#board .legend-item[data-trace='3']")
     page.wait_for_selector(planes, timeout=5_000)
+    told = [value for _, key, value in page.evaluate("window.sent") if key == "_js2py_restyle"]
+    figure._handler_js2py_restyle({"new": told[1]})
+    assert figure.data[3].visible is True
     assert clicks(page) == []  # the legend is not a point of the board
