@@ -253,6 +253,7 @@ def _figure_classes() -> dict[str, type]:
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
+            # a chart beside the board is read, not zoomed or exported: plotly's tool bar only covered its title
             self._config = {**self._config, "displayModeBar": False, "doubleClick": False}
 
     class BoardFigure(go.FigureWidget):

@@ -777,7 +777,6 @@ class Explorer(widgets.VBox):
         self.width, self.chart_height = width, chart_height
         drawing = charts.draw_odds_figure(state, self.player.value, 3, width=width, height=chart_height)
         self.chart = ui.ChartFigure(drawing)
-        self.chart._config = {**self.chart._config, "displayModeBar": False}
         for control in (self.player, self.turns, self.ring_terrain, self.ring):
             control.observe(lambda _: self.update(), names="value")
         super().__init__(
