@@ -1216,6 +1216,51 @@ def view(state: State, player: int) -> State:
     return _replace(state, hands=hands, history=())
 
 
+# --- save files ---------------------------------------------------------------------------------------
+
+
+def to_json(state: State) -> str:
+    """A save file: the set-up and the move log (chance outcomes included), replayed on loading."""
+    return core.dump_game(GAME, RULES_VERSION, json.loads(state.setup), state.history)
+
+
+SETUP_KEYS = frozenset(("players", "sections", "cards", "config", "diagram", "hands", "player"))
+
+
+def _start_from_setup(setup: dict[str, Any]) -> State:
+    """The starting state a save file's set-up describes: a new game, or a written position (a diagram)."""
+    unknown = sorted(str(key) for key in setup if key not in SETUP_KEYS)
+    if unknown:
+        raise ValueError(f"saved game: unknown setup key {short(unknown[0])} (keys: {', '.join(sorted(SETUP_KEYS))})")
+    if not isinstance(setup.get("config"), dict):
+        raise ValueError(f"saved game: setup 'config' must be an object, not {short(setup.get('config'))}")
+    try:
+        config = Config(**setup["config"])
+    except (TypeError, KeyError) as error:
+        raise ValueError(f"saved game: bad config ({short(str(error), 80)})") from None
+    if setup.get("diagram") is not None:
+        from .diagram import from_diagram  # the diagram parser builds on this module, so it is imported when needed
+
+        hands = setup.get("hands")
+        return from_diagram(setup["diagram"], hands=hands, player=setup.get("player", 0), config=config)
+    for key in ("players", "sections", "cards"):
+        if key not in setup:
+            raise ValueError(f"saved game: setup lacks {key!r}")
+    sections = setup["sections"]
+    if not isinstance(sections, list) or not all(isinstance(s, list) and len(s) == 2 for s in sections):
+        raise ValueError("saved game: setup 'sections' must be a list of [name, turned] pairs")
+    return new_game(
+        players=setup["players"], seed=0, sections=[tuple(s) for s in sections], cards=setup["cards"], config=config
+    )
+
+
+def from_json(text: str | bytes) -> State:
+    """The game saved by :func:`to_json`; malformed or illegal content raises ValueError saying where."""
+    setup, history = core.load_game(text, GAME, RULES_VERSION)
+    start = _start_from_setup(setup)
+    return core.replay_saved(start, history, MOVE_CLASSES, apply)
+
+
 # --- scoring (KB-9.2, KB-9.3 and the card clarifications KB-C16.x) -------------------------------------
 
 
