@@ -1,8 +1,16 @@
-"""Computer players for Meetjesland: a random one and a greedy one that attacks where the exact odds are good."""
+"""Computer players for Meetjesland: a random one, a greedy one that attacks where the exact odds are good, and a
+strong one that weighs those odds by its mission and the regions.
+
+Each is a function ``<key>_player(state, rng) -> move`` for a key of :data:`BOTS` (weakest first), as in every game.
+Each player's docstring ends with a line on its strength: games won in three-player games of
+``rulebook.study.run("meetjesland", seats, 30, seed=1000)`` (seats rotated).
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from ..core import pick
 from . import rules
@@ -11,7 +19,9 @@ from .rules import Attack, EndTurn, Fortify, Place, Reinforce, Retreat, Roll, St
 
 
 def random_player(state: State, rng: random.Random):
-    """Any legal move, uniformly."""
+    """Any legal move, uniformly.
+
+    Strength: the weakest, a baseline: one greedy player against two random ones won 26 of 30 games."""
     return rng.choice(rules.legal_moves(state))
 
 
@@ -54,7 +64,9 @@ def _frontier(state: State) -> str:
 
 
 def greedy_player(state: State, rng: random.Random):
-    """Trade the best set, pile new points on one front, attack while the win chance is good, else reinforce."""
+    """Trade the best set, pile new points on one front, attack while the win chance is good, else reinforce.
+
+    Strength: beats random play: 26 of 30 games against two random players (a fair seat wins 10)."""
     if state.battle is not None:
         defenders = state.points_on(state.battle.target)
         return Roll() if win_probability(state.battle.stake, defenders) >= 0.3 else Retreat()
@@ -127,8 +139,11 @@ def _strong_place(state: State) -> Place:
 def _front_distance(state: State) -> dict[str, int]:
     """Steps from each own territory to the nearest own territory with an enemy neighbour (breadth-first)."""
     player, board = state.turn, state.board
-    own = set(state.territories_of(player))
-    frontier = [t for t in own if any(state.owner_of(n) != player for n in board.neighbours[t])]
+    held = state.territories_of(player)
+    own = set(held)
+    # in the map's order, not the set's: ties in _strong_fortify go to the first found, and a set of names is ordered
+    # by string hashes, which change from one Python process to the next
+    frontier = [t for t in held if any(state.owner_of(n) != player for n in board.neighbours[t])]
     distance = dict.fromkeys(frontier, 0)
     queue = list(frontier)
     for territory in queue:
@@ -161,7 +176,9 @@ def _strong_fortify(state: State) -> Fortify | None:
 def strong_player(state: State, rng: random.Random):
     """Exact odds weighed by the mission and the regions: places for the best attack, attacks at 80 % or better
     (bonuses counted), rolls on at 30 % or better, brings idle points to the front. Deterministic: it never draws
-    on ``rng``."""
+    on ``rng``.
+
+    Strength: the strongest: 18 of 30 games against two greedy players (a fair seat wins 10)."""
     if state.battle is not None:
         chance = win_probability(state.battle.stake, state.points_on(state.battle.target))
         return Roll() if chance >= ROLL_ON else Retreat()
@@ -243,7 +260,11 @@ def percent(probability: float) -> str:
     return f"{float(probability) * 100:.1f} %"
 
 
-BOTS = {"random": random_player, "greedy": greedy_player, "strong": strong_player}
+BOTS: dict[str, Callable[[State, random.Random], Any]] = {
+    "random": random_player,
+    "greedy": greedy_player,
+    "strong": strong_player,
+}
 
 
 def play_game(players: int = 4, seed: int = 0, bots=None, max_moves: int = 20_000) -> State:
