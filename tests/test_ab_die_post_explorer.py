@@ -175,14 +175,14 @@ def test_explain_gives_the_odds_behind_each_kind_of_move():
 def test_strong_player_follows_the_exact_draw_policy():
     rng = random.Random(0)
     # fewer than two red 3s: the next card cannot bust, so drawing is free
-    assert bots.strong_bot(position((0, 3, 1), (16, 20, 15)), rng) == DrawCard()
+    assert bots.strong_player(position((0, 3, 1), (16, 20, 15)), rng) == DrawCard()
     # two red 3s, 14 of 53 cards red: the expected gain of drawing is negative (hand count in the advisor tests)
-    assert bots.strong_bot(position((0, 0, 2), (16, 23, 14)), rng) == Stop()
+    assert bots.strong_player(position((0, 0, 2), (16, 23, 14)), rng) == Stop()
     # two red 3s, a pile without red 3s: draw on
-    assert bots.strong_bot(position((0, 0, 2), (3, 3, 0), discard=(13, 20, 14)), rng) == DrawCard()
+    assert bots.strong_player(position((0, 0, 2), (3, 3, 0), discard=(13, 20, 14)), rng) == DrawCard()
     # at the start of a turn: fly once the hand pays the inner lane's 8 points, else draw
-    assert bots.strong_bot(position((0, 4, 0), (16, 19, 16), drawn=0), rng) == Fly()
-    assert bots.strong_bot(position((0, 3, 0), (16, 20, 16), drawn=0), rng) == DrawCard()
+    assert bots.strong_player(position((0, 4, 0), (16, 19, 16), drawn=0), rng) == Fly()
+    assert bots.strong_player(position((0, 3, 0), (16, 20, 16), drawn=0), rng) == DrawCard()
 
 
 def test_strong_player_is_deterministic_and_plays_whole_games():
@@ -194,8 +194,8 @@ def test_strong_player_is_deterministic_and_plays_whole_games():
             if outcomes:
                 state = apply(state, pick(outcomes, rng))
                 continue
-            move = bots.strong_bot(state, random.Random(1))
-            assert move == bots.strong_bot(state, random.Random(2)) and move in legal_moves(state)
+            move = bots.strong_player(state, random.Random(1))
+            assert move == bots.strong_player(state, random.Random(2)) and move in legal_moves(state)
             state = apply(state, move)
             moves += 1
         assert moves > 10 and max(state.scores) >= 15
@@ -218,5 +218,5 @@ def test_explain_has_a_reason_for_every_legal_move_of_a_played_game():
         for legal in legal_moves(state):
             assert bots.explain(state, legal), (state.phase, legal)
             seen.add(type(legal).__name__)
-        state = apply(state, bots.strong_bot(state, rng))
+        state = apply(state, bots.strong_player(state, rng))
     assert {"DrawCard", "Stop", "Fly", "Move", "Stay"} <= seen

@@ -134,9 +134,8 @@ def test_the_notebook_game_and_board():
     board = widget.Board(ab_die_post.new_game(players=4, seed=1), seed=1, computer=(1, 2, 3))
     board.fly_button.click()
     assert "Refused by ADP-5.1" in board.status.text and board.state.history == ()
-    final = bots.play_game(
-        [bots.threshold_bot(6), bots.threshold_bot(9), bots.random_bot, bots.threshold_bot(5)], seed=3
-    )
+    players = [bots.greedy_player, bots.make_threshold_player(9), bots.random_player, bots.make_threshold_player(5)]
+    final = bots.play_game(players, seed=3)
     assert ab_die_post.from_json(ab_die_post.to_json(final)) == final
     assert ab_die_post.outcome(final) is not None
 

@@ -317,11 +317,11 @@ def test_track_figure_and_charts_have_titles_axes_and_exact_hover():
 
 def test_threshold_bot_draws_to_its_target_and_bots_finish_games():
     rng = random.Random(0)
-    bot = bots.threshold_bot(7)
+    bot = bots.make_threshold_player(7)
     state = dataclasses.replace(new_game(players=2, seed=0), hands=((0, 3, 0), (0, 0, 0)), pile=(16, 20, 16))
     assert bot(state, rng) == DrawCard()  # 6 points, target 7
     assert bot(dataclasses.replace(state, hands=((0, 4, 0), (0, 0, 0)), pile=(16, 19, 16)), rng) == Fly()
-    final = bots.play_game([bots.threshold_bot(6), bots.random_bot], seed=4)
+    final = bots.play_game([bots.make_threshold_player(6), bots.random_player], seed=4)
     assert outcome(final) is not None and max(final.scores) >= 15
     rates = bots.threshold_study(thresholds=(5, 9), games=2, players=3, seed=1)
     assert set(rates) == {5, 9} and all(0 <= rate <= 1 for rate in rates.values())
