@@ -52,12 +52,12 @@ def test_strong_beats_greedy_in_a_small_study():
 
 
 def test_a_smaller_budget_is_a_level_and_bad_budgets_are_refused():
-    quick = bots.strong_bot(1)
+    quick = bots.make_strong_player(1)
     rng = random.Random(3)
     state = core.advance(kb.new_game(players=2, seed=3), rng)
     assert quick(state, random.Random(1)) in kb.legal_moves(state)
     with pytest.raises(ValueError, match="lookahead"):
-        bots.strong_bot(0)
+        bots.make_strong_player(0)
 
 
 def test_the_quick_level_plays_whole_games_legally_and_the_same_way_twice():
