@@ -1,88 +1,17 @@
-// The boards' drawing: a plotly FigureWidget's scatter traces drawn as one SVG, without plotly.js.
+// The boards' drawing: a BoardView's figure (plotly's public JSON of a go.Figure, scatter traces only) drawn as one
+// SVG, without plotly.js.
 //
-// Python keeps plotly's FigureWidget (its traces, its updates, its click callbacks); this module speaks the same
-// messages as plotly's own front end (_widget_data and _widget_layout at the start, then _py2js_restyle, _relayout,
-// _update, _addTraces, _deleteTraces, _moveTraces, _removeLayoutProps, _removeTraceProps), and sends a click as
-// _js2py_pointsCallback. It draws what the boards use: markers (plotly's symbols, open or filled), lines (with
-// dashes and gaps), text, annotations, a title and a legend, on axes that are hidden and may keep one scale.
-// Loading plotly's 5 MB bundle was about a second of a page's main thread; this is a few milliseconds.
+// The page reads two synced values, `figure` ({data, layout}) and `revision`, and redraws at each revision; a click on
+// a point sends {event: "click", trace: <the trace's name>, point: <the point's id>, revision}, the id being the
+// trace's ids[i], else its customdata[i], else i. A click on a legend entry hides its trace or shows it again in this
+// page only (remembered by the trace's name across redraws). It draws what the boards use: markers (plotly's symbols,
+// open or filled), lines (with dashes and gaps), text, annotations, a title and a legend, on axes that are hidden and
+// may keep one scale. Loading plotly's 5 MB bundle was about a second of a page's main thread; this is a few
+// milliseconds.
 
 const SVG = "http://www.w3.org/2000/svg";
 const FONT = '"Open Sans", verdana, arial, sans-serif';
 const SQRT3 = Math.sqrt(3);
-
-// -- values as plotly.py sends them ------------------------------------------------------------------------------
-
-const TYPED = {
-  int8: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array,
-  int32: Int32Array, uint32: Uint32Array, float32: Float32Array, float64: Float64Array,
-};
-
-function plain(value) {
-  if (value === "_undefined_") return undefined;
-  if (Array.isArray(value)) return value.map(plain);
-  if (value && typeof value === "object") {
-    if (value.dtype && value.buffer !== undefined && TYPED[value.dtype]) {
-      const view = value.buffer;
-      const bytes = view.buffer ? view : new DataView(view);
-      const type = TYPED[value.dtype];
-      return Array.from(new type(bytes.buffer, bytes.byteOffset, bytes.byteLength / type.BYTES_PER_ELEMENT));
-    }
-    const copy = {};
-    for (const [key, item] of Object.entries(value)) copy[key] = plain(item);
-    return copy;
-  }
-  return value;
-}
-
-function steps(path) {
-  // "marker.line.color" -> ["marker", "line", "color"]; "annotations[1].text" -> ["annotations", 1, "text"]
-  const parts = [];
-  for (const piece of String(path).split(".")) {
-    const found = /^([^[\]]*)((?:\[\d+\])*)$/.exec(piece);
-    if (!found) return [piece];
-    if (found[1]) parts.push(found[1]);
-    for (const index of found[2].matchAll(/\[(\d+)\]/g)) parts.push(Number(index[1]));
-  }
-  return parts;
-}
-
-function setPath(target, path, value) {
-  const keys = steps(path);
-  let node = target;
-  for (let i = 0; i < keys.length - 1; i += 1) {
-    if (node[keys[i]] === null || typeof node[keys[i]] !== "object") node[keys[i]] = typeof keys[i + 1] === "number" ? [] : {};
-    node = node[keys[i]];
-  }
-  const last = keys[keys.length - 1];
-  if (value === undefined || value === null) delete node[last];
-  else node[last] = value;
-}
-
-function removePath(target, keys) {
-  let node = target;
-  for (let i = 0; i < keys.length - 1; i += 1) {
-    node = node?.[keys[i]];
-    if (node === undefined || node === null) return;
-  }
-  delete node[keys[keys.length - 1]];
-}
-
-function restyle(traces, data, indexes) {
-  const targets = indexes === null || indexes === undefined ? traces.map((_, i) => i) : [].concat(indexes);
-  for (const [path, value] of Object.entries(plain(data || {}))) {
-    targets.forEach((trace, k) => {
-      if (!traces[trace]) return;
-      // Plotly.restyle: an array gives one value per listed trace, repeated if shorter
-      const own = Array.isArray(value) ? value[k % value.length] : value;
-      setPath(traces[trace], path, own);
-    });
-  }
-}
-
-function relayout(layout, data) {
-  for (const [path, value] of Object.entries(plain(data || {}))) setPath(layout, path, value);
-}
 
 // -- marker symbols (r: radius in px; paths centred on the point, y down) ----------------------------------------
 
@@ -309,7 +238,8 @@ function drawTrace(trace, index, g, colour, font) {
     points.push(typeof x === "number" && typeof y === "number" && Number.isFinite(x) && Number.isFinite(y) ? [g.px(x), g.py(y)] : null);
   }
   const opacity = trace.opacity ?? 1;
-  parts.push(`<g class="trace" data-trace="${index}"${opacity !== 1 ? ` opacity="${opacity}"` : ""}>`);
+  const named = trace.name ? ` data-name="${escapeText(trace.name)}"` : "";
+  parts.push(`<g class="trace" data-trace="${index}"${named}${opacity !== 1 ? ` opacity="${opacity}"` : ""}>`);
   if (hasMode(trace, "lines")) {
     const line = trace.line || {};
     const width = line.width ?? 2;
@@ -495,7 +425,118 @@ function hoverText(trace, i) {
   return hovertext !== "" ? hovertext : text !== "" ? text : `(${at(trace.x, i, "")}, ${at(trace.y, i, "")})`;
 }
 
-// -- the widget ---------------------------------------------------------------------------------------------------
+// -- a BoardView's state: its figure as of its revision, with the page's own legend choices ---------------------
+
+function pointId(trace, i) {
+  for (const key of ["ids", "customdata"]) if (Array.isArray(trace[key])) return trace[key][i] ?? null;
+  return i;
+}
+
+function viewState(model) {
+  const chosen = new Map(); // trace name -> the visible its legend entry was last clicked to (true or "legendonly")
+  const state = { traces: [], layout: {}, revision: 0, views: new Set() };
+  const redraw = () => state.views.forEach((view) => view());
+  const adopt = () => {
+    const figure = model.get("figure") || {};
+    state.revision = model.get("revision") || 0;
+    state.layout = figure.layout || {};
+    state.traces = (figure.data || []).map((trace) => {
+      const own = chosen.get(trace.name);
+      return own === undefined || trace.visible === false ? trace : { ...trace, visible: own };
+    });
+    redraw();
+  };
+  adopt();
+  model.on("change:figure", adopt);
+  model.on("change:revision", adopt);
+  state.toggle = (index) => {
+    const trace = state.traces[index];
+    if (!trace || !trace.name) return;
+    chosen.set(trace.name, trace.visible === "legendonly" ? true : "legendonly");
+    adopt();
+  };
+  state.click = (hit) => {
+    const trace = state.traces[hit.trace];
+    model.send({ event: "click", trace: trace.name ?? null, point: pointId(trace, hit.point), revision: state.revision });
+  };
+  return state;
+}
+
+// -- legacy: plotly.py's FigureWidget protocol, for ui.BoardFigure until every game draws on a BoardView ----------
+// (issue 22: delete this section with BoardFigure; a test checks that no other code speaks this protocol)
+
+// -- values as plotly.py sends them ------------------------------------------------------------------------------
+
+const TYPED = {
+  int8: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array,
+  int32: Int32Array, uint32: Uint32Array, float32: Float32Array, float64: Float64Array,
+};
+
+function plain(value) {
+  if (value === "_undefined_") return undefined;
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === "object") {
+    if (value.dtype && value.buffer !== undefined && TYPED[value.dtype]) {
+      const view = value.buffer;
+      const bytes = view.buffer ? view : new DataView(view);
+      const type = TYPED[value.dtype];
+      return Array.from(new type(bytes.buffer, bytes.byteOffset, bytes.byteLength / type.BYTES_PER_ELEMENT));
+    }
+    const copy = {};
+    for (const [key, item] of Object.entries(value)) copy[key] = plain(item);
+    return copy;
+  }
+  return value;
+}
+
+function steps(path) {
+  // "marker.line.color" -> ["marker", "line", "color"]; "annotations[1].text" -> ["annotations", 1, "text"]
+  const parts = [];
+  for (const piece of String(path).split(".")) {
+    const found = /^([^[\]]*)((?:\[\d+\])*)$/.exec(piece);
+    if (!found) return [piece];
+    if (found[1]) parts.push(found[1]);
+    for (const index of found[2].matchAll(/\[(\d+)\]/g)) parts.push(Number(index[1]));
+  }
+  return parts;
+}
+
+function setPath(target, path, value) {
+  const keys = steps(path);
+  let node = target;
+  for (let i = 0; i < keys.length - 1; i += 1) {
+    if (node[keys[i]] === null || typeof node[keys[i]] !== "object") node[keys[i]] = typeof keys[i + 1] === "number" ? [] : {};
+    node = node[keys[i]];
+  }
+  const last = keys[keys.length - 1];
+  if (value === undefined || value === null) delete node[last];
+  else node[last] = value;
+}
+
+function removePath(target, keys) {
+  let node = target;
+  for (let i = 0; i < keys.length - 1; i += 1) {
+    node = node?.[keys[i]];
+    if (node === undefined || node === null) return;
+  }
+  delete node[keys[keys.length - 1]];
+}
+
+function restyle(traces, data, indexes) {
+  const targets = indexes === null || indexes === undefined ? traces.map((_, i) => i) : [].concat(indexes);
+  for (const [path, value] of Object.entries(plain(data || {}))) {
+    targets.forEach((trace, k) => {
+      if (!traces[trace]) return;
+      // Plotly.restyle: an array gives one value per listed trace, repeated if shorter
+      const own = Array.isArray(value) ? value[k % value.length] : value;
+      setPath(traces[trace], path, own);
+    });
+  }
+}
+
+function relayout(layout, data) {
+  for (const [path, value] of Object.entries(plain(data || {}))) setPath(layout, path, value);
+}
 
 const MESSAGES = {
   _py2js_restyle: (state, m) => restyle(state.traces, m.restyle_data, m.restyle_traces),
@@ -518,7 +559,7 @@ const MESSAGES = {
   _py2js_removeTraceProps: (state, m) => (m.remove_props || []).forEach((keys) => removePath(state.traces[m.remove_trace] || {}, keys)),
 };
 
-function modelState(model) {
+function legacyState(model) {
   const state = { traces: plain(model.get("_widget_data") || []), layout: plain(model.get("_widget_layout") || {}), views: new Set() };
   const redraw = () => state.views.forEach((view) => view());
   for (const [name, apply] of Object.entries(MESSAGES)) {
@@ -531,19 +572,44 @@ function modelState(model) {
   }
   model.on("change:_widget_data", () => { state.traces = plain(model.get("_widget_data") || []); redraw(); });
   model.on("change:_widget_layout", () => { state.layout = plain(model.get("_widget_layout") || {}); redraw(); });
+  state.toggle = (index) => {
+    const trace = state.traces[index];
+    if (!trace) return;
+    trace.visible = trace.visible === "legendonly" ? true : "legendonly";
+    redraw();
+    // and Python's figure, as plotly's legend tells it: the trace's `visible` follows
+    model.set("_js2py_restyle", { style_data: { visible: [trace.visible] }, style_traces: [index], source_view_id: null });
+    model.save_changes();
+  };
+  state.click = (hit, event) => {
+    model.set("_js2py_pointsCallback", {
+      event_type: "plotly_click",
+      points: { trace_indexes: [hit.trace], point_indexes: [hit.point], xs: [hit.x], ys: [hit.y] },
+      device_state: {
+        alt: event.altKey, ctrl: event.ctrlKey, meta: event.metaKey, shift: event.shiftKey,
+        button: event.button, buttons: event.buttons,
+      },
+      selector: null,
+    });
+    model.save_changes();
+  };
   return state;
 }
+
+// -- end of legacy ------------------------------------------------------------------------------------------------
+
+// -- the widget ---------------------------------------------------------------------------------------------------
 
 const STATES = new WeakMap();
 
 function stateOf(model) {
-  if (!STATES.has(model)) STATES.set(model, modelState(model));
+  if (!STATES.has(model)) STATES.set(model, model.get("figure") !== undefined ? viewState(model) : legacyState(model));
   return STATES.get(model);
 }
 
 export default {
   initialize({ model }) {
-    stateOf(model); // follows the messages from the start, whether or not a view is shown yet
+    stateOf(model); // follows the model from the start, whether or not a view is shown yet
   },
   render({ model, el }) {
     const state = stateOf(model);
@@ -600,29 +666,12 @@ export default {
       if (!geometryNow) return;
       const entry = event.target.closest?.(".legend-item");
       if (entry) {
-        const index = Number(entry.dataset.trace);
-        const trace = state.traces[index];
-        if (!trace) return;
-        trace.visible = trace.visible === "legendonly" ? true : "legendonly";
-        state.views.forEach((view) => view()); // every view of this figure
-        // and Python's figure, as plotly's legend tells it: the trace's `visible` follows
-        model.set("_js2py_restyle", { style_data: { visible: [trace.visible] }, style_traces: [index], source_view_id: null });
-        model.save_changes();
+        state.toggle(Number(entry.dataset.trace)); // a click on an entry hides its trace or shows it again
         return;
       }
       const [x, y] = where(event);
       const hit = nearest(state, geometryNow, x, y);
-      if (!hit) return;
-      model.set("_js2py_pointsCallback", {
-        event_type: "plotly_click",
-        points: { trace_indexes: [hit.trace], point_indexes: [hit.point], xs: [hit.x], ys: [hit.y] },
-        device_state: {
-          alt: event.altKey, ctrl: event.ctrlKey, meta: event.metaKey, shift: event.shiftKey,
-          button: event.button, buttons: event.buttons,
-        },
-        selector: null,
-      });
-      model.save_changes();
+      if (hit) state.click(hit, event);
     });
     return () => state.views.delete(schedule);
   },
