@@ -10,6 +10,7 @@ pytest.importorskip("plotly")
 
 from rulebook import claim
 from rulebook.claim.widget import HINT, PALETTES, Board, hint_marks
+from rulebook.views import trace
 
 LAND = "\n".join(["aaaabbb"] * 5)
 # red D2 -> D3 captures the blue piece on C3 (see test_claim_strong.py); blue holds territory b alone
@@ -21,9 +22,9 @@ def board() -> Board:
     return Board(claim.from_diagram(text), computer={1: "greedy"})
 
 
-def xy(table: Board, index: int) -> list[tuple[float, float]]:
-    trace = table.figure.data[index]
-    return [(x, y) for x, y in zip(trace.x or (), trace.y or ()) if x is not None]
+def xy(table: Board, name: str) -> list[tuple[float, float]]:
+    drawn = trace(table.figure.plot, name)
+    return [(x, y) for x, y in zip(drawn.x or (), drawn.y or ()) if x is not None]
 
 
 def test_hint_marks_the_suggested_move_and_says_why_without_playing_it():
@@ -34,11 +35,12 @@ def test_hint_marks_the_suggested_move_and_says_why_without_playing_it():
     assert table.live is before and table.hinted == move
     assert "Hint (strong computer player): step from D2 to D3. Captures a blue piece on C3" in table.status.text
     # x = column, y = -row: a dashed path D2 -> D3 and stars on both points
-    assert xy(table, 10) == [(3.0, -3.0), (3.0, -2.0)]
-    assert xy(table, 11) == [(3.0, -3.0), (3.0, -2.0)]
-    assert table.figure.data[10].line.dash == "dash" and table.figure.data[10].line.color == HINT
+    assert xy(table, "suggested move") == [(3.0, -3.0), (3.0, -2.0)]
+    assert xy(table, "suggested points") == [(3.0, -3.0), (3.0, -2.0)]
+    path = trace(table.figure.plot, "suggested move")
+    assert path.line.dash == "dash" and path.line.color == HINT
     assert table.play(claim.Step((2, 1), (1, 1)))  # another move: the hint is gone
-    assert table.hinted is None and xy(table, 10) == [] and xy(table, 11) == []
+    assert table.hinted is None and xy(table, "suggested move") == [] and xy(table, "suggested points") == []
 
 
 def test_hint_marks_of_every_kind_of_move():
@@ -56,8 +58,8 @@ def test_a_replay_shows_no_hint_and_the_game_shows_it_again():
     move = table.hint()
     assert isinstance(move, claim.Place) and "Hint (strong computer player): place a piece on" in table.status.text
     star = (float(move.point[1]), -float(move.point[0]))
-    assert xy(table, 11) == [star] and xy(table, 10) == []
+    assert xy(table, "suggested points") == [star] and xy(table, "suggested move") == []
     table.show_move(1)  # the hint is for the game as it stands, not for an earlier position
-    assert xy(table, 11) == []
+    assert xy(table, "suggested points") == []
     table.show_move(len(table.states) - 1)
-    assert xy(table, 11) == [star]
+    assert xy(table, "suggested points") == [star]

@@ -11,10 +11,9 @@ import pytest
 pytest.importorskip("ipywidgets")
 pytest.importorskip("plotly")
 
-from plotly.callbacks import Points
-
 from rulebook import claim
 from rulebook.claim.widget import PALETTES, Board
+from rulebook.views import trace
 
 LAND = "\n".join(["aaaabbb"] * 5)  # 5 rows: row 0 of the diagram is row 5 on the board
 
@@ -23,9 +22,9 @@ def board_of(pieces: str, headers: str = "players: red blue\nto-move: red\nphase
     return Board(claim.from_diagram(f"{headers}\n\n{LAND}\n\n{pieces}\n"), **kwargs)
 
 
-def xy(board: Board, index: int) -> list[tuple[float, float]]:
-    trace = board.figure.data[index]
-    return [(x, y) for x, y in zip(trace.x or (), trace.y or ()) if x is not None]
+def xy(board: Board, name: str) -> list[tuple[float, float]]:
+    drawn = trace(board.figure.plot, name)
+    return [(x, y) for x, y in zip(drawn.x or (), drawn.y or ()) if x is not None]
 
 
 # red to move; the computer (blue) then steps from E4 to E3 and takes the red piece on D3 against its piece on C3
@@ -40,14 +39,14 @@ def test_the_computers_capture_is_told_and_marked_until_the_next_move():
     assert "Blue (computer)" in log and "steps from E4 to E3 and captures a red piece on D3" in log
     assert log.index("captures a red piece") < log.index("steps from G1 to F1")  # newest first
     # paths (x = column, y = -row): red G1 -> F1, blue E4 -> E3; rings where both arrived; the ghost of D3
-    assert xy(board, 7) == [(6.0, -4.0), (5.0, -4.0), (4.0, -1.0), (4.0, -2.0)]
-    assert xy(board, 9) == [(5.0, -4.0), (4.0, -2.0)]
-    assert xy(board, 8) == [(3.0, -2.0)]
-    assert list(board.figure.data[8].marker.symbol) == ["circle"]  # the red piece's own shape, faded
-    assert "a red piece was taken off here" in " ".join(board.figure.data[0].text)
+    assert xy(board, "last move") == [(6.0, -4.0), (5.0, -4.0), (4.0, -1.0), (4.0, -2.0)]
+    assert xy(board, "arrived") == [(5.0, -4.0), (4.0, -2.0)]
+    assert xy(board, "taken off") == [(3.0, -2.0)]
+    assert list(trace(board.figure.plot, "taken off").marker.symbol) == ["circle"]  # the red piece's shape, faded
+    assert "a red piece was taken off here" in " ".join(trace(board.figure.plot, "territories").text)
     assert board.play(claim.Step((0, 0), (0, 1)))  # the next move: only it and the reply are marked now
-    assert (3.0, -2.0) not in xy(board, 8) and (5.0, -4.0) not in xy(board, 9)
-    assert (1.0, 0.0) in xy(board, 9)
+    assert (3.0, -2.0) not in xy(board, "taken off") and (5.0, -4.0) not in xy(board, "arrived")
+    assert (1.0, 0.0) in xy(board, "arrived")
 
 
 def test_replay_shows_the_move_that_led_to_the_position_and_plays_nothing():
@@ -55,8 +54,8 @@ def test_replay_shows_the_move_that_led_to_the_position_and_plays_nothing():
     board.play(claim.Step((4, 6), (4, 5)))
     history = board.live.history
     board.show_move(1)  # after red's move, before blue's capture
-    assert board.state.at((2, 3)) == "r" and xy(board, 9) == [(5.0, -4.0)] and xy(board, 8) == []
-    assert xy(board, 3) == []  # no targets in a replay
+    assert board.state.at((2, 3)) == "r" and xy(board, "arrived") == [(5.0, -4.0)] and xy(board, "taken off") == []
+    assert xy(board, "targets") == []  # no targets in a replay
     board.click_point((0, 0))
     assert board.live.history == history and not board.replaying
     assert "Back to the game" in board.status.text
@@ -86,17 +85,20 @@ def test_refusals_name_points_as_the_board_does():
     assert "(0, 0)" not in board.status.text
 
 
-def test_a_stale_click_is_ignored_with_a_message():
+def test_a_click_names_its_point_and_a_stale_one_is_ignored_with_a_message():
     board = board_of(CAPTURE, computer={1: "greedy"})
-    cells = board.figure.data[0]
-    index = next(i for i, point in enumerate(cells.customdata) if tuple(point) == (4, 6))
-    board._on_click(cells, Points([len(cells.x) + 5], [0.0], [0.0]), None)  # an index from a larger, older board
+    view = board.figure
+    before = view.revision
+    assert view.click("pieces", [4, 6]) and board.selected == (4, 6)  # G1 picked up, by its point, not an index
+    assert view.click("targets", [4, 5])  # its ring on F1: red steps there, and blue's reply captures D3
+    assert board.state.at((2, 3)) == "." and board.selected is None
+    # the captured piece, clicked on the drawing from before the move: that point is no longer a piece
+    assert not view.click("pieces", [2, 3], revision=before)
     assert "The board changed before that click arrived" in board.status.text and board.selected is None
-    board._on_click(cells, Points([index], [2.0], [-1.0]), None)  # the index and the drawn point disagree
+    assert not view.click("territories", [9, 9])  # no such point on this island (a forged click): the same
     assert "The board changed before that click arrived" in board.status.text and board.selected is None
-    board._on_click(cells, Points([index], [6.0], [-4.0]), None)  # a click of this drawing: G1 is picked up
-    assert board.selected == (4, 6)
-    assert Board.clicked_point([[1, 2]], 0) == (1, 2) and Board.clicked_point([["x"]], 0) is None
+    # a click on an older drawing whose point is still in its trace is a click on that point: A5 is picked up
+    assert view.click("pieces", [0, 0], revision=before) and board.selected == (0, 0)
 
 
 def test_the_palettes_stay_apart_for_colour_blind_eyes():

@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from .. import ui
 from ..ui import Table
+from ..views import BoardView, trace
 from . import bots as claim_bots
 from .diagram import from_diagram
 from .narrate import column_letter, point_name, taken_off
@@ -65,6 +65,9 @@ MARGIN = 4
 # the plotted area around the points (in lattice units): half a point beyond the edge, plus the coordinate labels
 LEFT, RIGHT, TOP, BOTTOM = 1.35, 0.6, 0.6, 1.35
 LABEL_OFFSET = 0.95
+
+# the traces a click answers on: each point's id is its customdata, the point's [row, column]
+CLICKABLE = ("territories", "targets", "pieces")
 
 _POINT = r"\((-?\d+), (-?\d+)\)"
 _MOVEMENT = re.compile(rf"\b(step|jump) ({_POINT})((?: -> {_POINT})+)")
@@ -212,6 +215,7 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
             x=lines_x,
             y=lines_y,
             mode="lines",
+            name="lattice",
             line={"color": "#9e9e9e", "width": 1},
             hoverinfo="skip",
             showlegend=False,
@@ -222,6 +226,7 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
             x=borders_x,
             y=borders_y,
             mode="lines",
+            name="borders",
             line={"color": "#212121", "width": 3},
             hoverinfo="skip",
             showlegend=False,
@@ -256,7 +261,13 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
     )
     figure.add_trace(
         go.Scatter(  # 5: territory letters
-            x=[], y=[], mode="text", textfont={"color": "#424242", "size": 11}, hoverinfo="skip", showlegend=False
+            x=[],
+            y=[],
+            mode="text",
+            name="territory letters",
+            textfont={"color": "#424242", "size": 11},
+            hoverinfo="skip",
+            showlegend=False,
         )
     )
     columns = range(board.width)
@@ -267,6 +278,7 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
             y=[-(board.height - 1) - LABEL_OFFSET] * board.width + [-float(r) for r in rows],
             text=[column_letter(c) for c in columns] + [str(board.height - r) for r in rows],
             mode="text",
+            name="coordinates",
             textfont={"color": "#616161", "size": 12},
             hoverinfo="skip",
             showlegend=False,
@@ -399,18 +411,17 @@ def _update(
     for path in marks.paths:
         path_x += [_xy(p)[0] for p in path] + [None]
         path_y += [_xy(p)[1] for p in path] + [None]
-    # One update per trace: a batch spanning several traces with different keys resets, in the browser, the keys
-    # a trace lacks (plotly's FigureWidget), which painted every piece in the default colour.
-    figure.data[0].update(marker={"color": cell_colours}, text=cell_text)
+    # the traces by name (their order is the drawing order, which no update changes); a point's id is its customdata
+    trace(figure, "territories").update(marker={"color": cell_colours}, text=cell_text)
     # a move that captures is ringed with a diamond, so it stands out without colour
-    figure.data[3].update(
+    trace(figure, "targets").update(
         x=[_xy(p)[0] for p, _ in targets],
         y=[_xy(p)[1] for p, _ in targets],
         customdata=[list(p) for p, _ in targets],
         text=[text for _, text in targets],
         marker={"symbol": ["diamond-open" if "captures" in text else "circle-open" for _, text in targets]},
     )
-    figure.data[4].update(
+    trace(figure, "pieces").update(
         x=[_xy(p)[0] for p in pieces],
         y=[_xy(p)[1] for p in pieces],
         customdata=[list(p) for p in pieces],
@@ -425,9 +436,9 @@ def _update(
             "line": {"color": outlines, "width": widths},
         },
     )
-    figure.data[5].update(x=label_x, y=label_y, text=label_text)
-    figure.data[7].update(x=path_x, y=path_y)
-    figure.data[8].update(
+    trace(figure, "territory letters").update(x=label_x, y=label_y, text=label_text)
+    trace(figure, "last move").update(x=path_x, y=path_y)
+    trace(figure, "taken off").update(
         x=[_xy(p)[0] for p, _, _ in marks.ghosts],
         y=[_xy(p)[1] for p, _, _ in marks.ghosts],
         marker={
@@ -437,10 +448,10 @@ def _update(
             "line": {"color": "black", "width": 1},
         },
     )
-    figure.data[9].update(x=[_xy(p)[0] for p in marks.rings], y=[_xy(p)[1] for p in marks.rings])
+    trace(figure, "arrived").update(x=[_xy(p)[0] for p in marks.rings], y=[_xy(p)[1] for p in marks.rings])
     hint_path, hint_points = hint_marks(hinted)
-    figure.data[10].update(x=[_xy(p)[0] for p in hint_path], y=[_xy(p)[1] for p in hint_path])
-    figure.data[11].update(x=[_xy(p)[0] for p in hint_points], y=[_xy(p)[1] for p in hint_points])
+    trace(figure, "suggested move").update(x=[_xy(p)[0] for p in hint_path], y=[_xy(p)[1] for p in hint_path])
+    trace(figure, "suggested points").update(x=[_xy(p)[0] for p in hint_points], y=[_xy(p)[1] for p in hint_points])
 
 
 class Board(Table):
@@ -452,13 +463,12 @@ class Board(Table):
         super().__init__(state, seed=seed, computer=computer)
         self.selected: Point | None = None
         height = state.island.height
-        # Drawn as a Figure and wrapped once complete: traces added to a live FigureWidget before its view exists
-        # are lost in Voila, while a widget created with its traces renders everywhere.
         drawing = go.Figure()
         _draw(drawing, state, "", FIGURE_BOX)
-        self.figure = ui.BoardFigure(drawing)
-        for index in (0, 3, 4):
-            self.figure.data[index].on_click(self._on_click)
+        self.figure = BoardView(drawing)
+        for name in CLICKABLE:
+            self.figure.on_click(name, self._on_click)
+        self.figure.on_stale(self._on_stale)
         narrow = {"description_width": "3.2em"}
         points = sorted(state.island.points, key=lambda point: (point[1], -point[0]))
         self.point_picker = widgets.Dropdown(
@@ -514,32 +524,16 @@ class Board(Table):
         self.start()
 
     # -- input -------------------------------------------------------------------------------------------
-    def _on_click(self, trace: Any, points: Any, selector: Any) -> None:
-        """A click names its point twice: by the index into the trace the browser drew, and by the coordinates it
-        drew there.  Both must agree with the trace as it is now; a click from an older drawing is ignored."""
-        if not points.point_inds:
-            return
-        point = self.clicked_point(trace.customdata, points.point_inds[0], points.xs, points.ys)
-        if point is None:
-            self.message = "The board changed before that click arrived: nothing was played, click again."
-            self.message_kind = "error"
-            self.redraw()
-            return
-        self.click_point(point)
+    def _on_click(self, point_id: Any) -> None:
+        """A click on a point of the territories, the rings or the pieces: the id is the point's ``[row, column]``,
+        one the trace holds as drawn now (the BoardView checks it)."""
+        self.click_point((int(point_id[0]), int(point_id[1])))
 
-    @staticmethod
-    def clicked_point(ids: Any, index: int, xs: Any = (), ys: Any = ()) -> Point | None:
-        """The point a click landed on, or None when the click is stale (its index or coordinates are not those
-        of the drawing now)."""
-        if ids is None or not isinstance(index, int) or not 0 <= index < len(ids):
-            return None
-        try:
-            point = (int(ids[index][0]), int(ids[index][1]))
-        except (TypeError, ValueError, IndexError):
-            return None
-        if xs and ys and (round(-ys[0]), round(xs[0])) != point:
-            return None
-        return point
+    def _on_stale(self, _trace: str, _point: Any, _revision: int) -> None:
+        """A click on a ring or a piece that has gone since the page drew it (a computer move, an Undo)."""
+        self.message = "The board changed before that click arrived: nothing was played, click again."
+        self.message_kind = "error"
+        self.redraw()
 
     def click_point(self, point: Point | None) -> None:
         """What a click on ``point`` does: select a piece, move it, place, remove or put a tower there."""
@@ -776,7 +770,8 @@ class Board(Table):
             self.selected = None
         marks = marks_of(self.steps_shown(), state)
         hinted = None if self.replaying else self.hinted  # Hint is for the game as it stands, not for a replay
-        _update(self.figure, state, [] if self.replaying else self._targets(), self.selected, marks, hinted)
+        _update(self.figure.plot, state, [] if self.replaying else self._targets(), self.selected, marks, hinted)
+        self.figure.draw()
         moves = legal_moves(state)
         self.move_list.options = [(self.move_text(move), move) for move in moves]
         self.move_list.index = 0 if moves else None
@@ -813,8 +808,8 @@ def figure_pair(number: str | int, width: int = 860) -> go.Figure:
     pair = make_subplots(rows=1, cols=2, subplot_titles=("before", "after"), horizontal_spacing=0.06)
     for column, position, marks in ((1, before, planned), (2, after, marks_of(steps, after))):
         single = board_figure(position, width=width // 2, marks=marks)
-        for trace in single.data:
-            pair.add_trace(trace, row=1, col=column)
+        for drawn in single.data:
+            pair.add_trace(drawn, row=1, col=column)
         pair.update_xaxes(single.layout.xaxis, row=1, col=column)
         pair.update_yaxes(single.layout.yaxis, row=1, col=column)
     pair.update_yaxes(scaleanchor="x", row=1, col=1)
