@@ -10,8 +10,9 @@ import re
 
 import pytest
 from plotly.basewidget import BaseFigureWidget
+from plotly.offline import get_plotlyjs
 
-from rulebook import claim, rules_text, ui
+from rulebook import claim, rules_text, ui, views
 from rulebook.app import App, rules_html
 from rulebook.setup import SETUPS
 from rulebook.ui import Table
@@ -315,7 +316,9 @@ def test_the_app_notebook_is_one_cell_that_opens_the_game(tmp_path):
 
     path = app_notebook("claim", tmp_path)
     notebook = json.loads(path.read_text())
-    bundles = list(tmp_path.glob("plotly-*.js"))
+    charts = tmp_path / views.plotly_file_name()  # plotly.min.js, for the ChartViews, beside the notebook
+    assert charts.read_text() == get_plotlyjs()
+    bundles = [bundle for bundle in tmp_path.glob("plotly-*.js") if bundle != charts]
     assert len(bundles) == 1, "plotly's bundle is served beside the notebook"
     key = bundles[0].stem.split("-")[1]
     assert bundles[0].read_text() == ui.classic_script(str(BaseFigureWidget._esm), key)
@@ -326,7 +329,8 @@ def test_the_app_notebook_is_one_cell_that_opens_the_game(tmp_path):
     assert "--Voila.ip=127.0.0.1" in command and "--token=secret" in command and "--preheat_kernel=True" in command
     allowed = next(part for part in command if part.startswith("--VoilaConfiguration.file_allowlist="))
     patterns = ast.literal_eval(allowed.partition("=")[2])
-    names = ((bundles[0].name, True), (f"plotly-{key}.js", True), ("Claim.ipynb", False), ("plotly-0.js", False))
+    names = ((bundles[0].name, True), (f"plotly-{key}.js", True), (charts.name, True), ("Claim.ipynb", False))
+    names += (("plotly-0.js", False),)
     for name, served in names:
         assert any(re.fullmatch(pattern, name) for pattern in patterns) is served, name
 
