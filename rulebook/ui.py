@@ -465,25 +465,27 @@ class Table(widgets.VBox, Names):
         self.add_class("rulebook-board")
 
     # -- what a click or a button does: the session acts, the board draws ------------------------------
-    def _drawn(self, result: Any) -> Any:
-        self.redraw()
-        return result
-
     def play(self, move: Any) -> bool:
         """Try a move for the person to move (:meth:`Session.play`); a refusal is told in the status line."""
-        return self._drawn(self.session.play(move))
+        played = self.session.play(move)
+        self.redraw()
+        return played
 
     def undo(self) -> None:
         """Take back the last move of a person, with the computer's replies to it."""
-        self._drawn(self.session.undo())
+        self.session.undo()
+        self.redraw()
 
     def hint(self) -> Any:
         """Tell and mark the move the best computer player suggests (never played); returns it, or None."""
-        return self._drawn(self.session.hint())
+        move = self.session.hint()
+        self.redraw()
+        return move
 
     def show_move(self, index: int) -> None:
         """Replay: show the position after move ``index`` (0 is the start); the newest returns to the game."""
-        self._drawn(self.session.show_move(index))
+        self.session.show_move(index)
+        self.redraw()
 
     def start(self) -> Table:
         """Let computer players move if one of them begins, then draw."""
