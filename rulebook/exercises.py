@@ -2,40 +2,47 @@
 
 The exercises are data, one JSON file per game in ``rulebook/exercises/`` (read with :mod:`json`, never evaluated).
 Each one names the paragraphs it practises, holds its position in the game's own save format (the object
-``to_json`` writes, or for Claim a diagram of ``from_diagram``) and its choices; the answer it states is checked
-against the engine by the tests, and marking always uses the engine's answer (:func:`computed_answer`).
+``to_json`` writes, or a text diagram for a game that reads one: ``Game.diagram``) and its choices; the answer it
+states is checked against the engine by the tests, and marking always uses the engine's answer
+(:func:`computed_answer`).
 
 Three kinds of question:
 
 - ``"legal"``: choices are moves; the right ones are exactly those ``check(state, move)`` allows (several may be);
-- ``"most"``: choices are moves; the right one gains most when applied, by the game's measure in :data:`MEASURES`;
+- ``"most"``: choices are moves; the right one gains most when applied, by the game's measure (``Game.measure``);
 - ``"value"``: choices are values; the right one equals what the function named in ``"value"`` (one of
-  :data:`VALUES`, an explicit allow-list) computes from the position and the exercise's ``"args"``.
+  :func:`value_functions`, an explicit allow-list) computes from the position and the exercise's ``"args"``.
+
+Which games have exercises, where their files are and their answer functions: the registry (``Game.exercises``,
+``Game.values``, ``Game.measure``) says; nothing here names a game.
 """
 
 from __future__ import annotations
 
 import functools
 import html
-import importlib
 import inspect
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
 
-from . import rules_text
+from . import registry, rules_text
 from .core import decode_move
 
 KINDS = ("legal", "most", "value")
 FIELDS = {"id", "rules", "position", "question", "kind", "choices", "answer", "why", "value", "args"}
 REQUIRED = ("id", "rules", "position", "question", "kind", "choices", "answer", "why")
-GAMES = rules_text.GAMES
+
+
+def __getattr__(name: str) -> Any:
+    if name == "GAMES":  # the games, read from the registry when asked for (importing this module loads none)
+        return rules_text.GAMES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,7 @@ class Exercise:
     game: str
     id: str
     rules: tuple[str, ...]
-    position: Any  # the save object (dict) or, for Claim, the diagram text
+    position: Any  # the save object (dict) or the text of a diagram (Game.diagram)
     question: str
     kind: str
     choices: tuple[Choice, ...]
@@ -73,167 +80,39 @@ class Exercise:
         return _state(self.game, _position_key(self.position))
 
 
-# --- how "most" and "value" are measured --------------------------------------------------------------------
-
-
-def _mover(state: Any) -> int:
-    player = getattr(state, "player", None)
-    if player is None:
-        player = getattr(state, "turn", None)
-    if player is None:
-        raise ValueError("the position has nobody to move")
-    return player
-
-
-def claim_pieces_removed(before: Any, after: Any) -> int:
-    """Claim: how many pieces and towers left the board (the pieces the move captured)."""
-    return _claim_count(before) - _claim_count(after)
-
-
-def _claim_count(state: Any) -> int:
-    return sum(1 for line in state.grid for cell in line if cell.isalpha())
-
-
-def kingdom_builder_gold_gained(before: Any, after: Any) -> int:
-    """Kingdom Builder: the change of the mover's gold (the three cards and the castles) that the move makes."""
-    from .kingdom_builder import score
-
-    player = _mover(before)
-    return score(after)[player]["total"] - score(before)[player]["total"]
-
-
-MEASURES: dict[str, Callable[[Any, Any], int]] = {
-    "claim": claim_pieces_removed,
-    "kingdom_builder": kingdom_builder_gold_gained,
-}
+# --- how "most" and "value" are measured: each game's answers, plus one question every game shares ----------------
 
 
 def allowed(state: Any, move: Mapping[str, Any]) -> str:
     """ "yes" if the engine allows ``move`` (a move as the save format encodes it) in this position, else "no"."""
-    game = importlib.import_module(type(state).__module__.rsplit(".", 1)[0])
-    decoded = decode_move(dict(move), _move_classes(game.__name__.split(".")[1]), where="args.move")
-    return "yes" if game.check(state, decoded) is None else "no"
+    game = registry.game_of(state)
+    decoded = decode_move(dict(move), game.move_classes(), where="args.move")
+    return "yes" if game.engine.check(state, decoded) is None else "no"
 
 
-def meetjesland_reinforcements(state: Any) -> int:
-    """Meetjesland: the points the player to move gets by choosing reinforcements now (MJ-4.4, MJ-4.9, MJ-4.10)."""
-    from . import meetjesland
-
-    return meetjesland.apply(state, meetjesland.Reinforce()).to_place
+SHARED_VALUES: dict[str, Callable[..., Any]] = {"allowed": allowed}
 
 
-def meetjesland_attack_chance(state: Any, origin: str, target: str, stake: int) -> int:
-    """Meetjesland: the exact chance that attacking ``target`` from ``origin`` with ``stake`` points takes it,
-    fought to the end, as the nearest of 25, 50 and 75 %."""
-    from . import meetjesland
-    from .meetjesland import odds
-
-    refused = meetjesland.check(state, meetjesland.Attack(origin, target, stake))
-    if refused is not None:
-        raise ValueError(f"the attack is not allowed here ({refused})")
-    chance = odds.attack_odds(stake, state.points_on(target), exact=True).conquest
-    return min((25, 50, 75), key=lambda bucket: abs(Fraction(bucket, 100) - chance))
-
-
-def meetjesland_colour_bonus(state: Any) -> int:
-    """Meetjesland: the extra points the player to move gets for holding a whole colour (MJ-4.9)."""
-    from . import meetjesland
-
-    return meetjesland.colour_bonus(state, _mover(state))
-
-
-def meetjesland_roll_losses(state: Any, attacker: list[int], defender: list[int]) -> str:
-    """Meetjesland: the points each side loses to one roll, as "attacker-defender" (MJ-5.6, MJ-5.7)."""
-    from . import meetjesland
-
-    attacker_losses, defender_losses = meetjesland.resolve_roll(attacker, defender)
-    return f"{attacker_losses}-{defender_losses}"
-
-
-def ab_die_post_draw_advice(state: Any, objective: str = "reach") -> str:
-    """Ab die Post: the draw advisor's exact choice for the player to move, "draw" or "stop"."""
-    from .ab_die_post import advisor
-
-    advice = advisor.advise(state)
-    choice = advice.for_reach if objective == "reach" else advice.for_points
-    return "draw" if choice.draw else "stop"
-
-
-def ab_die_post_flight_leader(state: Any) -> int:
-    """Ab die Post: the seat placed first if the flight ended now (the river ranking, ADP-9.3)."""
-    from .ab_die_post import placings
-
-    return placings(state)[0][0]
-
-
-def kingdom_builder_card_leader(state: Any, card: str) -> int:
-    """Kingdom Builder: the seat that scores most for ``card`` in this position (a tie is not a question)."""
-    from .kingdom_builder import card_scores
-
-    scores = card_scores(state, card)
-    best = max(scores)
-    if list(scores).count(best) > 1:
-        raise ValueError(f"the {card} card ties at {best} gold: no single player scores most")
-    return scores.index(best)
-
-
-def kingdom_builder_card_gold(state: Any, card: str, player: int) -> int:
-    """Kingdom Builder: the gold ``player`` scores for ``card`` in this position."""
-    from .kingdom_builder import card_scores
-
-    return card_scores(state, card)[player]
-
-
-def claim_conquerable(state: Any) -> str:
-    """Claim: the territory letters the player to move has conquered and may claim with a tower, or "none"."""
-    from .claim import conquerable
-
-    found = conquerable(state, state.player)
-    return "".join(sorted(found)) or "none"
-
-
-def claim_captures(state: Any, move: Mapping[str, Any]) -> str:
-    """Claim: the points (as the board names them) whose pieces or towers ``move`` captures, or "none"."""
-    from . import claim
-    from .claim.narrate import name
-
-    decoded = decode_move(dict(move), _move_classes("claim"), where="args.move")
-    after = claim.apply(state, decoded)
-    taken = [
-        (row, column)
-        for row, line in enumerate(state.grid)
-        for column, cell in enumerate(line)
-        if cell.isalpha()
-        and not after.grid[row][column].isalpha()
-        and (row, column) != getattr(decoded, "origin", None)
-    ]
-    return ", ".join(name(state, point) for point in sorted(taken, key=lambda p: name(state, p))) or "none"
-
-
-VALUES: dict[str, Callable[..., Any]] = {
-    "allowed": allowed,
-    "meetjesland_reinforcements": meetjesland_reinforcements,
-    "meetjesland_attack_chance": meetjesland_attack_chance,
-    "meetjesland_colour_bonus": meetjesland_colour_bonus,
-    "meetjesland_roll_losses": meetjesland_roll_losses,
-    "ab_die_post_draw_advice": ab_die_post_draw_advice,
-    "ab_die_post_flight_leader": ab_die_post_flight_leader,
-    "kingdom_builder_card_leader": kingdom_builder_card_leader,
-    "kingdom_builder_card_gold": kingdom_builder_card_gold,
-    "claim_conquerable": claim_conquerable,
-    "claim_captures": claim_captures,
-}
+def value_functions(game: str) -> dict[str, Callable[..., Any]]:
+    """The functions a "value" question of ``game`` may name (an explicit allow-list): the shared ones and the
+    game's own (its ``Game.values``)."""
+    return {**SHARED_VALUES, **registry.game(game).value_functions()}
 
 
 # --- loading --------------------------------------------------------------------------------------------------
 
 
 def data_dir() -> Path:
+    """The folder of the rulebook's own exercise files (a game's relative ``Game.exercises`` is read from here)."""
     return Path(__file__).resolve().parent / "exercises"
 
 
-def _move_classes(game: str) -> Mapping[str, type]:
-    return importlib.import_module(f"rulebook.{game}.rules").MOVE_CLASSES
+def data_path(game: str) -> Path:
+    """The exercise file of ``game``; ValueError for a game without exercises."""
+    declared = registry.game(game)
+    if not declared.exercises:
+        raise ValueError(f"{declared.title} has no exercises")
+    return data_dir() / declared.exercises  # an absolute path stays as it is
 
 
 def _position_key(position: Any) -> str:
@@ -242,10 +121,13 @@ def _position_key(position: Any) -> str:
 
 @functools.lru_cache(maxsize=128)
 def _state(game: str, key: str) -> Any:
-    module = importlib.import_module(f"rulebook.{game}")
-    if game == "claim" and not key.lstrip().startswith("{"):
-        return module.from_diagram(key)
-    return module.from_json(key)
+    declared = registry.game(game)
+    if not key.lstrip().startswith("{"):
+        reader = declared.diagram_reader()
+        if reader is None:
+            raise ValueError(f"{declared.title} reads no diagrams: a position is a saved game")
+        return reader(key)
+    return declared.engine.from_json(key)
 
 
 def _problem(where: str, text: str) -> ValueError:
@@ -261,8 +143,7 @@ def _text(data: Mapping[str, Any], key: str, where: str) -> str:
 
 def parse(game: str, data: Any, source: str = "exercises") -> tuple[Exercise, ...]:
     """The exercises of ``game`` from decoded JSON; anything malformed raises ValueError naming the exercise."""
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+    declared = registry.game(game)  # ValueError for an unknown game, naming the known ones
     if not isinstance(data, dict) or set(data) != {"game", "exercises"}:
         raise ValueError(f"{source}: expected an object with 'game' and 'exercises'")
     if data["game"] != game:
@@ -270,7 +151,8 @@ def parse(game: str, data: Any, source: str = "exercises") -> tuple[Exercise, ..
     if not isinstance(data["exercises"], list) or not data["exercises"]:
         raise ValueError(f"{source}: 'exercises' must be a non-empty list")
     known = rules_text.paragraphs(game)
-    classes = _move_classes(game)
+    classes = declared.move_classes()
+    values = value_functions(game)
     found: list[Exercise] = []
     seen: set[str] = set()
     for number, item in enumerate(data["exercises"], start=1):
@@ -298,24 +180,24 @@ def parse(game: str, data: Any, source: str = "exercises") -> tuple[Exercise, ..
         kind = item["kind"]
         if kind not in KINDS:
             raise _problem(where, f"kind {kind!r} is not one of {', '.join(KINDS)}")
-        if kind == "most" and game not in MEASURES:
+        if kind == "most" and declared.measure_function() is None:
             raise _problem(where, f"'most' needs a measure, and {game} has none")
         value_name, args = item.get("value", ""), item.get("args", {})
         if kind == "value":
-            if value_name not in VALUES:
-                raise _problem(where, f"value function {value_name!r} is not one of {', '.join(VALUES)}")
+            if value_name not in values:
+                raise _problem(where, f"value function {value_name!r} is not one of {', '.join(values)}")
         elif value_name or args:
             raise _problem(where, "'value' and 'args' belong to value questions only")
         if not isinstance(args, dict):
             raise _problem(where, "'args' must be an object")
         if kind == "value":
             try:
-                inspect.signature(VALUES[value_name]).bind(None, **args)
+                inspect.signature(values[value_name]).bind(None, **args)
             except TypeError as error:
                 raise _problem(where, f"the arguments do not fit {value_name} ({error})") from None
         position = item["position"]
-        if not isinstance(position, (dict, str)) or (isinstance(position, str) and game != "claim"):
-            raise _problem(where, "'position' must be a saved game (an object), or for Claim a diagram")
+        if not isinstance(position, (dict, str)) or (isinstance(position, str) and not declared.diagram):
+            raise _problem(where, "'position' must be a saved game (an object), or a diagram for a game that reads one")
         try:
             _state(game, _position_key(position))
         except ValueError as error:
@@ -367,8 +249,8 @@ def parse(game: str, data: Any, source: str = "exercises") -> tuple[Exercise, ..
 
 @functools.cache
 def exercises(game: str) -> tuple[Exercise, ...]:
-    """Every exercise of ``game``, read from ``rulebook/exercises/<game>.json`` and validated."""
-    path = data_dir() / f"{game}.json"
+    """Every exercise of ``game``, read from its file (``Game.exercises``) and validated."""
+    path = data_path(game)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as error:
@@ -389,11 +271,13 @@ def exercise(game: str, identifier: str) -> Exercise:
 def computed_answer(item: Exercise) -> tuple[int, ...]:
     """The indices of the right choices, as the engine decides them in the exercise's position."""
     state = item.state()
-    game = importlib.import_module(f"rulebook.{item.game}")
+    declared = registry.game(item.game)
+    game = declared.engine
     if item.kind == "legal":
         return tuple(i for i, choice in enumerate(item.choices) if game.check(state, choice.move) is None)
     if item.kind == "most":
-        measure = MEASURES[item.game]
+        measure = declared.measure_function()
+        assert measure is not None  # parse refuses a "most" question of a game without a measure
         gains: list[int | None] = []
         for choice in item.choices:
             if game.check(state, choice.move) is not None:
@@ -402,7 +286,7 @@ def computed_answer(item: Exercise) -> tuple[int, ...]:
                 gains.append(measure(state, game.apply(state, choice.move)))
         best = max((gain for gain in gains if gain is not None), default=None)
         return tuple(i for i, gain in enumerate(gains) if gain is not None and gain == best)
-    value = VALUES[item.value](state, **dict(item.args))
+    value = value_functions(item.game)[item.value](state, **dict(item.args))
     return tuple(i for i, choice in enumerate(item.choices) if choice.value == value)
 
 
@@ -611,7 +495,7 @@ class ExercisePanel(widgets.VBox):
         if self.on_show is not None:
             self.on_show(item, state)
             return
-        board_class = importlib.import_module(f"rulebook.{self.game}.widget").Board
+        board_class = registry.game(self.game).board_class()
         self.board_box.children = (board_class(state, seed=0, computer={}),)
 
 

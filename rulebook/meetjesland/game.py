@@ -1,0 +1,91 @@
+"""Verover het Meetjesland as the shell sees it: set-up, seats, computer players and parts (see rulebook.registry)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..registry import Bench, Game, Level, Option
+from . import rules
+
+
+def build(players: int, seed: int, options: dict[str, Any]) -> rules.State:
+    """A game from the set-up's choices; with "spread at random" the starting points are placed for everyone."""
+    config = rules.Config(
+        move_limit=options["move_limit"],
+        hand_limit=options["hand_limit"],
+        brewery_value=options["brewery_value"],
+        set_values=(options["set_three_different"], options["set_two_alike"], options["set_three_alike"]),
+        trade_down=options["trade_down"],
+    )
+    state = rules.new_game(players=players, seed=seed, config=config)
+    if options["starting_points"] == "random":
+        rng = random.Random(seed)
+        while state.phase == "setup":
+            state = rules.auto_setup(state, rng)
+    return state
+
+
+def seat_names(players: int) -> list[str]:
+    return [colour.capitalize() for colour in rules.PLAYER_COLOURS[:players]]
+
+
+GAME = Game(
+    name="meetjesland",
+    title="Verover het Meetjesland",
+    prefix="MJ",
+    module="rulebook.meetjesland",
+    players=(3, 4, 5, 6),
+    default_players=4,
+    default_computer={1: "greedy", 2: "greedy", 3: "greedy"},
+    seat_names=seat_names,
+    build=build,
+    options=(
+        Option(
+            "starting_points",
+            "Starting points",
+            "hand",
+            choices=(("placed by each player", "hand"), ("spread at random", "random")),
+            help="MJ-4.1: each player spreads their starting points; or let them be spread at random (MJ-C7)",
+        ),
+        Option("move_limit", "Points moved per turn", 7, minimum=0, maximum=100, help="MJ-5.9: at most 7"),
+        Option("hand_limit", "Most cards in hand", 5, minimum=3, maximum=44, help="MJ-4.8: more than 5 must trade"),
+        Option(
+            "trade_down",
+            "Over the limit, any trade will do",
+            False,
+            help="MJ-4.8 asks for a trade of 3 cards; MJ-C8: a one-card Brewery trade down to the limit is enough",
+        ),
+        Option("brewery_value", "Brewery card worth", 5, minimum=0, maximum=100, help="MJ-4.7"),
+        Option("set_three_different", "Three colours worth", 4, minimum=0, maximum=100, help="MJ-4.7"),
+        Option("set_two_alike", "Two alike and one worth", 6, minimum=0, maximum=100, help="MJ-4.7"),
+        Option("set_three_alike", "Three alike worth", 8, minimum=0, maximum=100, help="MJ-4.7"),
+    ),
+    levels=(
+        Level("random", "random", "any legal move, uniformly at random"),
+        Level(
+            "greedy", "greedy", "trades the best set, piles new points on one front, attacks while the odds are good"
+        ),
+        Level(
+            "strong",
+            "attacks at 80 % by exact odds, plays for its mission",
+            "exact odds weighed by its mission and the regions; brings idle points to the front",
+        ),
+    ),
+    bots_module="rulebook.meetjesland.bots",
+    explain="rulebook.meetjesland.bots:explain",
+    board="rulebook.meetjesland.widget:Board",
+    explorer="rulebook.meetjesland.widget:Explorer",
+    moves="rulebook.meetjesland.rules:MOVE_CLASSES",
+    rules="meetjesland.ipynb",
+    exercises="meetjesland.json",
+    values="rulebook.meetjesland.answers:VALUES",
+    blurb="Conquer villages with dice and fulfil your secret mission first.",
+    bench=Bench(
+        click=(4, 1),
+        players=4,
+        studies=((("greedy", "random", "random"), 30), (("strong", "greedy", "greedy"), 30)),
+        section="rulebook.meetjesland.bench:bench",
+    ),
+    order=1,
+)
