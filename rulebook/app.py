@@ -1,14 +1,13 @@
 """The game app: one page that opens on a game, with its set-up, rules, save and load beside the board.
 
 ``App("claim")`` is all the app notebook holds; ``rulebook app GAME`` serves it with Voila. The shell knows no game:
-it asks ``rulebook.setup`` what can be chosen, ``rulebook.<game>.widget.Board`` for the board, the game's verbs for
-saving and loading, and ``rulebook.rules_text`` for the rules (read from the game's notebook, the one source).
+it asks the registry (``rulebook.registry``) for the game's set-up, board, explorer and verbs (saving and loading),
+and ``rulebook.rules_text`` for the rules (read from the game's notebook, the one source).
 """
 
 from __future__ import annotations
 
 import html
-import importlib
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,9 +16,9 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from . import rules_text, ui
+from . import registry, rules_text, ui
 from .exercises import Exercise, ExercisePanel
-from .setup import GameSetup, Option, setup_of
+from .registry import Option
 from .ui import Table
 
 PANEL_WIDTH = "360px"
@@ -195,10 +194,10 @@ class App(widgets.VBox):
     ):
         if plotly_url is not None:  # `rulebook app` serves plotly's bundle as a file (ui.serve_plotly_from)
             ui.serve_plotly_from(plotly_url)
-        self.setup: GameSetup = setup_of(game)
+        self.setup: registry.Game = registry.game(game)
         self.game = game
-        self.module = importlib.import_module(f"rulebook.{game}")
-        self.board_class = importlib.import_module(f"rulebook.{game}.widget").Board
+        self.module = self.setup.engine
+        self.board_class = self.setup.board_class()
         self.board: Table | None = None
         self.current: Game | None = None
         self.entropy = random.SystemRandom()
@@ -256,8 +255,7 @@ class App(widgets.VBox):
         )
         self.rule_picker.observe(lambda change: self.open_rule(change["new"]) if change["new"] else None, "value")
         rules_box = widgets.VBox([self.rule_picker, self.rules])
-        widget_module = importlib.import_module(f"rulebook.{game}.widget")
-        self.explorer_class = getattr(widget_module, "Explorer", None)  # the game's odds explorer, if it has one
+        self.explorer_class = self.setup.explorer_class()  # the game's odds explorer, if it has one
         self.odds_box = widgets.Box(layout=widgets.Layout(width="100%"))
         self._exercises: ExercisePanel | None = None  # built when its tab is first shown (see `exercises`)
         self.exercises_box = widgets.Box(layout=widgets.Layout(width="100%"))
@@ -286,7 +284,7 @@ class App(widgets.VBox):
             style={"description_width": "150px"},
             layout=widgets.Layout(width="230px"),
         )
-        seat_choices = [("Person", "")] + [(setup.bot_label(name), name) for name in setup.bots]
+        seat_choices = [("Person", "")] + [(setup.bot_label(level.name), level.name) for level in setup.levels]
         self.seats: list[widgets.Dropdown] = []
         for seat, name in enumerate(setup.seat_names(setup.players[-1])):
             control = widgets.Dropdown(

@@ -6,11 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import secrets
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from . import registry
 
 
 def notebooks_dir() -> Path:
@@ -46,19 +49,19 @@ def lab(port: int | None, ip: str = "127.0.0.1") -> int:
     return subprocess.call(lab_command(port, ip))
 
 
-GAMES = ("meetjesland", "kingdom_builder", "ab_die_post", "claim")
-APP_FILES = {
-    "meetjesland": "Verover het Meetjesland",
-    "kingdom_builder": "Kingdom Builder",
-    "ab_die_post": "Ab die Post",
-    "claim": "Claim",
-}
+def app_file(game: str) -> str:
+    """The name of a game's app notebook, without ``.ipynb``: its title, kept to what a file name may hold (Voila
+    names the page after the file)."""
+    try:
+        title = registry.game(game).title
+    except ValueError as error:
+        raise SystemExit(f"rulebook: {error}") from None
+    return re.sub(r"[^\w .,+-]", "", title).strip() or game
 
 
 def app_notebook(game: str, folder: Path) -> Path:
     """The app's notebook: one cell that opens the game (Voila names the page after the file)."""
-    if game not in GAMES:
-        raise SystemExit(f"rulebook: no game {game!r} (games: {', '.join(GAMES)})")
+    title = app_file(game)
     from . import ui
 
     # plotly's bundle beside the notebook, served by Voila as a file the browser keeps (see ui._LOADER)
@@ -82,7 +85,7 @@ def app_notebook(game: str, folder: Path) -> Path:
         "nbformat": 4,
         "nbformat_minor": 5,
     }
-    path = folder / f"{APP_FILES[game]}.ipynb"
+    path = folder / f"{title}.ipynb"
     path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
     return path
 
@@ -114,13 +117,14 @@ def app(game: str, port: int | None, token: str | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="rulebook-app-") as folder:
         notebook = app_notebook(game, Path(folder))
         print(
-            f"Serving {APP_FILES[game]} as an app; open the http://127.0.0.1:... address with its token printed below.",
+            f"Serving {app_file(game)} as an app; open the http://127.0.0.1:... address with its token printed below.",
             flush=True,
         )
         return subprocess.call(voila_command(notebook, port, token))
 
 
 def main(argv: list[str] | None = None) -> int:
+    games = list(registry.games())  # the games found now, as the choices of `app` and `study`
     parser = argparse.ArgumentParser(prog="rulebook", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     lab_parser = commands.add_parser("lab", help="open JupyterLab on the rulebook notebooks")
@@ -131,10 +135,10 @@ def main(argv: list[str] | None = None) -> int:
         help="address to listen on (default 127.0.0.1: this machine only); a token is required whatever it is",
     )
     app_parser = commands.add_parser("app", help="serve one game's notebook as an app (Voila, code hidden)")
-    app_parser.add_argument("game", choices=GAMES)
+    app_parser.add_argument("game", choices=games)
     app_parser.add_argument("--port", type=int, default=None)
     study_parser = commands.add_parser("study", help="play many games between computer players: who wins how often")
-    study_parser.add_argument("game", choices=GAMES)
+    study_parser.add_argument("game", choices=games)
     study_parser.add_argument("--games", type=int, default=40, help="how many games (default 40)")
     study_parser.add_argument(
         "--seats", required=True, help="one computer player per seat, comma-separated, e.g. greedy,random"

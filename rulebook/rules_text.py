@@ -3,6 +3,9 @@
 A paragraph starts with its id in bold at the start of a markdown block (``**MJ-5.2** ...`` or
 ``**MJ-C7 (clarification: ...).** ...``) and runs on over the blocks that follow it (a table, a list) until the
 next paragraph, a heading or the end of the cell. Headings are kept so the app can show the sections.
+
+Which file holds a game's rules is the registry's word (``Game.rules``: a notebook, or a markdown file read as one
+cell); ``GAMES`` and ``PREFIX`` are read from the registry when first asked for.
 """
 
 from __future__ import annotations
@@ -13,11 +16,21 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-GAMES = ("meetjesland", "kingdom_builder", "ab_die_post", "claim")
-PREFIX = {"meetjesland": "MJ", "kingdom_builder": "KB", "ab_die_post": "ADP", "claim": "CL"}
+from . import registry
+
 _START = re.compile(r"^\*\*([A-Z]{2,3}-C?\d+(?:\.\d+)*)\b")
 RULE_ID = re.compile(r"\b[A-Z]{2,3}-C?\d+(?:\.\d+)*\b")
+
+
+def __getattr__(name: str) -> Any:
+    """``GAMES`` (the games' names, in order) and ``PREFIX`` (each game's rule-id prefix), from the registry."""
+    if name == "GAMES":
+        return tuple(registry.games())
+    if name == "PREFIX":
+        return {game.name: game.prefix for game in registry.games().values()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -43,9 +56,9 @@ def notebooks_dir() -> Path:
 
 
 def notebook_path(game: str) -> Path:
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
-    return notebooks_dir() / f"{game}.ipynb"
+    """The file of a game's rules text (``Game.rules``: a relative path is in :func:`notebooks_dir`)."""
+    rules = Path(registry.game(game).rules)  # ValueError for an unknown game, naming the known ones
+    return rules if rules.is_absolute() else notebooks_dir() / rules
 
 
 def parse(cells: list[str]) -> tuple[list[tuple[str, str]], dict[str, Paragraph]]:
@@ -90,8 +103,12 @@ def parse(cells: list[str]) -> tuple[list[tuple[str, str]], dict[str, Paragraph]
 def _load(game: str) -> tuple[tuple[tuple[str, str], ...], dict[str, Paragraph]]:
     path = notebook_path(game)
     try:
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-        cells = ["".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown"]
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".md":
+            cells = [text]
+        else:
+            notebook = json.loads(text)
+            cells = ["".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown"]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"{path.name}: cannot read the rules text ({error})") from None
     outline, paragraphs = parse(cells)

@@ -12,7 +12,6 @@ Dask cluster's executor (``distributed.Client(address).get_executor()``) for stu
 from __future__ import annotations
 
 import concurrent.futures
-import importlib
 import math
 import os
 import random
@@ -20,8 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import registry
 from .core import pick
-from .setup import SETUPS
 
 Z95 = 1.959963984540054  # the standard normal's 97.5 % quantile: two-sided 95 %
 
@@ -51,11 +50,11 @@ class GameResult:
 
 def play_game(game: str, seats: Sequence[str], seed: int, max_moves: int = 50_000) -> GameResult:
     """Play one game between the computer players ``seats`` (one name per seat); deterministic for the seed."""
-    setup = SETUPS[game]
-    bots = importlib.import_module(f"rulebook.{game}.bots").BOTS
-    module = importlib.import_module(f"rulebook.{game}")
+    declared = registry.game(game)
+    bots = declared.bots()
+    module = declared.engine
     players = [bots[name] for name in seats]
-    state = setup.new_state(len(seats), seed)
+    state = declared.new_state(len(seats), seed)
     rng = random.Random(seed)
     first: int | None = None
     moves = 0
@@ -75,15 +74,17 @@ def play_game(game: str, seats: Sequence[str], seed: int, max_moves: int = 50_00
 
 
 def _check(game: str, seats: Sequence[str], games: int) -> None:
-    if game not in SETUPS:
-        raise ValueError(f"no game {game!r} (games: {', '.join(SETUPS)})")
-    setup = SETUPS[game]
-    if len(seats) not in setup.players:
-        raise ValueError(f"{setup.title} is for {setup.players[0]} to {setup.players[-1]} players, not {len(seats)}")
-    known = importlib.import_module(f"rulebook.{game}.bots").BOTS
+    if game not in registry.names():
+        raise ValueError(f"no game {game!r} (games: {', '.join(registry.games())})")
+    declared = registry.game(game)
+    if len(seats) not in declared.players:
+        raise ValueError(
+            f"{declared.title} is for {declared.players[0]} to {declared.players[-1]} players, not {len(seats)}"
+        )
+    known = declared.bots()
     for name in seats:
         if name not in known:
-            raise ValueError(f"no computer player {name!r} in {setup.title} (players: {', '.join(known)})")
+            raise ValueError(f"no computer player {name!r} in {declared.title} (players: {', '.join(known)})")
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise ValueError(f"games: a whole number from 1, not {games!r}")
 
@@ -130,8 +131,9 @@ class Study:
         return average / len(self.seats)
 
     def table(self) -> str:
+        title = registry.game(self.game).title
         lines = [
-            f"{SETUPS[self.game].title}: {len(self.results)} games, seats {', '.join(self.seats)} (rotated each game)",
+            f"{title}: {len(self.results)} games, seats {', '.join(self.seats)} (rotated each game)",
             f"{'who':<14} {'seats':>6} {'wins':>6} {'win rate':>9}   95 % interval",
         ]
         for row in self.rows():
@@ -167,7 +169,7 @@ class Study:
         fair = self.expected_rate() * 100
         figure.add_hline(y=fair, line_dash="dash", annotation_text=f"a fair seat: {fair:.1f} %")
         figure.update_layout(
-            title=f"{SETUPS[self.game].title}: win rates over {len(self.results)} games, with 95 % intervals",
+            title=f"{registry.game(self.game).title}: win rates over {len(self.results)} games, with 95 % intervals",
             yaxis_title="games won (%)",
             xaxis_title="computer player (all its seats) and the first player",
             yaxis_range=[0, 100],

@@ -12,12 +12,11 @@ import pytest
 from plotly.basewidget import BaseFigureWidget
 from plotly.offline import get_plotlyjs
 
-from rulebook import claim, rules_text, ui, views
+from rulebook import claim, registry, rules_text, ui, views
 from rulebook.app import App, rules_html
-from rulebook.setup import SETUPS
 from rulebook.ui import Table
 
-GAMES = sorted(SETUPS)
+GAMES = list(registry.games())
 
 
 def visible_text(app: App) -> str:
@@ -54,7 +53,7 @@ def test_new_game_reads_every_choice_of_the_set_up(app):
     assert app.new_game(), app.notice.value
     assert app.board.state.players == players and app.current.seed == 42
     assert set(app.board.bots) == {seat for seat in range(players) if seat % 2}
-    assert all(app.board.bots[seat] is setup.bots["random"] for seat in app.board.bots)
+    assert all(app.board.bots[seat] is setup.bots()["random"] for seat in app.board.bots)
     # the same set-up gives the same game; another seed another one
     first = app.module.to_json(app.board.state)
     assert app.new_game() and app.module.to_json(app.board.state) == first
@@ -275,16 +274,16 @@ def test_the_rules_panel_holds_every_paragraph_of_the_notebook_once(app):
 def test_every_rule_id_the_engine_raises_is_a_paragraph_the_app_can_open():
     import pathlib
 
-    root = pathlib.Path(__file__).resolve().parents[1] / "rulebook"
     for game in GAMES:
-        source = "\n".join(path.read_text() for path in (root / game).glob("*.py"))
+        root = pathlib.Path(registry.game(game).engine.__file__).parent
+        source = "\n".join(path.read_text() for path in root.glob("*.py"))
         raised = set(re.findall(r'IllegalMove\(\s*"([A-Z]+-C?\d+(?:\.\d+)*)"', source))
         assert raised, game
         assert raised <= set(rules_text.paragraphs(game)), raised - set(rules_text.paragraphs(game))
 
 
 def test_each_set_up_option_names_paragraphs_that_exist():
-    for game, setup in SETUPS.items():
+    for game, setup in registry.games().items():
         for option in setup.options:
             for rule in rules_text.RULE_ID.findall(option.help):
                 assert rule in rules_text.paragraphs(game), (game, option.name, rule)
@@ -335,7 +334,7 @@ def test_the_app_notebook_is_one_cell_that_opens_the_game(tmp_path):
         assert any(re.fullmatch(pattern, name) for pattern in patterns) is served, name
 
 
-@pytest.mark.parametrize("game", sorted(SETUPS))
+@pytest.mark.parametrize("game", GAMES)
 def test_hint_names_a_legal_move_for_the_person_and_plays_nothing(game):
     app = App(game, seed=3)
     board = app.board
@@ -378,11 +377,9 @@ def _explorer_parts(explorer):
     return numbers, results
 
 
-@pytest.mark.parametrize("game", sorted(SETUPS))
+@pytest.mark.parametrize("game", GAMES)
 def test_a_game_with_an_odds_explorer_shows_it_beside_the_board_and_it_follows_new_games(game):
-    import importlib
-
-    explorer_class = getattr(importlib.import_module(f"rulebook.{game}.widget"), "Explorer", None)
+    explorer_class = registry.game(game).explorer_class()
     if explorer_class is None:
         pytest.skip(f"{game} has no odds explorer")
     app = App(game, seed=2)
