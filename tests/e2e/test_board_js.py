@@ -1,6 +1,8 @@
-"""board.js, the boards' drawing, in a real browser: fed the state and the messages plotly.py's FigureWidget sends (a
-stand-in for the kernel records what the page sends back), it draws every marker and label the figure holds, keeps
-one scale on both axes, follows restyle and relayout messages, and reports a click on the nearest clickable point."""
+"""board.js and chart.js, the figures' drawing, in a real browser, fed the synced state of a BoardView or ChartView
+(a stand-in for the kernel records what the page sends back): a board draws every marker and label its figure holds,
+keeps one scale on both axes, redraws at a new revision, reports a click by trace name, point id and revision, and
+hides a trace from a legend click in the page only; a chart is drawn by plotly.js, loaded once per page from an
+address or from the kernel."""
 
 from __future__ import annotations
 
@@ -10,29 +12,38 @@ from pathlib import Path
 import plotly.graph_objects as go
 import pytest
 
-from rulebook import ui
+from rulebook import ui, views
+from rulebook.views import BoardView, ChartView, trace
+from tests.e2e.conftest import SHOTS
 
-BOARD_JS = (Path(ui.__file__).parent / "board.js").read_text()
+PACKAGE = Path(views.__file__).parent
+BOARD_JS = (PACKAGE / "board.js").read_text()
+CHART_JS = (PACKAGE / "chart.js").read_text()
+SITE = "http://rulebook.test"
 
-# a page with the module and a model that records what the page sets; messages are played to it by name
+# a page with the module and, per figure, a model holding its synced values; what the page sends is recorded
 HARNESS = """
 async ([source, figures]) => {
   const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
   const widget = (await import(url)).default;
-  window.models = {};
-  window.sent = [];
-  document.body.innerHTML = "";
-  for (const [name, figure] of Object.entries(figures)) {
+  window.models ??= {};
+  window.sent ??= [];
+  for (const [name, values] of Object.entries(figures)) {
     const handlers = {};
-    const values = { _widget_data: figure.data, _widget_layout: figure.layout };
+    const fire = (event, ...args) => (handlers[event] || []).forEach((handler) => handler(...args));
     const model = {
       get: (key) => values[key],
       on: (event, handler) => (handlers[event] ??= []).push(handler),
+      off: (event, handler) => { handlers[event] = (handlers[event] || []).filter((h) => h !== handler); },
       set: (key, value) => { values[key] = value; window.sent.push([name, key, value]); },
       save_changes() {},
-      play(key, value) { values[key] = value; (handlers["change:" + key] || []).forEach((h) => h()); },
+      send: (content) => window.sent.push([name, "send", content]),
+      // the kernel's side: new synced values (one message, as ipywidgets sends them), a custom message
+      update(changes) { Object.assign(values, changes); Object.keys(changes).forEach((key) => fire("change:" + key)); },
+      receive: (content) => fire("msg:custom", content),
+      play(key, value) { values[key] = value; fire("change:" + key); },  // a FigureWidget's message (legacy)
     };
-    widget.initialize({ model });
+    widget.initialize?.({ model });
     const el = document.createElement("div");
     el.id = name;
     document.body.append(el);
@@ -43,9 +54,15 @@ async ([source, figures]) => {
 """
 
 
-def state(figure) -> dict:
+def synced(figure) -> dict:
+    """What the page's model holds of a figure: a view's ``figure`` and ``revision``, or (legacy) a FigureWidget's
+    data and layout."""
+    if isinstance(figure, views.FigureView):
+        chart = ("config", "plotly_url", "plotly_key") if isinstance(figure, ChartView) else ()
+        names = ("figure", "revision", *chart)
+        return {name: getattr(figure, name) for name in names}
     ui.settle_figure(figure)
-    return {"data": figure._widget_data, "layout": figure._widget_layout}
+    return {"_widget_data": figure._widget_data, "_widget_layout": figure._widget_layout}
 
 
 @pytest.fixture()
@@ -54,14 +71,22 @@ def page(browser):
     page.set_viewport_size({"width": 1200, "height": 1000})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto("about:blank")
+    page.route(f"{SITE}/", lambda route: route.fulfill(body="<!doctype html><body></body>", content_type="text/html"))
+    page.goto(f"{SITE}/")
     yield page
     page.close()
     assert not errors, errors
 
 
-def show(page, **figures) -> None:
-    page.evaluate(HARNESS, [BOARD_JS, json.loads(json.dumps({k: state(f) for k, f in figures.items()}, default=list))])
+def show(page, source: str = BOARD_JS, **figures) -> None:
+    state = json.loads(json.dumps({name: synced(figure) for name, figure in figures.items()}, default=list))
+    page.evaluate(HARNESS, [source, state])
+
+
+def push(page, name: str, view: views.FigureView) -> None:
+    """What the kernel sends after ``view.draw()``: the new figure and revision together."""
+    page.evaluate("([name, state]) => window.models[name].update(state)", [name, synced(view)])
+    page.wait_for_timeout(100)  # drawn at the next animation frame
 
 
 def centre(page, selector: str) -> tuple[float, float]:
@@ -70,13 +95,13 @@ def centre(page, selector: str) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def clicks(page) -> list:
-    return [value for _, key, value in page.evaluate("window.sent") if key == "_js2py_pointsCallback"]
+def sent(page, kind: str = "send") -> list:
+    return [value for _, key, value in page.evaluate("window.sent") if key == kind]
 
 
 def test_every_game_s_board_is_drawn_whole(page):
     """Each marker of size > 0 and each non-empty label of every visible trace is in the drawing, of all four boards
-    after a few moves and a hint."""
+    after a few moves and a hint (Claim's a BoardView, the others still FigureWidgets)."""
     from tests.test_ui import BOARDS
 
     boards = {game: make() for game, make in BOARDS.items()}
@@ -84,86 +109,99 @@ def test_every_game_s_board_is_drawn_whole(page):
         board.hint()
     show(page, **{game: board.figure for game, board in boards.items()})
     for game, board in boards.items():
-        for index, trace in enumerate(board.figure.data):
-            if trace.visible is False:
+        figure = board.figure
+        for index, drawn in enumerate(figure.plot.data if isinstance(figure, BoardView) else figure.data):
+            if drawn.visible is False:
                 continue
             group = f"#{game} g.trace[data-trace='{index}']"
-            points = list(zip(trace.x or (), trace.y or ()))
-            drawn = [i for i, (x, y) in enumerate(points) if x is not None and y is not None]
-            mode = trace.mode or ""
+            points = list(zip(drawn.x or (), drawn.y or ()))
+            shown = [i for i, (x, y) in enumerate(points) if x is not None and y is not None]
+            mode = drawn.mode or ""
             if "markers" in mode:
-                sizes = trace.marker.size
-                own = [i for i in drawn if (sizes[i] if isinstance(sizes, (list, tuple)) else (sizes or 6)) > 0]
+                sizes = drawn.marker.size
+                own = [i for i in shown if (sizes[i] if isinstance(sizes, (list, tuple)) else (sizes or 6)) > 0]
                 found = page.eval_on_selector_all(f"{group} path.point", "els => els.map(e => +e.dataset.point)")
-                assert found == own, (game, index, trace.name)
-            if "text" in mode and trace.text is not None:
-                texts = trace.text if isinstance(trace.text, (list, tuple)) else [trace.text] * len(points)
-                labels = [str(texts[i]) for i in drawn if texts[i] not in ("", None)]
+                assert found == own, (game, index, drawn.name)
+            if "text" in mode and drawn.text is not None:
+                texts = drawn.text if isinstance(drawn.text, (list, tuple)) else [drawn.text] * len(points)
+                labels = [str(texts[i]) for i in shown if texts[i] not in ("", None)]
                 assert page.eval_on_selector_all(f"{group} text", "els => els.map(e => e.textContent)") == labels
+    page.mouse.move(1, 1)
+    page.locator("#claim .rulebook-figure").screenshot(path=SHOTS / "board-js-claim.png")
 
 
-def test_a_click_reports_the_nearest_point_of_a_clickable_trace(page):
-    figure = ui.BoardFigure(
+def test_a_click_sends_the_trace_s_name_the_point_s_id_and_the_revision_drawn(page):
+    view = BoardView(
         go.Figure(
             [
-                go.Scatter(x=[0, 1, 2], y=[0, 0, 0], mode="markers", marker={"size": 30, "symbol": "square"}),
-                go.Scatter(x=[0], y=[0], mode="markers", marker={"size": 50}, hoverinfo="skip"),  # drawn on top
+                go.Scatter(
+                    x=[0, 1, 2], y=[0, 0, 0], mode="markers", name="cells", customdata=[[5, 0], [5, 1], [5, 2]],
+                    marker={"size": 30, "symbol": "square"},
+                ),
+                go.Scatter(x=[0], y=[0], mode="markers", marker={"size": 50}, hoverinfo="skip", name="ring"),  # on top
+                go.Scatter(x=[1], y=[1], mode="markers", name="pieces", ids=["red-1"], marker={"size": 20}),
+                go.Scatter(x=[2], y=[1], mode="markers", name="plain", marker={"size": 20}),
             ],
-            layout={"width": 300, "height": 200, "xaxis": {"range": [-1, 3]}, "yaxis": {"range": [-1, 1]}},
+            layout={"width": 300, "height": 200, "xaxis": {"range": [-1, 3]}, "yaxis": {"range": [-1, 2]}},
         )
     )
-    show(page, board=figure)
-    x, y = centre(page, "#board g.trace[data-trace='1'] path.point")
-    page.mouse.click(x, y)  # on the unclickable marker: the point under it answers
-    x2, y2 = centre(page, "#board g.trace[data-trace='0'] path.point[data-point='2']")
-    page.mouse.click(x2 + 12, y2 - 12)  # inside the square, off its centre
-    page.mouse.click(x2, y2 + 60)  # far from every point: nothing
-    reported = clicks(page)
-    assert [c["points"]["trace_indexes"] + c["points"]["point_indexes"] for c in reported] == [[0, 0], [0, 2]]
-    # what plotly.py makes of the message: the trace's on_click hears the point
-    heard = []
-    figure.data[0].on_click(lambda trace, points, state: heard.append((points.point_inds, state.ctrl)))
-    figure._handler_js2py_pointsCallback({"new": reported[1]})
-    assert heard == [([2], False)]
+    heard: list = []
+    for name in ("cells", "pieces", "plain"):
+        view.on_click(name, lambda point, name=name: heard.append((name, point)))
+    show(page, board=view)
+    page.mouse.click(*centre(page, "#board g.trace[data-name='ring'] path.point"))  # unclickable: the cell under it
+    x, y = centre(page, "#board g.trace[data-name='cells'] path.point[data-point='2']")
+    page.mouse.click(x + 12, y - 12)  # inside the square, off its centre
+    page.mouse.click(x, y + 60)  # far from every point: nothing
+    page.mouse.click(*centre(page, "#board g.trace[data-name='pieces'] path.point"))
+    page.mouse.click(*centre(page, "#board g.trace[data-name='plain'] path.point"))
+    clicks = sent(page)
+    assert clicks == [
+        {"event": "click", "trace": "cells", "point": [5, 0], "revision": 1},  # the id is the customdata
+        {"event": "click", "trace": "cells", "point": [5, 2], "revision": 1},
+        {"event": "click", "trace": "pieces", "point": "red-1", "revision": 1},  # ids before customdata
+        {"event": "click", "trace": "plain", "point": 0, "revision": 1},  # neither: the index
+    ]
+    for content in clicks:  # what the BoardView makes of them
+        view._handle_custom_msg(content, [])
+    assert heard == [("cells", [5, 0]), ("cells", [5, 2]), ("pieces", "red-1"), ("plain", 0)]
+    # a new revision: the click names it
+    trace(view.plot, "cells").update(x=[2, 1, 0])
+    assert view.draw()
+    push(page, "board", view)
+    page.mouse.click(x, y)
+    assert sent(page)[-1] == {"event": "click", "trace": "cells", "point": [5, 0], "revision": 2}
 
 
-def test_messages_from_python_change_the_drawing(page):
-    """The restyle and relayout messages plotly.py sends for an update, recorded from a FigureWidget, then played."""
-    figure = ui.BoardFigure(
+def test_a_new_revision_changes_the_drawing(page):
+    view = BoardView(
         go.Figure(
-            go.Scatter(x=[0, 1], y=[0, 1], mode="markers+text", text=["a", "b"], marker={"color": "grey"}),
+            go.Scatter(x=[0, 1], y=[0, 1], mode="markers+text", text=["a", "b"], marker={"color": "grey"}, name="p"),
             layout={"width": 300, "height": 300, "title": {"text": "before"}},
         )
     )
-    show(page, board=figure)
-    sent: list[tuple[str, dict]] = []
-    names = ("_py2js_restyle", "_py2js_relayout", "_py2js_update")
-    figure.observe(lambda change: change["new"] and sent.append((change["name"], change["new"])), names=names)
-    figure.data[0].update(marker={"color": ["#ff0000", "#0000ff"]}, text=["c", "d"])
-    with figure.batch_update():
-        figure.data[0].x = [1, 0]  # the two points change places
-        figure.layout.title.text = "after <b>the swap</b>"
-    figure.data[0].marker.opacity = 0.5
-    figure.layout.width = 320
-    assert [name for name, _ in sent] == ["_py2js_update", "_py2js_update", "_py2js_restyle", "_py2js_relayout"]
-    for name, message in sent:
-        page.evaluate("([name, message]) => window.models.board.play(name, message)", [name, message])
-    page.wait_for_timeout(100)  # drawn at the next animation frame
+    show(page, board=view)
+    assert page.eval_on_selector_all("#board g.trace text", "els => els.map(e => e.textContent)") == ["a", "b"]
+    with view.plot.batch_update():
+        points = trace(view.plot, "p")
+        points.update(marker={"color": ["#ff0000", "#0000ff"], "opacity": 0.5}, text=["c", "d"], x=[1, 0])
+        view.plot.update_layout(title_text="after <b>the swap</b>", width=320)
+    assert view.draw() and not view.draw()  # the second: nothing changed, nothing sent
+    push(page, "board", view)
     fills = page.eval_on_selector_all("#board path.point", "els => els.map(e => e.getAttribute('fill'))")
     assert fills == ["#ff0000", "#0000ff"]
     assert (
         page.eval_on_selector_all("#board path.point", "els => els.map(e => e.getAttribute('opacity'))") == ["0.5"] * 2
     )
     assert page.get_attribute("#board svg", "width") == "320"
-    texts = page.eval_on_selector_all("#board g.trace text", "els => els.map(e => e.textContent)")
-    assert texts == ["c", "d"]
+    assert page.eval_on_selector_all("#board g.trace text", "els => els.map(e => e.textContent)") == ["c", "d"]
     first, second = (centre(page, f"#board path.point[data-point='{i}']") for i in (0, 1))
     assert first[0] > second[0] + 50  # the first point now stands right of the second
     assert "after the swap" in page.inner_text("#board")
 
 
 def test_one_scale_on_both_axes_and_arrows_along_their_line(page):
-    figure = ui.BoardFigure(
+    view = BoardView(
         go.Figure(
             [
                 go.Scatter(x=[0, 1, 0], y=[0, 0, 1], mode="markers", marker={"size": 4}),
@@ -180,7 +218,7 @@ def test_one_scale_on_both_axes_and_arrows_along_their_line(page):
             },
         )
     )
-    show(page, board=figure)
+    show(page, board=view)
     origin, east, north = (
         centre(page, f"#board g.trace[data-trace='0'] path.point[data-point='{i}']") for i in range(3)
     )
@@ -191,13 +229,13 @@ def test_one_scale_on_both_axes_and_arrows_along_their_line(page):
 
 
 def test_the_hover_label_shows_the_text_with_its_line_breaks_and_nothing_else_as_html(page):
-    figure = ui.BoardFigure(
+    view = BoardView(
         go.Figure(
             go.Scatter(x=[0], y=[0], mode="markers", hovertext=["Eeklo<br><b>3</b> points <script>x</script>"]),
             layout={"width": 300, "height": 300, "hoverlabel": {"font": {"size": 13}}},
         )
     )
-    show(page, board=figure)
+    show(page, board=view)
     page.mouse.move(*centre(page, "#board path.point"))
     label = page.locator("#board .rulebook-figure-label")
     label.wait_for(state="visible", timeout=5_000)
@@ -206,8 +244,8 @@ def test_the_hover_label_shows_the_text_with_its_line_breaks_and_nothing_else_as
     label.wait_for(state="hidden", timeout=5_000)
 
 
-def test_the_legend_lists_the_traces_that_draw_something(page):
-    figure = ui.BoardFigure(
+def test_a_legend_click_hides_a_trace_in_the_page_only_and_across_redraws(page):
+    view = BoardView(
         go.Figure(
             [
                 go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="lane links"),
@@ -218,20 +256,109 @@ def test_the_legend_lists_the_traces_that_draw_something(page):
             layout={"width": 400, "height": 300, "showlegend": True, "legend": {"orientation": "h", "y": -0.02}},
         )
     )
-    show(page, board=figure)
+    show(page, board=view)
     entries = page.eval_on_selector_all("#board .legend-item text", "els => els.map(e => e.textContent)")
     assert entries == ["lane links", "planes"]
-    # a click on an entry hides its trace (the entry stays, faded) and a second click shows it again
-    planes = "#board g.trace[data-trace='3'] path.point"
+    planes = "#board g.trace[data-name='planes'] path.point"
     page.click("#board .legend-item[data-trace='3']")
     page.wait_for_selector(planes, state="detached", timeout=5_000)
     assert page.get_attribute("#board .legend-item[data-trace='3']", "opacity") == "0.4"
-    told = [value for _, key, value in page.evaluate("window.sent") if key == "_js2py_restyle"]
-    figure._handler_js2py_restyle({"new": told[0]})  # what plotly.py makes of it: the trace is hidden there too
-    assert figure.data[3].visible == "legendonly"
-    page.click("#board .legend-item[data-trace='3']")
+    # a redraw from Python (a trace put in front of the planes) keeps them hidden: by their name, not their place
+    view.plot.add_trace(go.Scatter(x=[0.5], y=[0.5], mode="markers", name="new"))
+    view.plot.data = [view.plot.data[i] for i in (0, 4, 1, 2, 3)]
+    trace(view.plot, "planes").update(x=[1, 0.5], y=[0, 0])
+    view.draw()
+    push(page, "board", view)
+    assert page.locator(planes).count() == 0 and page.locator("#board g.trace[data-name='new'] path.point").count()
+    assert page.get_attribute("#board .legend-item[data-trace='4']", "opacity") == "0.4"
+    page.click("#board .legend-item[data-trace='4']")  # shown again
     page.wait_for_selector(planes, timeout=5_000)
-    told = [value for _, key, value in page.evaluate("window.sent") if key == "_js2py_restyle"]
-    figure._handler_js2py_restyle({"new": told[1]})
-    assert figure.data[3].visible is True
-    assert clicks(page) == []  # the legend is not a point of the board
+    assert page.locator(planes).count() == 2
+    assert sent(page) == [] and all(t.visible is None for t in view.plot.data)  # Python was told nothing
+
+
+def serve_plotly(page) -> str:
+    """Serve plotly.min.js at the address the app gives it (beside the notebook); returns the address."""
+    name = views.plotly_file_name()
+    text = views._plotly_js()[0]
+    served: list[str] = []
+
+    def answer(route):
+        served.append(route.request.url)
+        route.fulfill(body=text, content_type="text/javascript")
+
+    page.route(f"{SITE}/voila/files/{name}", answer)
+    page.served = served
+    return f"voila/files/{name}"
+
+
+def test_a_chart_is_drawn_by_plotly_js_loaded_once_from_the_address_the_app_serves(page):
+    address = serve_plotly(page)
+    views.serve_plotly_from(address)
+    try:
+        bars = ChartView(go.Figure(go.Bar(x=["a", "b"], y=[1, 2]), layout={"width": 300, "height": 250}))
+        heat = ChartView(go.Figure(go.Heatmap(z=[[1, 2], [3, 4]]), layout={"width": 300, "height": 250}))
+    finally:
+        views.serve_plotly_from("")
+    show(page, CHART_JS, bars=bars, heat=heat)
+    for name in ("bars", "heat"):
+        page.locator(f"#{name} .js-plotly-plot .main-svg").first.wait_for(state="visible", timeout=30_000)
+    assert len(page.served) == 1 and sent(page) == []  # one load for the page; nothing asked of the kernel
+    assert page.locator("#bars .modebar").count() == 0 or not page.locator("#bars .modebar").first.is_visible()
+    assert page.locator("#bars .point").count() == 2
+    bars.plot.update_layout(title_text="Odds of a win")
+    bars.plot.data[0].update(y=[1, 2])  # unchanged data, a new title
+    assert bars.draw()
+    push(page, "bars", bars)
+    page.wait_for_function("() => document.querySelector('#bars .gtitle')?.textContent === 'Odds of a win'")
+    page.locator("#bars").screenshot(path=SHOTS / "chart-js-bars.png")
+
+
+def test_a_chart_asks_the_kernel_for_plotly_when_no_address_serves_it(page):
+    views.serve_plotly_from(f"{SITE}/missing/plotly.js")  # an address that fails, as a removed file does
+    try:
+        first = ChartView(go.Figure(go.Bar(x=[0, 1], y=[1, 0]), layout={"width": 300, "height": 250}))
+    finally:
+        views.serve_plotly_from("")
+    second = ChartView(go.Figure(go.Scatter(x=[0, 1], y=[1, 0]), layout={"width": 300, "height": 250}))
+    page.route(f"{SITE}/missing/**", lambda route: route.fulfill(status=404, body="gone"))
+    show(page, CHART_JS, first=first, second=second)
+    page.wait_for_function("() => window.sent.some(([, key]) => key === 'send')", timeout=10_000)
+    page.wait_for_timeout(300)
+    asked = [(name, value) for name, key, value in page.evaluate("window.sent") if key == "send"]
+    assert len(asked) == 1 and asked[0][1] == {"event": "plotly"}  # once for the page, by one of the charts
+    view = {"first": first, "second": second}[asked[0][0]]
+    replies: list = []
+    view.comm.send = lambda data=None, metadata=None, buffers=None: replies.append(data)
+    view._handle_custom_msg(asked[0][1], [])
+    (reply,) = replies
+    page.evaluate("([name, content]) => window.models[name].receive(content)", [asked[0][0], reply["content"]])
+    for name in ("first", "second"):
+        page.locator(f"#{name} .js-plotly-plot .main-svg").first.wait_for(state="visible", timeout=30_000)
+
+
+# -- legacy: ui.BoardFigure (plotly.py's FigureWidget messages), until every game draws on a BoardView ------------
+
+
+def test_legacy_board_figure_messages_change_the_drawing(page):
+    """The restyle and relayout messages plotly.py sends for an update, recorded from a FigureWidget, then played."""
+    figure = ui.BoardFigure(
+        go.Figure(
+            go.Scatter(x=[0, 1], y=[0, 1], mode="markers+text", text=["a", "b"], marker={"color": "grey"}),
+            layout={"width": 300, "height": 300, "title": {"text": "before"}},
+        )
+    )
+    show(page, board=figure)
+    messages: list[tuple[str, dict]] = []
+    names = ("_py2js_restyle", "_py2js_relayout", "_py2js_update")
+    figure.observe(lambda change: change["new"] and messages.append((change["name"], change["new"])), names=names)
+    figure.data[0].update(marker={"color": ["#ff0000", "#0000ff"]}, text=["c", "d"])
+    figure.layout.width = 320
+    for name, message in messages:
+        page.evaluate("([name, message]) => window.models.board.play(name, message)", [name, message])
+    page.wait_for_timeout(100)
+    fills = page.eval_on_selector_all("#board path.point", "els => els.map(e => e.getAttribute('fill'))")
+    assert fills == ["#ff0000", "#0000ff"] and page.get_attribute("#board svg", "width") == "320"
+    page.mouse.click(*centre(page, "#board path.point[data-point='1']"))
+    (click,) = sent(page, "_js2py_pointsCallback")
+    assert click["points"]["trace_indexes"] == [0] and click["points"]["point_indexes"] == [1]
