@@ -328,9 +328,10 @@ def test_threshold_bot_draws_to_its_target_and_bots_finish_games():
 
 
 def test_bench_reports_the_figures():
+    from rulebook import study
     from rulebook.ab_die_post import bench
 
-    figures = bench.bench(games_per_threshold=1, seconds=0.2, strong_games=4)
+    figures = bench.bench(games_per_threshold=1, seconds=0.2, strong_games=4, study=study.run)
     # Odds values: 56 draw counts and, per hand of 0-20 points, 30 targets and one stopping rule, for 0, 1, 2 red 3s.
     assert figures["exact odds values computed"] == 3 * 56 + sum(31 * (21 - 3 * reds) for reds in (0, 1, 2))
     assert figures["threshold study games"] == 9 and 4 <= figures["best threshold (points before flying)"] <= 12

@@ -73,7 +73,9 @@ def test_territory_control_and_board_charts():
 
 
 def test_bench_reports_its_figures():
-    figures = bench.bench(seconds=0.2, duel_games=2, strong_games=2)
+    from rulebook import study
+
+    figures = bench.bench(seconds=0.2, duel_games=2, strong_games=2, study=study.run)
     assert figures["crowded_pieces_on_board"] == 56
     assert figures["legal_moves_crowded_count"] == len(claim.legal_moves(bench.crowded_position()))
     assert set(figures) >= {"random_games_per_second_2p", "legal_moves_crowded_ms", "greedy_vs_random_win_rate"}

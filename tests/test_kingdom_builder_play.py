@@ -225,7 +225,9 @@ def test_greedy_beats_random():
 
 
 def test_bench_reports_positive_figures():
-    figures = bench.bench(games=1, strong_games=2)
+    from rulebook import study
+
+    figures = bench.bench(games=1, strong_games=2, study=study.run)
     assert set(figures) >= {"random_games_per_second_2p", "random_games_per_second_4p", "legal_moves_microseconds"}
     wins = figures.pop("strong_wins_against_greedy_of_2")
     assert wins in (0, 1, 2)

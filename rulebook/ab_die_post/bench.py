@@ -1,11 +1,15 @@
 """Measured figures for ``make bench``: random games per second, the exact odds over every hand, and the
-threshold study.  Timings are measurements on a shared machine, never asserted in tests."""
+threshold study.  Timings are measurements on a shared machine, never asserted in tests.
+
+The strong player's balance study is run by the ``study`` function ``make bench`` passes in
+(:func:`rulebook.study.run`): a game's modules do not import the shell's."""
 
 from __future__ import annotations
 
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..core import pick
@@ -69,11 +73,10 @@ def strong_move_times(games: int = 10, players: int = 2) -> list[float]:
     return times
 
 
-def strong_study(games: int = 60) -> dict[str, Any]:
-    """Issue 16.1: the strong player against greedy, 2 players, seats rotated, chance sampled exactly."""
-    from .. import study
-
-    result = study.run("ab_die_post", ("strong", "greedy"), games, workers=1)
+def strong_study(study: Callable[..., Any], games: int = 60) -> dict[str, Any]:
+    """Issue 16.1: the strong player against greedy, 2 players, seats rotated, chance sampled exactly (``study`` is
+    :func:`rulebook.study.run`)."""
+    result = study("ab_die_post", ("strong", "greedy"), games, workers=1)
     row = next(row for row in result.rows() if row["who"] == "strong")
     times = sorted(strong_move_times())
     return {
@@ -85,8 +88,13 @@ def strong_study(games: int = 60) -> dict[str, Any]:
     }
 
 
-def bench(games_per_threshold: int = 40, seconds: float = 3.0, strong_games: int = 60) -> dict[str, Any]:
-    """The figures for the report (about 15 s on one idle core)."""
+def bench(
+    games_per_threshold: int = 40,
+    seconds: float = 3.0,
+    strong_games: int = 60,
+    study: Callable[..., Any] | None = None,
+) -> dict[str, Any]:
+    """The figures for the report (about 15 s on one idle core); the strong player's study only with ``study``."""
     games_rate, ply_rate = random_games_per_second(seconds)
     odds_seconds, count = odds_over_every_hand()
     start = time.perf_counter()
@@ -102,10 +110,10 @@ def bench(games_per_threshold: int = 40, seconds: float = 3.0, strong_games: int
         "threshold study (s)": round(study_seconds, 1),
         "best threshold (points before flying)": best,
         "threshold win rates": {target: round(float(rate), 3) for target, rate in rates.items()},
-        **strong_study(strong_games),
+        **(strong_study(study, strong_games) if study is not None else {}),
     }
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # without the balance study: `make bench` runs it
     for key, value in bench().items():
         print(f"{key}: {value}")

@@ -1,12 +1,16 @@
 """Claim's figures for ``make bench``: random games per second, legal-move time in a crowded position, the greedy
 player's win rate against random players, and the strong player's against greedy (a balance study of 40 games with
-the seats rotated, on every core) with its CPU time per move.  About a minute on two cores."""
+the seats rotated, on every core) with its CPU time per move.  About a minute on two cores.
+
+The balance study is run by the ``study`` function ``make bench`` passes in (:func:`rulebook.study.run`): a game's
+modules do not import the shell's."""
 
 from __future__ import annotations
 
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .bots import greedy_player, greedy_vs_random, play_game, random_player, strong_player
@@ -53,8 +57,11 @@ def strong_move_seconds(games: int = 4, seed: int = 3000, players: int = 2) -> l
     return times
 
 
-def bench(seconds: float = 3.0, duel_games: int = 40, strong_games: int = 40) -> dict[str, Any]:
-    """Measured figures (not asserted anywhere): speed of random play, move generation, greedy against random."""
+def bench(
+    seconds: float = 3.0, duel_games: int = 40, strong_games: int = 40, study: Callable[..., Any] | None = None
+) -> dict[str, Any]:
+    """Measured figures (not asserted anywhere): speed of random play, move generation, greedy against random; with
+    ``study``, the strong player against greedy."""
     figures: dict[str, Any] = {}
     for players in (2, 4):
         games, moves, elapsed, cpu = _random_games(players, seconds, seed=1000)
@@ -75,21 +82,20 @@ def bench(seconds: float = 3.0, duel_games: int = 40, strong_games: int = 40) ->
     figures["greedy_vs_random_games"] = played
     figures["greedy_vs_random_win_rate"] = round(wins / played, 3)
     figures["greedy_vs_random_seconds"] = round(time.perf_counter() - start, 2)
-    from ..study import run
-
-    start = time.perf_counter()
-    study = run("claim", ("strong", "greedy"), strong_games, seed=4000, workers=None if strong_games > 4 else 1)
-    strong = study.rows()[0]
-    figures["strong_vs_greedy_games"] = strong_games
-    figures["strong_vs_greedy_win_rate"] = round(strong["rate"], 3)
-    figures["strong_vs_greedy_95_interval"] = f"{strong['low']:.3f} to {strong['high']:.3f}"
-    figures["strong_vs_greedy_seconds"] = round(time.perf_counter() - start, 2)
+    if study is not None:
+        start = time.perf_counter()
+        result = study("claim", ("strong", "greedy"), strong_games, seed=4000, workers=None if strong_games > 4 else 1)
+        strong = result.rows()[0]
+        figures["strong_vs_greedy_games"] = strong_games
+        figures["strong_vs_greedy_win_rate"] = round(strong["rate"], 3)
+        figures["strong_vs_greedy_95_interval"] = f"{strong['low']:.3f} to {strong['high']:.3f}"
+        figures["strong_vs_greedy_seconds"] = round(time.perf_counter() - start, 2)
     times = strong_move_seconds(games=4 if strong_games > 4 else 1)
     figures["strong_move_cpu_median_s"] = round(statistics.median(times), 3)
     figures["strong_move_cpu_max_s"] = round(max(times), 3)
     return figures
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # without the balance study: `make bench` runs it
     for key, value in bench().items():
         print(f"{key}: {value}")

@@ -1,13 +1,18 @@
 """Figures for ``make bench``: random games per second, the time to list the legal moves, and the strong computer
-player against the greedy one (win rate over games with the seats rotated, CPU time per strong move)."""
+player against the greedy one (win rate over games with the seats rotated, CPU time per strong move).
+
+The balance study is run by the ``study`` function ``make bench`` passes in (:func:`rulebook.study.run`): a game's
+modules do not import the shell's."""
 
 from __future__ import annotations
 
 import random
 import statistics
 import time
+from collections.abc import Callable
+from typing import Any
 
-from .. import core, study
+from .. import core
 from .bots import greedy_player, random_player, strong_player
 from .rules import State, apply, legal_moves, new_game, outcome
 
@@ -45,10 +50,12 @@ def strong_move_times(games: int, seed: int = 0) -> list[float]:
     return times
 
 
-def bench(games: int = 6, seed: int = 0, strong_games: int = 40) -> dict[str, float]:
+def bench(
+    games: int = 6, seed: int = 0, strong_games: int = 40, study: Callable[..., Any] | None = None
+) -> dict[str, float]:
     """Random 2-, 3- and 4-player games per second and moves (player decisions) per CPU second (after one game to
-    warm up), mean legal-move generation time (microseconds), and the strong player's share of wins against greedy
-    over ``strong_games`` 2-player games (seats rotated) with its median and largest CPU time per move."""
+    warm up), mean legal-move generation time (microseconds), and the strong player's median and largest CPU time
+    per move; with ``study``, its wins against greedy over ``strong_games`` 2-player games (seats rotated)."""
     figures: dict[str, float] = {}
     sampled: list[State] = []
     for players in (2, 3, 4):
@@ -66,15 +73,16 @@ def bench(games: int = 6, seed: int = 0, strong_games: int = 40) -> dict[str, fl
     figures["legal_moves_microseconds"] = round(1e6 * (time.perf_counter() - start) / len(sampled), 1)
     figures["legal_moves_positions"] = float(len(sampled))
     if strong_games:
-        result = study.run("kingdom_builder", ("strong", "greedy"), strong_games, seed=seed, workers=1)
-        strong = result.rows()[0]
-        figures[f"strong_wins_against_greedy_of_{strong_games}"] = float(strong["wins"])
+        if study is not None:
+            result = study("kingdom_builder", ("strong", "greedy"), strong_games, seed=seed, workers=1)
+            strong = result.rows()[0]
+            figures[f"strong_wins_against_greedy_of_{strong_games}"] = float(strong["wins"])
         times = strong_move_times(max(1, strong_games // 10), seed)
         figures["strong_move_cpu_seconds_median"] = round(statistics.median(times), 4)
         figures["strong_move_cpu_seconds_max"] = round(max(times), 4)
     return figures
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # without the balance study: `make bench` runs it
     for name, value in bench().items():
         print(f"kingdom_builder {name}: {value}")
