@@ -7,15 +7,17 @@ CAM02-UCS (about 1 is the smallest visible difference; 15 is clearly different a
 
 from __future__ import annotations
 
-import importlib
 import itertools
+import sys
 
 import numpy as np
 import pytest
 
+from rulebook import registry
+
 colorspacious = pytest.importorskip("colorspacious")
 
-GAMES = ("meetjesland", "kingdom_builder", "ab_die_post", "claim")
+GAMES = list(registry.games())
 VISION = (None, "protanomaly", "deuteranomaly", "tritanomaly")
 MINIMUM = 15.0
 
@@ -51,7 +53,8 @@ def test_the_check_tells_apart_what_it_should():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_palette_of_the_board_is_colour_vision_safe(game):
-    palettes = importlib.import_module(f"rulebook.{game}.widget").PALETTES
+    board = registry.game(game).board_class()
+    palettes = sys.modules[board.__module__].PALETTES  # beside the board, in its module
     assert palettes, f"{game}: no palettes listed"
     failures = []
     for name, colours in palettes.items():

@@ -10,17 +10,22 @@ import json
 import pytest
 
 from rulebook import exercises as ex
-from rulebook import rules_text
+from rulebook import registry, rules_text
 from rulebook.app import App
 
-ALL = [(game, item.id) for game in ex.GAMES for item in ex.exercises(game)]
+GAMES = [name for name, game in registry.games().items() if game.exercises]
+ALL = [(game, item.id) for game in GAMES for item in ex.exercises(game)]
 
 
 def _raw(game: str) -> dict:
-    return json.loads((ex.data_dir() / f"{game}.json").read_text(encoding="utf-8"))
+    return json.loads(ex.data_path(game).read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("game", ex.GAMES)
+def test_every_game_of_the_rulebook_has_exercises():
+    assert GAMES == list(registry.games())
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_every_game_has_ten_to_fifteen_exercises_with_distinct_ids(game):
     items = ex.exercises(game)
     assert 10 <= len(items) <= 15
@@ -118,7 +123,7 @@ def test_a_malformed_file_is_refused_as_a_whole():
 # --- the app's Exercises tab -----------------------------------------------------------------------------------
 
 
-@pytest.fixture(params=ex.GAMES)
+@pytest.fixture(params=GAMES)
 def app(request) -> App:
     return App(request.param, seed=4)
 

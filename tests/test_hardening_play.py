@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from rulebook import ab_die_post as adp
 from rulebook import claim as cl
-from rulebook import core
+from rulebook import core, registry
 from rulebook import kingdom_builder as kb
 from rulebook import meetjesland as mj
 from rulebook.core import IllegalMove, check_distribution
@@ -298,13 +298,17 @@ class Game:
     players: tuple[int, ...]
 
 
+# Each game's own checks; the engine and the player counts are the registry's (a game is played as it is served).
+CHECKS = {
+    "meetjesland": (mj.new_game, mj_invariants, mj_transition, mj_crafted),
+    "kingdom_builder": (kb_new, kb_invariants, kb_transition, kb_crafted),
+    "ab_die_post": (adp.new_game, adp_invariants, lambda *_: None, adp_crafted),
+    "claim": (cl.new_game, cl_invariants, cl_transition, cl_crafted),
+}
 GAMES = {
-    "meetjesland": Game("meetjesland", mj, mj.new_game, mj_invariants, mj_transition, mj_crafted, (3, 4, 5, 6)),
-    "kingdom_builder": Game("kingdom_builder", kb, kb_new, kb_invariants, kb_transition, kb_crafted, (2, 3, 4)),
-    "ab_die_post": Game(
-        "ab_die_post", adp, adp.new_game, adp_invariants, lambda *_: None, adp_crafted, (2, 3, 4, 5, 6)
-    ),
-    "claim": Game("claim", cl, cl.new_game, cl_invariants, cl_transition, cl_crafted, (2, 3, 4)),
+    name: Game(name, declared.engine, *CHECKS[name], declared.players)
+    for name, declared in registry.games().items()
+    if name in CHECKS
 }
 RULE_IDS = {name: notebook_rule_ids(name) for name in GAMES}
 
@@ -409,6 +413,13 @@ def test_random_play(name: str, players: int, seed: int, moves: int) -> None:
     assert seen["refused"] > moves  # the crafted moves were really tried, several per step
     if name != "claim":
         assert seen["chance"] > 0
+
+
+def test_every_registered_game_is_played_here() -> None:
+    """A game the rulebook serves is hardened here too: each has its invariants and crafted moves."""
+    assert set(GAMES) == set(registry.games()) == set(CHECKS)
+    for name, game in GAMES.items():
+        assert game.module is registry.game(name).engine
 
 
 def test_every_game_plays_ten_thousand_moves_per_run() -> None:

@@ -1,11 +1,15 @@
-"""A plain ``pip install .`` ships the board data inside the package, not only an editable checkout."""
+"""A plain ``pip install .`` ships the board data inside the package, not only an editable checkout, and declares
+every game of the registry as an entry point (how an installed rulebook finds its games)."""
 
 from __future__ import annotations
 
+import configparser
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+from rulebook import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,4 +27,11 @@ def test_wheel_contains_the_package_and_every_board_file(tmp_path):
     for board in (ROOT / "graphs").rglob("*.json"):
         assert f"rulebook/graphs/{board.relative_to(ROOT / 'graphs').as_posix()}" in names
     assert "rulebook/meetjesland/rules.py" in names and "rulebook/core.py" in names
-    assert any(name.endswith("entry_points.txt") for name in names)
+    (entry_points,) = [name for name in names if name.endswith(".dist-info/entry_points.txt")]
+    declared = configparser.ConfigParser(delimiters=("=",))
+    declared.optionxform = str  # entry-point names keep their case
+    declared.read_string(zipfile.ZipFile(wheel).read(entry_points).decode())
+    games = dict(declared[registry.GROUP])
+    assert games == {name: f"{game.module}.game:GAME" for name, game in registry.games().items()}
+    for reference in games.values():
+        assert f"{reference.partition(':')[0].replace('.', '/')}.py" in names

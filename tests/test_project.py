@@ -11,10 +11,13 @@ from pathlib import Path
 import pytest
 import tomllib
 
+from rulebook import registry, rules_text
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-GAMES = sorted(p.parent.name for p in (ROOT / "rulebook").glob("*/rules.py"))
-RULE_ID = re.compile(r"""["']((?:MJ|KB|ADP|CL)-[A-Z]?\d+(?:\.\d+)*)["']""")
+GAMES = list(registry.games())
+PREFIXES = "|".join(game.prefix for game in registry.games().values())
+RULE_ID = re.compile(rf"""["']((?:{PREFIXES})-[A-Z]?\d+(?:\.\d+)*)["']""")
 
 
 def _name(requirement: str) -> str:
@@ -54,15 +57,16 @@ def test_notebooks_define_no_functions(notebook):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_rule_id_the_engine_can_raise_is_in_the_notebook(game):
-    notebook = ROOT / "notebooks" / f"{game}.ipynb"
+    notebook = rules_text.notebook_path(game)
     assert notebook.is_file(), f"{game} has no notebook"
     text = "".join(
         "".join(c["source"]) for c in json.loads(notebook.read_text())["cells"] if c["cell_type"] == "markdown"
     )
     ids = set()
-    for module in (ROOT / "rulebook" / game).glob("*.py"):
+    package = Path(registry.game(game).engine.__file__).parent
+    for module in package.glob("*.py"):
         ids |= set(RULE_ID.findall(module.read_text()))
-    assert ids, f"no rule ids found in rulebook/{game}"
+    assert ids, f"no rule ids found in {package}"
     missing = sorted(rule for rule in ids if f"**{rule}" not in text)
     assert not missing, f"rule ids missing from {notebook.name}: {missing}"
 
