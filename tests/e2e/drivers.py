@@ -96,8 +96,8 @@ def claim(page, board) -> None:
     start = bots.play_until_battle(game.new_game(players=2, seed=7), random.Random(7))
     table = widget.Board(start, seed=7, computer={1: "greedy"})  # the notebook's battle board
     move = next(m for m in game.legal_moves(table.state) if hasattr(m, "origin"))
-    cells = table.figure.data[0]
-    where = {(round(-y), round(x)): i for i, (x, y) in enumerate(zip(cells.x, cells.y))}
+    cells = table.figure.plot.data[0]  # the territories, one cell per point, each with its [row, column]
+    where = {tuple(point): i for i, point in enumerate(cells.customdata)}
     click_point(board, 0, where[tuple(move.origin)])
     board.locator(".widget-html, .rulebook-status", has_text="for the piece on").first.wait_for(timeout=30_000)
     click_point(board, 0, where[tuple(move.destination)])
