@@ -47,7 +47,8 @@ def _typed_array(spec: dict[str, Any]) -> list[Any]:
     shape = spec.get("shape")
     if shape:
         values = values.reshape(tuple(int(part) for part in str(shape).split(",")))
-    return _plain(values.tolist(), typed_arrays=False)
+    plain: list[Any] = _plain(values.tolist(), typed_arrays=False)
+    return plain
 
 
 def _plain(value: Any, *, typed_arrays: bool) -> Any:
@@ -76,7 +77,8 @@ def _plain(value: Any, *, typed_arrays: bool) -> Any:
 
 def plotly_json(plot: go.Figure, *, typed_arrays: bool = False) -> dict[str, Any]:
     """The figure as plotly's public JSON (``{"data": [...], "layout": {...}}``), plain enough to sync."""
-    return _plain(plot.to_plotly_json(), typed_arrays=typed_arrays)
+    figure: dict[str, Any] = _plain(plot.to_plotly_json(), typed_arrays=typed_arrays)
+    return figure
 
 
 def trace(plot: go.Figure, name: str) -> Any:
