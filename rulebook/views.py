@@ -106,7 +106,7 @@ def point_ids(trace_json: dict[str, Any]) -> list[Any]:
 
 class FigureView(anywidget.AnyWidget):
     """A plotly figure kept in Python as ``plot`` (a plain ``go.Figure``) and drawn in the page from ``figure``,
-    its JSON as of ``revision``; :meth:`draw` sends what changed since the last one."""
+    its JSON as of ``revision``; :meth:`draw` sends the whole figure again when it has changed."""
 
     figure = traitlets.Dict().tag(sync=True)
     revision = traitlets.Int(0).tag(sync=True)
@@ -182,7 +182,8 @@ class BoardView(FigureView):
 
     def click(self, trace_name: str, point_id: Any, revision: int | None = None) -> bool:
         """What a click in the page does (tests call it): the point ``point_id`` of the trace ``trace_name``, clicked
-        on the drawing of ``revision`` (default: the newest).  True if it reached the trace's handlers."""
+        on the drawing of ``revision`` (default: the newest).  False if it was stale (the on_stale handlers heard it),
+        else True, and the trace's on_click handlers heard it."""
         point_id = _plain(point_id, typed_arrays=False)
         revision = self.revision if revision is None else revision
         points = self._points.get(trace_name)
