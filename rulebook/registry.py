@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 GROUP = "rulebook.games"  # the entry-point group a game distribution declares its GAME under
 DISTRIBUTION = "rulebook"  # the distribution of this package, whose entry points are read first
@@ -190,7 +190,7 @@ class Game:
 
     def bots(self) -> dict[str, Any]:
         """The game's computer players by name (its ``bots.BOTS``)."""
-        return importlib.import_module(self.bots_module).BOTS
+        return cast("dict[str, Any]", importlib.import_module(self.bots_module).BOTS)
 
     def explanation(self, state: Any, move: Any) -> str:
         """Why a computer player would make ``move`` here, in players' words ("" for a game that does not say)."""
@@ -198,7 +198,7 @@ class Game:
 
     def board_class(self) -> type:
         """The board widget: ``Board(state, seed=..., computer={seat: name})``."""
-        return resolve(self.board)
+        return cast(type, resolve(self.board))
 
     def explorer_class(self) -> type | None:
         """The odds (or threats) explorer shown beside the board, or None for a game without one."""
@@ -206,7 +206,7 @@ class Game:
 
     def move_classes(self) -> Mapping[str, type]:
         """The move classes by name, as save files and exercises write them."""
-        return resolve(self.moves)
+        return cast("Mapping[str, type]", resolve(self.moves))
 
     def value_functions(self) -> dict[str, Callable[..., Any]]:
         """The functions an exercise's "value" question may name, by name (none when the game has no exercises)."""

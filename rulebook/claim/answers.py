@@ -22,6 +22,8 @@ def claim_pieces_removed(before: rules.State, after: rules.State) -> int:
 
 def claim_conquerable(state: rules.State) -> str:
     """The territory letters the player to move has conquered and may claim with a tower, or "none"."""
+    if state.player is None:
+        raise ValueError("the position has nobody to move")
     found = rules.conquerable(state, state.player)
     return "".join(sorted(found)) or "none"
 

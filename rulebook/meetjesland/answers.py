@@ -27,7 +27,7 @@ def meetjesland_attack_chance(state: rules.State, origin: str, target: str, stak
     refused = rules.check(state, rules.Attack(origin, target, stake))
     if refused is not None:
         raise ValueError(f"the attack is not allowed here ({refused})")
-    chance = odds.attack_odds(stake, state.points_on(target), exact=True).conquest
+    chance = Fraction(odds.attack_odds(stake, state.points_on(target), exact=True).conquest)  # exact: a Fraction
     return min((25, 50, 75), key=lambda bucket: abs(Fraction(bucket, 100) - chance))
 
 
