@@ -7,36 +7,39 @@ boardgame.io keeps its game logic in a reducer with no UI). Nothing here imports
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Iterable, Mapping
-from types import ModuleType
 from typing import Any, NamedTuple
 
-from .core import IllegalMove, game_module, pick
+from . import registry
+from .core import IllegalMove, pick
+from .registry import Game
 
 Bot = Callable[[Any, random.Random], Any]
 
 
-def _game_of(state: Any) -> ModuleType:
-    """The game module a state belongs to (``rulebook.claim``): the one place a session looks a game up."""
-    return game_module(state)
+def _entry_of(state: Any) -> Game:
+    """The registered game a state belongs to: the one place a session looks a game up."""
+    return registry.game_of(state)
 
 
-def _bots_of(game: str) -> ModuleType:
-    """The computer players of the game named ``game`` (its ``bots`` module, with ``BOTS`` and maybe ``explain``)."""
-    return importlib.import_module(f"rulebook.{game}.bots")
+def _bots_of(game: str) -> dict[str, Bot]:
+    """The computer players of the registered game named ``game``, by name (its ``bots.BOTS``)."""
+    return registry.game(game).bots()
 
 
 def game_name(module: Any) -> str:
-    """``rulebook.claim`` -> ``claim``."""
-    return module.__name__.split(".")[1]
+    """The registered name of the game whose engine is ``module`` (``rulebook.claim`` -> ``claim``)."""
+    for name, entry in registry.games().items():
+        if entry.module == module.__name__:
+            return name
+    raise ValueError(f"{module.__name__} is not the engine of a registered game")
 
 
 def computer_players(game: str, computer: Mapping[int, str | Bot] | Iterable[int]) -> dict[int, Bot]:
     """Seats the computer plays, as {seat: bot}: a mapping of seats to names from the game's ``bots.BOTS`` (or bot
     functions), or just the seats, which then get the game's greedy player."""
-    table = _bots_of(game).BOTS
+    table = _bots_of(game)
     chosen = computer.items() if isinstance(computer, Mapping) else ((seat, "greedy") for seat in computer)
     players: dict[int, Bot] = {}
     for seat, bot in chosen:
@@ -116,8 +119,9 @@ class Session:
         computer: Mapping[int, str | Bot] | Iterable[int] = (),
         names: Names | None = None,
     ) -> None:
-        self.game = _game_of(state)
-        self.game_name = game_name(self.game)
+        self.entry: Game = _entry_of(state)  # the registered game: its name, levels, explanations
+        self.game = self.entry.engine  # its verbs
+        self.game_name = self.entry.name
         self.names = names if names is not None else Names()
         self.seed = seed
         self.rng = random.Random(seed)
@@ -275,12 +279,10 @@ class Session:
         if self.replaying or self.finished or player is None or player in self.bots:
             self._say("No hint now: it is not your turn to move.", "error")
             return None
-        bots = _bots_of(self.game_name)
-        name = "strong" if "strong" in bots.BOTS else "greedy"
+        name = self.entry.strongest()
         # its own generator, seeded by the position: the same hint each time, and the game's dice stay as they were
-        move = bots.BOTS[name](self.live, random.Random(f"hint {self.seed} {len(self.states)}"))
-        explain = getattr(bots, "explain", None)
-        reason = explain(self.live, move) if callable(explain) else ""
+        move = self.entry.bots()[name](self.live, random.Random(f"hint {self.seed} {len(self.states)}"))
+        reason = self.entry.explanation(self.live, move)
         self.hinted = move
         self._say(f"Hint ({name} computer player): {self.move_text(move)}" + (f". {reason}" if reason else ""))
         return move

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook import cli, registry, rules_text, session, setup, study
+from rulebook import cli, registry, rules_text, setup, study
 from rulebook import exercises as ex
 from rulebook.registry import Game, Level, Option
 
@@ -268,15 +268,6 @@ def test_rulebook_study_plays_nim(nim, capsys):
         cli.main(["study", "nim", "--seats", "strong,random", "--workers", "1"])
 
 
-_SESSION_BY_MODULE_NAME = 'import_module(f"rulebook.{' in Path(session.__file__).read_text()
-
-
-@pytest.mark.xfail(
-    _SESSION_BY_MODULE_NAME,
-    raises=ModuleNotFoundError,
-    strict=True,
-    reason="rulebook.session still finds a game's bots as rulebook.<game>.bots (to be wired to the registry)",
-)
 def test_the_app_serves_nim(nim):
     from rulebook.app import App
 
@@ -400,7 +391,7 @@ def lookups_by_module_name(source: str) -> list[str]:
 
 # Shared modules still looking games up by module name, to be wired to the registry by their owners: strict, so a
 # module leaves this list as soon as it no longer does.
-PENDING = {"core.py": "game_module(state)", "session.py": "_game_of, _bots_of and game_name"}
+PENDING: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
