@@ -9,11 +9,10 @@ outcomes with exact ``Fraction`` probabilities and the caller picks one, with :f
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import json
 import math
 import random
-import reprlib
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -47,19 +46,26 @@ def check_distribution(outcomes: Sequence[tuple[Any, Fraction]]) -> None:
     total = Fraction(0)
     for outcome, probability in outcomes:
         if not isinstance(probability, Fraction) or probability <= 0:
-            raise ValueError(f"chance outcome {outcome!r} has probability {probability!r}")
+            raise ValueError(f"chance outcome {quote(outcome)} has probability {quote(probability)}")
         total += probability
     if outcomes and total != 1:
         raise ValueError(f"chance outcomes sum to {total}, not 1")
 
 
-def game_module(state: Any):
-    """The game module a state belongs to (the package that defines ``chance_outcomes`` and ``apply``)."""
-    module_name = type(state).__module__
-    package = sys.modules[module_name.rsplit(".", 1)[0]]
-    if hasattr(package, "chance_outcomes"):
-        return package
-    return sys.modules[module_name]
+def game_module(state: Any) -> Any:
+    """The engine module of the registered game a state belongs to (the module with ``chance_outcomes``, ``apply``).
+
+    Remembered per state class: :func:`advance` and :func:`sample` ask on every chance node."""
+    cls = type(state)
+    engine = _ENGINES.get(cls)
+    if engine is None:
+        from . import registry  # the registry imports this module: asked here, not at import
+
+        engine = _ENGINES[cls] = registry.game_of(state).engine
+    return engine
+
+
+_ENGINES: dict[type, Any] = {}
 
 
 _TICKETS: dict[int, tuple[Sequence, int, tuple[int, ...]]] = {}
@@ -122,7 +128,7 @@ def replay(start: State, history: Iterable[Any], apply: Callable[[State, Any], S
 def encode_move(move: Any) -> dict[str, Any]:
     """A move dataclass as a JSON-ready dict: its class name under ``"move"`` plus its fields."""
     if not dataclasses.is_dataclass(move):
-        raise TypeError(f"{move!r} is not a move")
+        raise TypeError(f"{quote(move)} is not a move")
     data: dict[str, Any] = {"move": type(move).__name__}
     for field in dataclasses.fields(move):
         data[field.name] = _plain(getattr(move, field.name))
@@ -142,27 +148,132 @@ def _plain(value: Any) -> Any:
 
 
 MAX_NESTING = 8  # no move field nests deeper than a list of pairs; deeper input is refused, never recursed into
+MAX_TEXT = 200  # characters of a text in a move field: names of territories, cards, tiles and colours are short
+MAX_ITEMS = 1000  # items of a list in a move field: the longest real one is a jump chain or a route of a few dozen
+MAX_NUMBER = 10**18  # a number in a move field counts points, dice or fields: a larger one is refused unread
+
+
+def cut(text: str, limit: int, ellipsis: str = "...") -> str:
+    """``text`` if it has at most ``limit`` characters, else its first characters and ``ellipsis`` in ``limit``."""
+    return text if len(text) <= limit else text[: max(0, limit - len(ellipsis))] + ellipsis
+
+
+def repr_prefix(value: Any, limit: int = 60) -> str:
+    """The first ``limit`` characters of ``repr(value)`` (the whole repr when shorter), computed without building
+    the rest: a save may hold megabytes in one field, lists nested thousands deep or numbers of thousands of digits.
+    The text comes back one character longer than ``limit`` when the repr goes on, so a caller knows to cut it."""
+    parts: list[str] = []
+    _prefix(value, limit + 1, parts, 0)
+    return "".join(parts)[: limit + 1]
+
+
+def _prefix(value: Any, budget: int, parts: list[str], depth: int) -> int:
+    """Append at least ``budget`` characters of ``value``'s repr to ``parts`` (or all of it); the budget left."""
+    if budget <= 0:
+        return 0
+    if depth > MAX_NESTING:
+        parts.append("...")
+        return budget - 3
+    if isinstance(value, str):
+        text = repr(value[:budget])
+        text = text[:-1] if len(value) > budget else text  # the closing quote is not reached
+    elif isinstance(value, bytes):
+        text = repr(value[:budget])
+    elif isinstance(value, int) and value.bit_length() > 4 * budget + 64:  # over ~budget digits: say the size
+        text = f"<a number of about {int(value.bit_length() * 0.30103)} digits>"
+    elif isinstance(value, (tuple, list, set, frozenset, dict)) and not hasattr(value, "_fields"):
+        return _prefix_items(value, budget, parts, depth)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        parts.append(f"{type(value).__name__}(")
+        budget -= len(parts[-1])
+        for index, field in enumerate(field for field in dataclasses.fields(value) if field.repr):
+            if budget <= 0:
+                return 0
+            parts.append(f"{', ' if index else ''}{field.name}=")
+            budget = _prefix(getattr(value, field.name, None), budget - len(parts[-1]), parts, depth + 1)
+        text = ")"
+    else:
+        try:
+            text = repr(value)  # a number, None, a Fraction, an exception, an object of the engine
+        except Exception:  # noqa: BLE001 - a hostile or broken repr must not replace the error being reported
+            text = f"<{type(value).__name__}>"
+    parts.append(text[: budget + 1])
+    return budget - len(parts[-1])
+
+
+def _prefix_items(value: Any, budget: int, parts: list[str], depth: int) -> int:
+    if isinstance(value, dict):
+        opening, closing = "{", "}"
+    elif not value and isinstance(value, (set, frozenset)):
+        opening, closing = f"{type(value).__name__}(", ")"
+    elif isinstance(value, frozenset):
+        opening, closing = "frozenset({", "})"
+    elif isinstance(value, set):
+        opening, closing = "{", "}"
+    else:
+        opening, closing = ("(", ",)" if len(value) == 1 else ")") if isinstance(value, tuple) else ("[", "]")
+    parts.append(opening)
+    budget -= len(opening)
+    for index, item in enumerate(value.items() if isinstance(value, dict) else value):
+        if budget <= 0:
+            return 0
+        if index:
+            parts.append(", ")
+            budget -= 2
+        if isinstance(value, dict):
+            budget = _prefix(item[0], budget, parts, depth + 1)
+            parts.append(": ")
+            budget = _prefix(item[1], budget - 2, parts, depth + 1)
+        else:
+            budget = _prefix(item, budget, parts, depth + 1)
+    parts.append(closing)
+    return budget - len(closing)
 
 
 def quote(value: Any, limit: int = 60) -> str:
-    """A value for an error message: its repr, cut to a short prefix (a save may hold megabytes in one field, or
-    lists nested thousands deep: ``reprlib`` stops at a few levels instead of recursing)."""
-    text = _QUOTER.repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    """A value for an error message: its repr, cut to a short prefix; the cost stays small however large or deep
+    the value is (see :func:`repr_prefix`)."""
+    return cut(repr_prefix(value, limit), limit)
 
 
-_QUOTER = reprlib.Repr()
-_QUOTER.maxlevel = 3
-_QUOTER.maxstring = _QUOTER.maxother = _QUOTER.maxlong = 80
-_QUOTER.maxlist = _QUOTER.maxtuple = _QUOTER.maxdict = _QUOTER.maxset = _QUOTER.maxfrozenset = 8
+def _small(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is small enough to word in full: short texts, ordinary numbers, a few items, not deep."""
+    if value is None or isinstance(value, (bool, float, Fraction)):
+        return True
+    if isinstance(value, str):
+        return len(value) <= MAX_TEXT
+    if isinstance(value, int):
+        return -MAX_NUMBER <= value <= MAX_NUMBER
+    if depth >= 4:
+        return False
+    if isinstance(value, (tuple, list, frozenset)):
+        return len(value) <= 16 and all(_small(item, depth + 1) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return all(_small(getattr(value, field.name, None), depth + 1) for field in dataclasses.fields(value))
+    return False
+
+
+def said(move: Any, limit: int = 80, ellipsis: str = "...") -> str:
+    """A move for an error message: as the rules word it when its fields are small, else the short prefix of its
+    repr (wording a move holding a megabyte text, or a text as its list of cards, took seconds), cut to ``limit``."""
+    text = describe(move) if _small(move) else repr_prefix(move, limit)
+    return cut(text, limit, ellipsis)
 
 
 def _frozen(value: Any, where: str, depth: int = 0) -> Any:
     if depth > MAX_NESTING:
         raise ValueError(f"{where}: nested more than {MAX_NESTING} deep")
     if isinstance(value, list):
+        if len(value) > MAX_ITEMS:
+            raise ValueError(f"{where}: a list of {len(value)} items (a move's lists hold at most {MAX_ITEMS})")
         return tuple(_frozen(item, where, depth + 1) for item in value)
-    if value is None or isinstance(value, (bool, int, str)):
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise ValueError(f"{where}: a text of {len(value)} characters ({quote(value, 40)}); at most {MAX_TEXT}")
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and not -MAX_NUMBER <= value <= MAX_NUMBER:
+        raise ValueError(f"{where}: the number {quote(value, 40)} is out of range for a move")
+    if value is None or isinstance(value, (bool, int)):
         return value
     raise ValueError(f"{where}: unexpected value {quote(value)}")
 
@@ -178,7 +289,7 @@ def decode_move(data: Any, classes: Mapping[str, type], where: str = "move") -> 
     names = {field.name for field in dataclasses.fields(cls)}
     given = set(data) - {"move"}
     if given != names:
-        missing, extra = sorted(names - given), sorted(given - names)
+        missing, extra = sorted(names - given), heapq.nsmallest(4, given - names)  # not all of a million keys
         raise ValueError(f"{where}: {name} fields wrong (missing {missing}, unexpected {quote(extra)})")
     values = {key: _frozen(data[key], f"{where}.{key}") for key in names}
     try:
@@ -205,18 +316,23 @@ def parse_json(text: str | bytes, what: str) -> Any:
         return json.loads(text)
     except RecursionError:
         raise ValueError(f"{what}: the JSON is nested too deeply") from None
-    except (TypeError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (TypeError, ValueError) as error:  # bad JSON or bytes, or a number of more than 4300 digits
         raise ValueError(f"{what}: {quote(str(error), 200)}") from None
+
+
+MAX_SAVE = 8_000_000  # characters of a save at most: a long game takes about 100 KB; a larger text is refused unread
 
 
 def load_game(text: str | bytes, game: str, version: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Parse and check the envelope of a save file; returns ``(setup, history)`` still to be replayed."""
+    if isinstance(text, (str, bytes)) and len(text) > MAX_SAVE:
+        raise ValueError(f"not a saved game: {len(text)} characters, more than a save holds ({MAX_SAVE})")
     data = parse_json(text, "not a saved game")
     if not isinstance(data, dict):
         raise ValueError("not a saved game: expected a JSON object")
-    unknown = sorted(set(data) - set(SAVE_KEYS))
+    unknown = set(data) - set(SAVE_KEYS)
     if unknown:
-        raise ValueError(f"saved game: unknown key {quote(unknown[0])} (a save holds {', '.join(SAVE_KEYS)})")
+        raise ValueError(f"saved game: unknown key {quote(min(unknown))} (a save holds {', '.join(SAVE_KEYS)})")
     if data.get("game") != game:
         raise ValueError(f"this is a saved game of {quote(data.get('game'))}, not {game!r}")
     saved = data.get("version")
@@ -248,14 +364,17 @@ def replay_saved(
         try:
             state = apply(state, move)
         except IllegalMove as error:
-            raise ValueError(f"history[{index}] ({describe(move)}) is not legal here: {error}") from None
+            raise ValueError(f"history[{index}] ({said(move, 60)}) is not legal here: {cut(str(error), 160)}") from None
+        except ValueError as error:
+            raise ValueError(f"history[{index}] ({said(move, 60)}) is malformed: {cut(str(error), 160)}") from None
         except (TypeError, KeyError, IndexError, AttributeError) as error:
-            raise ValueError(f"history[{index}] ({describe(move)}) is malformed: {error!r}") from None
+            problem = f"{type(error).__name__}: {cut(str(error), 140)}"
+            raise ValueError(f"history[{index}] ({said(move, 60)}) is malformed: {problem}") from None
     return state
 
 
 def seeded(seed: int | None) -> random.Random:
     """A private random generator; a seed is required so that every run shows the same game."""
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ValueError(f"seed must be an int, got {seed!r}")
+        raise ValueError(f"seed must be an int, got {quote(seed)}")
     return random.Random(seed)
