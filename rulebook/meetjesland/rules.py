@@ -16,8 +16,8 @@ from functools import cache, cached_property, lru_cache
 
 import networkx as nx
 
-from .. import boards
-from ..core import IllegalMove, Outcome, describe, dump_game, load_game, replay_saved, seeded
+from .. import boards, core
+from ..core import IllegalMove, Outcome, dump_game, load_game, replay_saved, seeded
 from ..probability import sorted_dice
 
 RULES_VERSION = 1
@@ -30,18 +30,15 @@ QUOTE_LIMIT = 40  # characters of a bad value quoted in an error message
 
 
 def quote(value) -> str:
-    """A bad value for an error message: its repr, cut to a short prefix (a save may carry megabytes)."""
-    try:
-        text = repr(value)
-    except Exception:  # noqa: BLE001 - a hostile object's repr must not escape as another error
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1] + "…"
+    """A bad value for an error message: a short prefix of its repr, found without building the rest (a save may
+    carry megabytes in one field)."""
+    return core.cut(core.repr_prefix(value, QUOTE_LIMIT), QUOTE_LIMIT, "…")
 
 
 def _said(move) -> str:
-    """A move as the rules word it, cut short like :func:`quote` when a malformed field makes it long."""
-    text = describe(move)
-    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1] + "…"
+    """A move as the rules word it, cut short like :func:`quote`; a move with huge fields is not worded at all
+    (wording a megabyte text as a trade of a million cards took a second)."""
+    return core.said(move, QUOTE_LIMIT, "…")
 
 
 def _whole(value, low: int, high: int) -> bool:
@@ -744,7 +741,7 @@ def outcome(state: State) -> Outcome | None:
 
 
 def _territory(state: State, territory, rule: str) -> str:
-    if not isinstance(territory, str) or territory not in state.board.index:
+    if not isinstance(territory, str) or len(territory) > core.MAX_TEXT or territory not in state.board.index:
         raise IllegalMove(rule, f"there is no territory {quote(territory)} on the map")
     return territory
 
@@ -823,7 +820,7 @@ def _place(state: State, move: Place, rule: str) -> State:
             f"{_name(territory)} belongs to {PLAYER_COLOURS[state.owner_of(territory)]}: place on your own territories",
         )
     if points > state.to_place:
-        raise IllegalMove(rule, f"only {state.to_place} point(s) are left to place, not {points}")
+        raise IllegalMove(rule, f"only {state.to_place} point(s) are left to place, not {quote(points)}")
     index = state.board.index[territory]
     state = _evolve(
         state, points=_replace(state.points, index, state.points[index] + points), to_place=state.to_place - points
@@ -859,7 +856,7 @@ def _check_dice_counts(state: State, dice: Dice) -> None:
 def _trade(state: State, move: TradeCards) -> State:
     player, hand = state.turn, list(state.hands[state.turn])
     cards = move.cards
-    if not isinstance(cards, tuple) or not all(isinstance(c, str) for c in cards):
+    if not isinstance(cards, tuple) or len(cards) > core.MAX_ITEMS or not all(isinstance(c, str) for c in cards):
         raise IllegalMove("MJ-4.7", f"a trade names cards, not {quote(cards)}")
     if state.stage == "conquer":
         raise IllegalMove("MJ-C8", "cards are traded before the first attack of the turn")
@@ -906,7 +903,7 @@ def _attack(state: State, move: Attack) -> State:
     if stake > state.points_on(origin) - 1:
         raise IllegalMove(
             "MJ-5.3",
-            f"a stake of {stake} would leave no point on {_name(origin)}: at most {state.points_on(origin) - 1}",
+            f"a stake of {quote(stake)} would leave no point on {_name(origin)}: at most {state.points_on(origin) - 1}",
         )
     index = state.board.index[origin]
     return _evolve(
