@@ -257,8 +257,37 @@ def _load_track(name: str) -> Track:
 load_track.cache_clear = _load_track.cache_clear  # type: ignore[attr-defined]
 
 
+MAX_SECTIONS = 50  # river sections of a track at most (the shipped one has 3; the charts draw one line per section)
+MAX_STEPS = 1000  # fields of a lane in one section at most (the shipped one has 4, 8 and 16)
+
+
+def _check_track_node(node: Any, data: Mapping[str, Any], name: str) -> None:
+    """ValueError naming the node and the attribute when one the rules read has the wrong type (a section "1"
+    raised TypeError deep in the track's indexing)."""
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in ("start", "airport", "field"):
+        raise ValueError(f"{name}: node {short(node)} has unknown kind {short(kind)}")
+    for key in ("x", "y"):
+        value = data.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{name}: node {short(node)} has {key} {short(value)}; expected a number")
+    if kind != "field":
+        return
+    if not isinstance(data.get("lane"), str) or data["lane"] not in LANES:
+        raise ValueError(f"{name}: field {short(node)} has lane {short(data.get('lane'))}, expected one of {LANES}")
+    for key in ("section", "steps", "step"):
+        high = {"section": MAX_SECTIONS, "steps": MAX_STEPS}.get(key) or data["steps"]  # steps is checked by now
+        value = data.get(key)
+        if type(value) is not int or not 1 <= value <= high:
+            raise ValueError(
+                f"{name}: field {short(node)} has {key} {short(value)}; expected a whole number from 1 to {high}"
+            )
+
+
 def track_from_graph(graph: Any, name: str = "board") -> Track:
     """Check a track graph (one start, one airport, lanes, forward edges) and index it for move generation."""
+    for node, data in graph.nodes(data=True):
+        _check_track_node(node, data, name)
     kinds = {node: data["kind"] for node, data in graph.nodes(data=True)}
     if sorted(node for node, kind in kinds.items() if kind in ("start", "airport")) != ["airport", "start"]:
         raise ValueError(f"{name}: a track needs exactly the nodes 'start' (kind start) and 'airport' (kind airport)")
@@ -267,27 +296,27 @@ def track_from_graph(graph: Any, name: str = "board") -> Track:
     lane: dict[str, str | None] = {"start": None, "airport": None}
     for node, data in graph.nodes(data=True):
         if data["kind"] == "field":
-            if data["lane"] not in LANES:
-                raise ValueError(f"{name}: field {node!r} has lane {data['lane']!r}, expected one of {LANES}")
-            if not (1 <= data["step"] <= data["steps"] and 1 <= data["section"] <= sections):
-                raise ValueError(f"{name}: field {node!r} has step {data['step']} of {data['steps']}")
             progress[node] = (data["section"] - 1) + Fraction(2 * data["step"] - 1, 2 * data["steps"])
             lane[node] = data["lane"]
-        elif data["kind"] not in ("start", "airport"):
-            raise ValueError(f"{name}: node {node!r} has unknown kind {data['kind']!r}")
     ahead: dict[tuple[str, int], list[tuple[str, bool]]] = {}
     for first, second, data in graph.edges(data=True):
-        if data["kind"] not in ("lane", "cross"):
-            raise ValueError(f"{name}: edge {first}-{second} has unknown kind {data['kind']!r}")
+        where = f"{short(first)}-{short(second)}"
+        if not isinstance(data.get("kind"), str) or data["kind"] not in ("lane", "cross"):
+            raise ValueError(f"{name}: edge {where} has unknown kind {short(data.get('kind'))}")
         if progress[first] == progress[second]:
-            raise ValueError(f"{name}: edge {first}-{second} joins two fields equally far along the track")
+            raise ValueError(f"{name}: edge {where} joins two fields equally far along the track")
         is_lane = data["kind"] == "lane"
         if not is_lane and None in (lane[first], lane[second]):
-            raise ValueError(f"{name}: cross-link {first}-{second} touches the start field or the airport")
+            raise ValueError(f"{name}: cross-link {where} touches the start field or the airport")
         low, high = sorted((first, second), key=progress.__getitem__)
         ahead.setdefault((low, 1), []).append((high, is_lane))
         ahead.setdefault((high, -1), []).append((low, is_lane))
     frozen = {key: tuple(sorted(value)) for key, value in ahead.items()}
+    for node, data in graph.nodes(data=True):
+        if not isinstance(data.get("passenger"), bool):
+            raise ValueError(
+                f"{name}: node {short(node)} has passenger {short(data.get('passenger'))}; expected true/false"
+            )
     passenger = tuple(sorted(node for node, data in graph.nodes(data=True) if data["passenger"]))
     return Track(name, graph, sections, progress, lane, frozen, passenger)
 
@@ -493,7 +522,7 @@ def new_game(players: int = 4, seed: int = 0, config: Config | None = None) -> S
     """Set up (ADP-2.1 to ADP-2.4): planes on the start field, the shuffled pile, nobody holding cards."""
     config = config or Config()
     if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 6:
-        raise ValueError(f"Ab die Post! is for 2-6 players, not {players!r}")
+        raise ValueError(f"Ab die Post! is for 2-6 players, not {short(players)}")
     core.seeded(seed)  # checks the seed is an int
     config.marble_counts(players)
     if not 0 <= config.first_player < players:
@@ -1022,14 +1051,14 @@ def to_json(state: State) -> str:
 def from_json(text: str | bytes) -> State:
     """Load a save file by replaying its log; anything malformed or illegal raises ``ValueError``."""
     setup, history = core.load_game(text, GAME, RULES_VERSION)
-    unknown = sorted(set(setup) - {"players", "seed", "config"})
+    unknown = set(setup) - {"players", "seed", "config"}
     if unknown:
-        raise ValueError(f"saved game setup: unknown keys {unknown}")
+        raise ValueError(f"saved game setup: unknown key {short(min(unknown))} (a setup holds players, seed, config)")
     config = Config.from_dict(setup.get("config", {}), where="setup.config")
     try:
         start = new_game(players=setup.get("players"), seed=setup.get("seed"), config=config)
     except (TypeError, KeyError) as error:
-        raise ValueError(f"saved game setup: {error!r}") from None
+        raise ValueError(f"saved game setup: {short(str(error), 120)}") from None
     return core.replay_saved(start, history, MOVE_CLASSES, apply)
 
 
