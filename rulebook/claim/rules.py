@@ -1425,7 +1425,9 @@ def start_from_setup(setup: dict[str, Any]) -> State:
         return from_diagram(setup["diagram"], config=config)
     keys = {"players", "seed", "assembly", "config", "colours"}
     if set(setup) != keys:
-        raise ValueError(f"saved game: setup needs exactly {sorted(keys)}, got {sorted(setup)}")
+        missing, extra = sorted(keys - set(setup)), set(setup) - keys
+        unexpected = f", unexpected {short(min(extra))}" if extra else ""  # one named, not a million listed
+        raise ValueError(f"saved game: setup needs exactly {sorted(keys)} (missing {missing}{unexpected})")
     colours = setup["colours"]
     if not isinstance(colours, list):
         raise ValueError("saved game: setup.colours must be a list")  # noqa: TRY004 - malformed input is a ValueError here

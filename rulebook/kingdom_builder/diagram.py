@@ -33,6 +33,8 @@ from .rules import (
 
 __all__ = ["from_diagram", "from_json", "position", "terrain_diagram", "to_diagram", "to_json"]
 
+MAX_HEADER = 200  # characters of a header line at most: the longest real one, the sections, has about 40
+
 
 def _section_words(sections: tuple[tuple[str, bool], ...]) -> str:
     return " ".join(f"{name}{'*' if turned else ''}" for name, turned in sections)
@@ -84,6 +86,10 @@ def from_diagram(
     headers = {}
     for number, key in enumerate(("sections", "cards", "players")):
         line = lines[number].strip()
+        if len(line) > MAX_HEADER:  # refused before it is split into words
+            raise ValueError(
+                f"diagram line {number + 1}: {len(line)} characters, more than a header has ({MAX_HEADER})"
+            )
         if not line.startswith(f"{key}:"):
             raise ValueError(f"diagram line {number + 1}: expected '{key}: ...', got {short(line)}")
         headers[key] = line[len(key) + 1 :].split()
