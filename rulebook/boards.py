@@ -12,7 +12,7 @@ from typing import Any
 
 import networkx as nx
 
-from .core import parse_json, quote
+from .core import cut, parse_json, quote
 
 
 def graphs_dir() -> Path:
@@ -62,7 +62,8 @@ def from_data(
     """Build and validate an undirected graph from node-link data.
 
     ``node_attributes`` and ``edge_attributes`` must be present on every node and edge; when ``passable``
-    names a boolean edge attribute, every node must be reachable through the edges where it is true."""
+    names a boolean edge attribute, every node must be reachable through the edges where it is true. The caller's
+    ``data`` is never changed, whether it is accepted or refused: node ids made tuples go into copies."""
     if not isinstance(data, dict):
         raise ValueError(f"{name}: expected a node-link object")
     for key in ("directed", "multigraph"):  # networkx reads a missing "multigraph" as true: say so at load
@@ -75,13 +76,13 @@ def from_data(
     if not isinstance(nodes, list) or not isinstance(edges, list):
         raise ValueError(f"{name}: node-link data needs a 'nodes' list and an 'edges' list")
     ids: set[Any] = set()
+    copied_nodes: list[dict[str, Any]] = []
     for index, node in enumerate(nodes):
         if not isinstance(node, dict) or "id" not in node:
             raise ValueError(f"{name}: nodes[{index}] has no 'id'")
         key = _node_id(node["id"], f"{name}: nodes[{index}]")
-        if key != node["id"]:
-            node = {**node, "id": key}
-            nodes[index] = node
+        node = {**node, "id": key}
+        copied_nodes.append(node)
         if key in ids:
             raise ValueError(f"{name}: node {quote(key)} is listed twice")
         ids.add(key)
@@ -89,11 +90,13 @@ def from_data(
         if missing:
             raise ValueError(f"{name}: node {quote(key)} lacks {', '.join(missing)}")
     seen: dict[frozenset, dict] = {}
+    copied_edges: list[dict[str, Any]] = []
     for index, edge in enumerate(edges):
         if not isinstance(edge, dict) or "source" not in edge or "target" not in edge:
             raise ValueError(f"{name}: edges[{index}] needs 'source' and 'target'")
         source, target = (_node_id(edge[end], f"{name}: edges[{index}].{end}") for end in ("source", "target"))
-        edge.update(source=source, target=target)
+        edge = {**edge, "source": source, "target": target}
+        copied_edges.append(edge)
         for end in (source, target):
             if end not in ids:
                 raise ValueError(f"{name}: edge {quote(source)}-{quote(target)} names unknown node {quote(end)}")
@@ -113,8 +116,9 @@ def from_data(
             raise ValueError(f"{name}: edge {quote(source)}-{quote(target)} lacks {', '.join(missing)}")
         if passable is not None and not isinstance(edge.get(passable), bool):
             raise ValueError(f"{name}: edge {quote(source)}-{quote(target)}: '{passable}' must be true or false")
-    try:
-        graph = nx.node_link_graph(data, directed=False, multigraph=False, edges="edges")
+    copy = {**data, "graph": dict(data.get("graph", {})), "nodes": copied_nodes, "edges": copied_edges}
+    try:  # networkx keeps the "graph" object itself as the graph's attributes: a copy, not the caller's
+        graph = nx.node_link_graph(copy, directed=False, multigraph=False, edges="edges")
     except (KeyError, TypeError, nx.NetworkXError) as error:
         raise ValueError(f"{name}: not networkx node-link data ({quote(str(error), 200)})") from None
     if graph.number_of_nodes() == 0:
@@ -125,8 +129,9 @@ def from_data(
         open_graph.add_edges_from((u, v) for u, v, ok in graph.edges(data=passable) if ok)
         if not nx.is_connected(open_graph):
             parts = sorted(nx.connected_components(open_graph), key=len)
-            cut_off = sorted(map(str, parts[0]))
-            raise ValueError(f"{name}: not connected through passable borders; cut off: {', '.join(cut_off)}")
+            cut_off = [cut(node, 40) for node in sorted(map(str, parts[0]))[:10]]  # ids from a file: a few, short
+            more = f" and {len(parts[0]) - 10} more" if len(parts[0]) > 10 else ""
+            raise ValueError(f"{name}: not connected through passable borders; cut off: {', '.join(cut_off)}{more}")
     return graph
 
 
