@@ -14,6 +14,7 @@ from rulebook import meetjesland as mj
 from rulebook.meetjesland import bots, charts, odds
 from rulebook.meetjesland.explorer import Explorer, parse_defenders
 from rulebook.meetjesland.widget import Board, hint_places
+from rulebook.views import ChartView, trace
 from tests.test_meetjesland_odds import reference_ends
 
 DEAL = mj.new_game(4, seed=0)
@@ -138,7 +139,9 @@ def test_the_calculator_answers_when_the_numbers_change():
     before = explorer.attack_result.value
     explorer.stop_at.value = 3
     assert explorer.attack_result.value != before and "breaking off when down to 3" in explorer.attack_result.value
-    assert explorer.attack_figure.data[0].y and explorer.attack_figure.layout.width == 340
+    assert isinstance(explorer.attack_figure, ChartView)
+    assert explorer.attack_figure.plot.data[0].y and explorer.attack_figure.plot.layout.width == 340
+    assert explorer.attack_figure.figure["layout"]["title"]["text"].startswith("7 against 4, stop at 3")  # sent
 
 
 def test_one_against_one_shows_the_exact_fraction():
@@ -158,7 +161,12 @@ def test_both_follow_the_attack_chosen_on_the_board():
     assert explorer.start == "kaprijke" and explorer.path == ["eeklo"] and explorer.chain_stake.value == 7
     assert f"{float(odds.chain_win_probability(7, [3])) * 100:.1f} %" in result_text(explorer, "chain")
     # the map shows the path from the start
-    assert list(board.figure.data[12].text) == ["", "1"]  # the start, then the territories numbered in order
+    assert list(trace(board.figure.plot, "planned path").text) == ["", "1"]  # the start, then the territories in order
+    sent = next(drawn for drawn in board.figure.figure["data"] if drawn["name"] == "planned path")
+    assert sent["text"] == ["", "1"]  # and the page has it
+    drawn = board.figure.revision
+    explorer.attackers.value = 9  # the calculator's own numbers: the path, and so the map, stay as they are
+    assert board.figure.revision == drawn
 
 
 def test_a_path_clicked_on_the_map_while_planning():
@@ -177,7 +185,7 @@ def test_a_path_clicked_on_the_map_while_planning():
     stakes = odds.chain_odds(12, [3, 2, 4]).stakes
     assert f"50 %: {stakes[0.5]}; 75 %: {stakes[0.75]}; 90 %: {stakes[0.9]}" in text
     assert "Eeklo can stake 11 now" in text
-    chart = explorer.chain_figure.data[0]
+    chart = explorer.chain_figure.plot.data[0]
     assert list(chart.x) == ["1. Kaprijke", "2. Bassevelde", "3. Boekhoute"]
     assert chart.y[-1] == pytest.approx(odds.chain_win_probability(12, [3, 2, 4]))
     explorer.click("bassevelde")  # a click on the path cuts it back
@@ -231,7 +239,7 @@ def test_the_explorer_fits_the_app_panel_and_a_wider_notebook():
     board = Board(playing({"kaprijke": (0, 5)}))
     assert Explorer(board).layout.width == "340px"
     wide = Explorer(board, width=700, chart_height=380)
-    assert wide.attack_figure.layout.width == 700
+    assert wide.attack_figure.plot.layout.width == 700
 
 
 # --- the hint -------------------------------------------------------------------------------------------------
@@ -241,11 +249,11 @@ def test_hint_is_marked_on_the_map_and_cleared_by_the_next_move():
     board = Board(playing({"kaprijke": (0, 9), "eeklo": (1, 1)}), computer={1: "greedy", 2: "greedy", 3: "greedy"})
     move = board.hint()
     assert move == bots.strong_player(board.live, None) and board.hinted == move
-    hint = board.figure.data[11]
+    hint = trace(board.figure.plot, "hint")
     assert isinstance(move, mj.Attack) and list(hint.marker.symbol) == ["circle", "arrow", "circle"]
     assert f"to take {board.state.board.name(move.target)}" in board.status.text and "%" in board.status.text
     assert board.play(move)
-    assert list(board.figure.data[11].x) == []
+    assert list(trace(board.figure.plot, "hint").x) == []
 
 
 def test_hint_places_of_each_kind_of_move():

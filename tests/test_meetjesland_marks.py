@@ -11,6 +11,7 @@ import pytest
 from rulebook import meetjesland as mj
 from rulebook.meetjesland import Attack, Dice, EndTurn, Place, arrange, widget
 from rulebook.meetjesland.widget import INK, OFFSET_KM, PALETTES, PLAYER_SYMBOL, RINGS, Board
+from rulebook.views import trace
 
 DEAL = mj.new_game(4, seed=0)  # White: Oosteeklo, Lovendegem, Nevele, ...; Black: Zelzate-Oost, Assenede, ...
 INTERNAL_ID = re.compile(r"\b[a-z]+_[a-z_]+\b")
@@ -33,7 +34,9 @@ def test_a_conquest_is_marked_with_an_arrow_a_ring_and_the_ghosts_of_the_points_
     table = Board(before)
     table.states.append(after)
     table.redraw()
-    arrows, ghosts, taken, gains = (table.figure.data[i] for i in (7, 8, 9, 10))
+    arrows, ghosts, taken, gains = (
+        trace(table.figure.plot, f"last move {layer}") for layer in ("arrows", "losses", "taken", "gains")
+    )
     (x0, _), (x1, y1) = at("kaprijke"), at("eeklo")
     start, end = (arrows.x[0], arrows.y[0]), (arrows.x[1], arrows.y[1])
     # the arrow runs from Kaprijke towards Eeklo, stopped short of both points, its head at the Eeklo end
@@ -51,13 +54,13 @@ def test_a_conquest_is_marked_with_an_arrow_a_ring_and_the_ghosts_of_the_points_
 def test_points_placed_are_marked_and_the_marks_go_with_the_next_move():
     table = Board(playing({"kaprijke": (0, 5)}, to_place=4, stage="reinforce"))
     assert table.play(Place("kaprijke", 3))
-    gains = table.figure.data[10]
+    gains = trace(table.figure.plot, "last move gains")
     assert list(gains.text) == ["+3"] and (gains.x[0], gains.y[0]) == (
         at("kaprijke")[0] - OFFSET_KM,
         at("kaprijke")[1] + OFFSET_KM,
     )
     assert table.play(Place("kaprijke", 1))
-    assert list(table.figure.data[10].text) == ["+1"]  # only the newest move is marked
+    assert list(trace(table.figure.plot, "last move gains").text) == ["+1"]  # only the newest move is marked
 
 
 def test_every_computer_reply_is_marked_until_the_person_moves_again():
@@ -73,10 +76,10 @@ def test_every_computer_reply_is_marked_until_the_person_moves_again():
     assert after.turn == 0 and len(after.history) > len(before.history) + 5
     changed = [t for t in after.board.territories if before.owner_of(t) != after.owner_of(t)]
     assert changed  # the three computer players took territories in this round (seed 1)
-    taken = table.figure.data[9]
+    taken = trace(table.figure.plot, "last move taken")
     assert sorted(zip(taken.x, taken.y)) == sorted(at(t) for t in changed)
     attacks = {(m.origin, m.target) for m in after.history[len(before.history) :] if isinstance(m, Attack)}
-    assert len(table.figure.data[7].x) == 3 * len(attacks)  # start, head, gap per arrow
+    assert len(trace(table.figure.plot, "last move arrows").x) == 3 * len(attacks)  # start, head, gap per arrow
 
 
 def test_the_person_reads_what_the_computers_did_to_their_territories():
@@ -145,7 +148,7 @@ def test_rings_differ_by_shape_and_never_take_a_region_colour():
     table = Board(playing({"lovendegem": (0, 4), "waarschoot": (2, 2)}))
     table.select("lovendegem")
     table.select("waarschoot")
-    rings = table.figure.data[4]
+    rings = trace(table.figure.plot, "highlight")
     index = DEAL.board.index
     assert rings.marker.symbol[index["lovendegem"]] == RINGS["chosen"][0]
     assert rings.marker.symbol[index["waarschoot"]] == RINGS["target"][0]
@@ -155,24 +158,22 @@ def test_rings_differ_by_shape_and_never_take_a_region_colour():
     assert len(set(PLAYER_SYMBOL)) == 6
 
 
-def test_a_stale_click_is_ignored_with_a_message():
+def test_a_click_names_its_territory_and_one_the_map_does_not_hold_is_ignored_with_a_message():
     table = Board(playing())
     before = table.state
-
-    class Points:
-        point_inds = [60]  # from an older, longer drawing
-
-    table._clicked(table.figure.data[5], Points(), None)
+    view = table.figure
+    drawn = view.revision
+    assert not view.click("territories", "atlantis")  # no such territory on the map (a forged or mangled click)
     assert table.state is before and table.origin is None and "older drawing" in table.status.text
-
-    class Trace:
-        customdata = ("ursel",)  # the click names its territory: the index is only a place in this list
-
-    class First:
-        point_inds = [0]
-
-    table._clicked(Trace(), First(), None)
-    assert table.origin == "ursel"
+    assert not view.click("territories", 0)  # an index is not a territory's id
+    assert table.origin is None
+    assert view.click("territories", "ursel") and table.origin == "ursel"  # White's: chosen, and ringed
+    table.origin_menu.value = ""  # chosen again: nothing
+    assert table.origin is None and view.revision == drawn + 2
+    # the click names its territory, so a click on an older drawing still means that territory
+    assert view.click("territories", "nevele", revision=drawn) and table.origin == "nevele"
+    assert not view.click("names", "ursel")  # the names are not clickable: nothing happens
+    assert table.origin == "nevele"
 
 
 @pytest.mark.parametrize("name", sorted(PALETTES))
@@ -195,6 +196,29 @@ def test_the_region_palette_is_the_board_files():
     assert widget.PLAYER_FILL == tuple(PALETTES["players"])
 
 
+def css_rules(prefix: str) -> dict[str, dict[str, str]]:
+    """The stylesheet's rules for the classes starting with ``prefix``: class -> {property: value}."""
+    from rulebook.markup import STYLESHEET
+
+    found = {}
+    for name, body in re.findall(r"\.(" + re.escape(prefix) + r"[\w-]+)\s*\{([^}]*)\}", STYLESHEET.read_text()):
+        found[name] = dict(
+            (part.split(":")[0].strip(), part.split(":")[1].strip()) for part in body.split(";") if ":" in part
+        )
+    return found
+
+
+def test_the_stylesheet_s_player_and_region_colours_are_the_board_s():
+    """The chips, the legend and the hand's swatches take their colours from style.css: the same as the map's."""
+    rules = css_rules("rb-mj-")
+    for player, (fill, text) in enumerate(zip(widget.PLAYER_FILL, widget.PLAYER_TEXT)):
+        assert rules[f"rb-mj-player-{player}"] == {"background": fill, "color": text}
+    for region, colour in mj.load_board().graph.graph["region_colours"].items():
+        assert rules[f"rb-mj-region-{region}"] == {"background": colour, "color": widget.ink_on(colour)}
+    for card in DEAL.pile:  # every card's colour has a swatch, the Brewery card too
+        assert f"rb-mj-region-{mj.rules.card_colour(card)}" in rules
+
+
 def test_replaying_a_computer_move_marks_that_move_and_keeps_the_computers_mission_hidden():
     table = Board(mj.new_game(players=4, seed=1), seed=1, computer=(1, 2, 3))
     table.auto_button.click()
@@ -209,12 +233,12 @@ def test_replaying_a_computer_move_marks_that_move_and_keeps_the_computers_missi
     attack = table.step(index).move
     table.show_move(index)
     assert table.replaying and table.state is table.states[index]
-    arrows = table.figure.data[7]
+    arrows = trace(table.figure.plot, "last move arrows")
     start = (arrows.x[0], arrows.y[0])
     (ox, oy), (tx, ty) = at(attack.origin), at(attack.target)
     assert len(arrows.x) == 3 and abs(start[0] - ox) <= abs(start[0] - tx) and abs(start[1] - oy) <= abs(start[1] - ty)
     assert "Mission of white" in re.sub(r"<[^>]*>", "", table.mission.value)  # Pink's mission stays secret
-    assert list(table.figure.data[4].marker.size) == [0] * 44  # no rings while replaying
+    assert list(trace(table.figure.plot, "highlight").marker.size) == [0] * 44  # no rings while replaying
 
 
 def test_every_name_is_nearer_its_own_point_than_any_other():

@@ -10,6 +10,7 @@ import pytest
 
 from rulebook import meetjesland as mj
 from rulebook.meetjesland.widget import Board
+from rulebook.views import trace
 
 
 def after_setup(computer=(1, 2, 3)) -> Board:
@@ -53,7 +54,7 @@ def test_attack_with_clicks_and_roll_to_the_end():
     table.select(origin)
     table.select(target)
     assert (table.origin, table.target) == (origin, target)
-    rings = list(table.figure.data[4].marker.size)
+    rings = list(trace(table.figure.plot, "highlight").marker.size)
     assert rings[state.board.index[origin]] > 0 and rings[state.board.index[target]] > 0  # highlighted
     table.stake.value = table.stake.max
     assert "Chance to conquer" in table.odds.value
@@ -85,9 +86,9 @@ def test_undo_reinforce_and_end_turn_lets_computers_play():
 
 def test_map_shows_owner_and_points():
     table = after_setup()
-    trace = table.figure.data[5]
-    assert list(trace.text) == [str(p) for p in table.state.points]
-    assert len(set(trace.marker.symbol)) == 4
+    points = trace(table.figure.plot, "territories")
+    assert list(points.text) == [str(p) for p in table.state.points]
+    assert len(set(points.marker.symbol)) == 4
 
 
 def test_a_person_plays_a_whole_game_through_the_board():
@@ -186,7 +187,8 @@ def visible_texts(table: Board) -> list[str]:
         if isinstance(child, (widgets.Dropdown, widgets.SelectMultiple)):
             texts += [str(label) for label, _ in child.options]
     figure = table.figure
-    texts += [plain(text) for text in figure.data[5].hovertext] + [str(name) for name in figure.data[6].text]
+    texts += [plain(text) for text in trace(figure.plot, "territories").hovertext]
+    texts += [str(name) for name in trace(figure.plot, "names").text]
     return [text for text in texts if text]
 
 
@@ -274,7 +276,7 @@ def test_a_finished_game_says_who_won_and_switches_off_every_move_control(played
     assert not table.undo_button.disabled
     before = table.state
     territory = table.state.board.territories[0]
-    table._clicked(table.figure.data[5], type("Points", (), {"point_inds": [0]})(), None)  # a click on the map
+    assert table.figure.click("territories", territory)  # a click on the map
     assert table.state is before and table.origin != territory or table.origin is None
     assert "The game is over" in table.status.text
     assert not table.play(mj.EndTurn()) and table.state is before
@@ -300,7 +302,7 @@ def test_the_board_fits_the_app_box_with_its_controls_beside_the_map():
         button for child in controls.children for button in getattr(child, "children", (child,))
     }
     px = lambda value: int(str(value).removesuffix("px"))  # noqa: E731
-    assert (table.figure.layout.width, table.figure.layout.height) == (MAP_WIDTH, MAP_HEIGHT)
+    assert (table.figure.plot.layout.width, table.figure.plot.layout.height) == (MAP_WIDTH, MAP_HEIGHT)
     assert px(map_column.layout.width) + px(controls.layout.width) + 8 <= 880
     assert MAP_HEIGHT + 60 + 90 <= 680  # status (three lines) and legend (five lines at 11 px) around the map
     for child in controls.children:
@@ -346,3 +348,63 @@ def test_trading_with_no_card_chosen_asks_for_cards_without_reaching_the_engine(
     table.trade_button.click()
     assert table.state is before
     assert "Choose the cards to trade" in table.status.text
+
+
+# -- the map on a BoardView, the texts through templates --------------------------------------------------------
+
+
+def test_the_board_sends_the_map_its_plot_holds_after_every_move():
+    import plotly.graph_objects as go
+
+    from rulebook.views import BoardView, plotly_json
+
+    table = Board(mj.new_game(players=4, seed=1), seed=1, computer=(1, 2, 3))
+    view = table.figure
+    assert isinstance(view, BoardView) and isinstance(view.plot, go.Figure)
+    before = view.revision
+    table.auto_button.click()  # the person's starting points, and three computer turns
+    assert view.revision > before and view.figure == plotly_json(view.plot)
+    sent = {drawn["name"]: drawn for drawn in view.figure["data"]}
+    assert len(sent) == len(view.figure["data"]) == 13  # every layer of the map has its own name
+    assert sent["territories"]["text"] == [str(p) for p in table.state.points]
+    assert sent["territories"]["customdata"] == list(table.state.board.territories)  # each point's id
+    drawn = view.revision
+    table.redraw()  # the same position: nothing is sent
+    assert view.revision == drawn
+
+
+def test_the_board_texts_come_from_templates_with_classes_not_inline_styles():
+    table = after_setup()
+    table.select(table.state.territories_of(0)[0])
+    table.attack_button.click()  # refused or played: either way the panels are drawn
+    for shown in (table.legend.value, table.mission.value, table.hand.value, table.news.value, table.odds.value):
+        assert "style=" not in shown
+    assert 'class="rb-mj-chip rb-mj-player-0">white</span>' in table.mission.value
+    assert 'class="rb-mj-region rb-mj-region-mauve">mauve</span>' in table.legend.value
+
+
+def test_what_the_widget_shows_is_escaped():
+    from rulebook.meetjesland import explorer
+    from rulebook.meetjesland.widget import player_chip
+
+    assert explorer.note("<b>bold</b> & more") == '<div class="rb-small">&lt;b&gt;bold&lt;/b&gt; &amp; more</div>'
+    table = after_setup()
+    view = explorer.Explorer(table)
+    view.typed.value = "3, <script>"
+    assert "&lt;script&gt;" in view.chain_result.value and "<script>" not in view.chain_result.value
+    assert player_chip(1) == '<span class="rb-mj-chip rb-mj-player-1">black</span>'
+
+
+def test_no_html_is_built_in_python_and_no_figure_widget_remains():
+    """The board's and the explorer's HTML comes from templates; the figures from rulebook.views (issue 22.3-22.4)."""
+    from pathlib import Path
+
+    import rulebook.meetjesland as package
+
+    folder = Path(package.__file__).parent
+    for name in ("widget.py", "explorer.py", "charts.py"):
+        source = (folder / name).read_text(encoding="utf-8")
+        found = re.findall(r"<(?:div|span|ol|li|b|br|i|small)\b|\bstyle=['\"]|html\.escape", source)
+        assert [tag for tag in found if tag != "<br"] == [], (name, found)  # a <br> in hover text is plotly's own
+        for legacy in ("BoardFigure", "ChartFigure", "settle_figure", "FigureWidget", ".data[", "_js2py", "_py2js"):
+            assert legacy not in source, (name, legacy)

@@ -9,15 +9,14 @@ shows them.
 
 from __future__ import annotations
 
-import html
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from .. import ui
-from ..ui import settle_figure
+from .. import markup
+from ..views import ChartView, trace
 from . import charts
 from .odds import CHAIN_TARGETS, AttackOdds, attack_odds, chain_odds
 from .rules import Attack, State
@@ -30,7 +29,6 @@ MAX_CHAIN_STAKE = 1000
 MAX_PATH = 12  # territories on a planned path
 EXACT_LIMIT = 60  # stake + defenders up to this: exact fractions (under 50 ms); beyond, floats
 PANEL_WIDTH = 340  # px: the app's side panel
-PATH_TRACE = 12  # the map's trace for the planned path (see widget.map_figure)
 
 
 def exactly(probability: Any) -> str:
@@ -63,25 +61,24 @@ def parse_defenders(text: str) -> list[int]:
     return values
 
 
-def _refresh(figure: go.FigureWidget, fresh: go.Figure) -> None:
-    """Bring a live chart to a new figure of the same traces: one update per trace, then the layout."""
-    for trace, new in zip(figure.data, fresh.data):
-        values = new.to_plotly_json()
-        values.pop("type", None)
-        values.pop("uid", None)
-        trace.update(values)
-    layout = fresh.layout.to_plotly_json()
-    layout.pop("template", None)
-    figure.update_layout(layout)
-    settle_figure(figure)  # the synced state too, for a page that draws the chart later (Voila)
+def note(text: str, kind: str = "", *, small: bool = True) -> markup.Markup:
+    """A line of the explorer's text, in small print unless not ``small``: ``kind`` "info" (green), "muted" (grey),
+    "error" (red) or "" (the text's own colour)."""
+    return markup.render("note.html", package=__package__, text=text, kind=kind, small=small)
+
+
+def _refresh(view: ChartView, fresh: go.Figure) -> None:
+    """Show a new figure on a live chart (the page draws it with ``Plotly.react``, which keeps what is unchanged)."""
+    view.plot = fresh
+    view.draw()
 
 
 class Explorer(widgets.VBox):
     """The attack calculator and the chain planner, in one column ``width`` px wide (340 in the app's panel; a
     notebook may pass more for bigger charts)."""
 
-    def __init__(self, board: Board, *, width: int = PANEL_WIDTH, chart_height: int = 300, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, board: Board, *, width: int = PANEL_WIDTH, chart_height: int = 300) -> None:
+        super().__init__()
         self.board = board
         self.width, self.chart_height = width, chart_height
         self.start: str | None = None  # the planner's own territory the path starts from
@@ -89,27 +86,56 @@ class Explorer(widgets.VBox):
         self._synced: tuple[str, str, int] | None = None  # the board's attack last copied into the controls
         self._quiet = False
         self._shown: dict[str, Any] = {}  # what each part shows now, to skip recomputing the same numbers
-        style = {"description_width": "160px"}
-        wide = widgets.Layout(width=f"{width - 12}px")
+        self._drawn_stops: tuple[str, ...] | None = None  # the path as the map shows it
+        self.children = self._calculator() + self._planner()
+        self.layout.width = f"{width}px"
+        self.add_class("rulebook-explorer")
+        board.listeners.append(self.update)
+        board.click_hooks.append(self.click)
+        board.stake.observe(lambda _: self.update(), names="value")  # the stake slider moves without a redraw
+        self.update()
 
-        def number(description: str, value: int, low: int, high: int, tooltip: str) -> widgets.BoundedIntText:
-            control = widgets.BoundedIntText(
-                value=value, min=low, max=high, description=description, style=style, layout=wide, tooltip=tooltip
-            )
-            control.observe(lambda _: self._controls_changed(), names="value")
-            return control
+    def _number(self, description: str, value: int, low: int, high: int, tooltip: str) -> widgets.BoundedIntText:
+        """A number input of the explorer: its label in one width, and every change recomputes."""
+        control = widgets.BoundedIntText(
+            value=value,
+            min=low,
+            max=high,
+            description=description,
+            style={"description_width": "160px"},
+            layout=widgets.Layout(width=f"{self.width - 12}px"),
+            tooltip=tooltip,
+        )
+        control.observe(lambda _: self._controls_changed(), names="value")
+        return control
 
-        self.attackers = number(
+    def _calculator(self) -> list[widgets.Widget]:
+        """The attack calculator: stake, defenders and stop; the numbers and the chart of every way it ends."""
+        self.attackers = self._number(
             "Attacking points (stake)", 5, 1, MAX_POINTS, "The points sent into the attack (1 more stays home)"
         )
-        self.defenders = number("Defending points", 3, 1, MAX_POINTS, "The points on the territory attacked")
-        self.stop_at = number(
+        self.defenders = self._number("Defending points", 3, 1, MAX_POINTS, "The points on the territory attacked")
+        self.stop_at = self._number(
             "Stop when down to", 0, 0, MAX_POINTS - 1, "The attacker breaks off with this many points left (0: never)"
         )
         self.attack_source = widgets.HTML()
         self.attack_result = widgets.HTML()
         self.attack_result.add_class("rulebook-explorer-result")
-        self.attack_figure = ui.ChartFigure(self._attack_figure(attack_odds(5, 3, exact=True)))
+        self.attack_figure = ChartView(self._attack_figure(attack_odds(5, 3, exact=True)))
+        heading = markup.render("heading.html", package=__package__, text="Attack calculator")
+        return [
+            widgets.HTML(heading),
+            self.attack_source,
+            self.attackers,
+            self.defenders,
+            self.stop_at,
+            self.attack_result,
+            self.attack_figure,
+        ]
+
+    def _planner(self) -> list[widgets.Widget]:
+        """The chain planner: a path clicked on the map (or typed defenders), a stake, the numbers and a chart."""
+        width = self.width
         self.plan_button = widgets.ToggleButton(
             value=False,
             description="Plan a path on the map",
@@ -122,32 +148,24 @@ class Explorer(widgets.VBox):
         )
         self.clear_button.on_click(lambda _: self.clear())
         self.plan_button.observe(lambda _: self._show_chain(), names="value")
-        self.chain_stake = number(
+        self.chain_stake = self._number(
             "Stake for the path", 6, 1, MAX_CHAIN_STAKE, "The points leaving the start (1 more stays home)"
         )
         self.typed = widgets.Text(
-            description="Or defenders", placeholder="e.g. 3, 2, 4", style=style, layout=wide, continuous_update=False
+            description="Or defenders",
+            placeholder="e.g. 3, 2, 4",
+            style={"description_width": "160px"},
+            layout=widgets.Layout(width=f"{width - 12}px"),
+            continuous_update=False,
         )
         self.typed.observe(lambda _: self._controls_changed(), names="value")
         self.path_text = widgets.HTML()
         self.chain_result = widgets.HTML()
         self.chain_result.add_class("rulebook-explorer-result")
-        self.chain_figure = ui.ChartFigure(charts.chain_chart({}, [], 6, width=width, height=chart_height))
-        heading = "<div style='font-size:14px;font-weight:bold;margin-top:6px'>{}</div>"
-        self.children = [
-            widgets.HTML(heading.format("Attack calculator")),
-            self.attack_source,
-            self.attackers,
-            self.defenders,
-            self.stop_at,
-            self.attack_result,
-            self.attack_figure,
-            widgets.HTML(heading.format("Chain planner")),
-            widgets.HTML(
-                "<div style='font-size:12px;line-height:1.35'>Attack one territory after another, leaving 1 point in "
-                "each one taken (MJ-5.8). Press <b>Plan a path</b>, click your territory, then each next territory "
-                "(bordering the last one, across an open border); or type the defenders.</div>"
-            ),
+        self.chain_figure = ChartView(charts.chain_chart({}, [], 6, width=width, height=self.chart_height))
+        return [
+            widgets.HTML(markup.render("heading.html", package=__package__, text="Chain planner")),
+            widgets.HTML(markup.render("planner_intro.html", package=__package__)),
             widgets.HBox([self.plan_button, self.clear_button]),
             self.path_text,
             self.chain_stake,
@@ -155,12 +173,6 @@ class Explorer(widgets.VBox):
             self.chain_result,
             self.chain_figure,
         ]
-        self.layout.width = f"{width}px"
-        self.add_class("rulebook-explorer")
-        board.listeners.append(self.update)
-        board.click_hooks.append(self.click)
-        board.stake.observe(lambda _: self.update(), names="value")  # the stake slider moves without a redraw
-        self.update()
 
     # -- following the board ------------------------------------------------------------------------------------
     def chosen_attack(self, state: State) -> tuple[str, str, int] | None:
@@ -195,10 +207,8 @@ class Explorer(widgets.VBox):
                 self._quiet = False
             name = state.board.name
             under_way = "under way" if state.battle is not None else "chosen on the board"
-            self.attack_source.value = (
-                f"<div style='font-size:12px;color:#1b5e20'>The attack {under_way}: {html.escape(name(origin))} "
-                f"attacks {html.escape(name(target))} with {stake}.</div>"
-            )
+            told = f"The attack {under_way}: {name(origin)} attacks {name(target)} with {stake}."
+            self.attack_source.value = note(told, "info")
         self._synced = chosen
         self._follow_conquests(state)
         self._show_attack()
@@ -215,7 +225,7 @@ class Explorer(widgets.VBox):
     def _controls_changed(self) -> None:
         if self._quiet:
             return
-        self.attack_source.value = "<div style='font-size:12px;color:#444'>Your own numbers.</div>"
+        self.attack_source.value = note("Your own numbers.", "muted")
         self._show_attack()
         self._show_chain()
 
@@ -234,22 +244,17 @@ class Explorer(widgets.VBox):
             return
         self._shown["attack"] = key
         odds = self.attack()
-        stop = f", breaking off when down to {odds.stop_at}" if odds.stop_at and odds.stop_at < odds.stake else ""
-        lines = [
-            f"<b>{odds.stake} attacking against {odds.defenders} defending</b>{stop}",
-            f"Chance to take the territory: <b>{charts.percent(odds.conquest)}</b>{exactly(odds.conquest)}",
-            f"Expected losses: attacker {points_text(odds.attacker_losses)}, "
-            f"defender {points_text(odds.defender_losses)}",
-        ]
-        if odds.stop_at:
-            if odds.stop_at >= odds.stake:
-                lines.append("The stake is already at the stop: the attacker does not roll.")
-            else:
-                lines.append(
-                    f"Beaten: {charts.percent(odds.beaten)}; breaks off with points left: "
-                    f"{charts.percent(odds.broken_off)}"
-                )
-        self.attack_result.value = "<div style='font-size:13px;line-height:1.45'>" + "<br>".join(lines) + "</div>"
+        self.attack_result.value = markup.render(
+            "attack_result.html",
+            package=__package__,
+            odds=odds,
+            conquest=charts.percent(odds.conquest),
+            exactly=exactly(odds.conquest),
+            attacker_losses=points_text(odds.attacker_losses),
+            defender_losses=points_text(odds.defender_losses),
+            beaten=charts.percent(odds.beaten),
+            broken_off=charts.percent(odds.broken_off),
+        )
         _refresh(self.attack_figure, self._attack_figure(odds))
 
     # -- the chain planner --------------------------------------------------------------------------------------
@@ -276,28 +281,28 @@ class Explorer(widgets.VBox):
         name = board.name
         if territory == self.start:
             self.path = []
-            note = f"Path cleared: click a neighbour of {name(territory)} held by another player."
+            told = f"Path cleared: click a neighbour of {name(territory)} held by another player."
         elif territory in self.path:
             del self.path[self.path.index(territory) :]
-            note = f"Path cut back before {name(territory)}."
+            told = f"Path cut back before {name(territory)}."
         elif self.start is None or state.owner_of(territory) == state.owner_of(self.start):
             if state.owner_of(territory) != state.turn:
-                note = f"{name(territory)} is not yours: start the path from one of your territories."
+                told = f"{name(territory)} is not yours: start the path from one of your territories."
             else:
                 self.start, self.path = territory, []
-                note = f"Starting from {name(territory)}: click a neighbour held by another player."
+                told = f"Starting from {name(territory)}: click a neighbour held by another player."
         elif len(self.path) >= MAX_PATH:
-            note = f"A path holds at most {MAX_PATH} territories."
+            told = f"A path holds at most {MAX_PATH} territories."
         else:
             last = self.path[-1] if self.path else self.start
             if territory in board.neighbours[last]:
                 self.path.append(territory)
-                note = f"{name(territory)} added."
+                told = f"{name(territory)} added."
             elif board.graph.has_edge(last, territory):
-                note = f"A canal separates {name(last)} and {name(territory)}: no attack across it (MJ-5.2)."
+                told = f"A canal separates {name(last)} and {name(territory)}: no attack across it (MJ-5.2)."
             else:
-                note = f"{name(territory)} does not border {name(last)}: click a neighbour of {name(last)}."
-        self.path_text.value = f"<div style='font-size:12px;color:#444'>{html.escape(note)}</div>"
+                told = f"{name(territory)} does not border {name(last)}: click a neighbour of {name(last)}."
+        self.path_text.value = note(told, "muted")
         self._show_chain()
 
     def defenders_along_path(self) -> list[int]:
@@ -308,46 +313,41 @@ class Explorer(widgets.VBox):
 
     def _show_chain(self) -> None:
         self._draw_path()
-        state = self.board.state
-        name = state.board.name
         try:
             defenders = self.defenders_along_path()
         except ValueError as error:
             self._shown["chain"] = None
-            self.chain_result.value = (
-                f"<div style='font-size:13px;color:#b00020'>Defenders: {html.escape(str(error))}</div>"
-            )
-            return
-        if not defenders:
-            self._shown["chain"] = None
-            self.chain_result.value = (
-                f"<div style='font-size:13px;color:#444'>No path yet for a stake of {self.chain_stake.value}: plan "
-                "one on the map or type the defenders.</div>"
-            )
-            _refresh(
-                self.chain_figure, charts.chain_chart({}, [], self.chain_stake.value, self.width, self.chart_height)
-            )
+            self.chain_result.value = note(f"Defenders: {error}", "error", small=False)
             return
         stake = self.chain_stake.value
+        if not defenders:
+            self._shown["chain"] = None
+            told = f"No path yet for a stake of {stake}: plan one on the map or type the defenders."
+            self.chain_result.value = note(told, "muted", small=False)
+            _refresh(self.chain_figure, charts.chain_chart({}, [], stake, self.width, self.chart_height))
+            return
+        state = self.board.state
         key = (stake, tuple(defenders), tuple(self.path), self.start, state.points_on(self.start) if self.start else 0)
         if self._shown.get("chain") == key:
             return
         self._shown["chain"] = key
         exact = stake + sum(defenders) <= EXACT_LIMIT
         odds = chain_odds(stake, defenders, CHAIN_TARGETS, exact=exact)
+        name = state.board.name
+        on_map = bool(self.path and self.start)
         labels = [name(t) for t in self.path] if self.path else [f"territory {i}" for i in range(1, len(defenders) + 1)]
-        start = f"from {html.escape(name(self.start))} " if self.path and self.start else ""
-        listed = ", ".join(f"{html.escape(label)} ({points})" for label, points in zip(labels, defenders))
-        needed = "; ".join(f"{target * 100:.0f} %: {odds.stakes[target]}" for target in CHAIN_TARGETS)
-        lines = [
-            f"<b>Stake {stake}</b> {start}against {listed}",
-            f"Chance to take all {len(defenders)}: <b>{charts.percent(odds.all_taken)}</b>{exactly(odds.all_taken)}",
-            f"Smallest stake for a chance of {needed}",
-        ]
-        if self.path and self.start:
-            available = state.points_on(self.start) - 1
-            lines.append(f"{html.escape(name(self.start))} can stake {available} now.")
-        self.chain_result.value = "<div style='font-size:13px;line-height:1.45'>" + "<br>".join(lines) + "</div>"
+        self.chain_result.value = markup.render(
+            "chain_result.html",
+            package=__package__,
+            stake=stake,
+            start=name(self.start) if on_map and self.start else "",
+            listed=", ".join(f"{label} ({points})" for label, points in zip(labels, defenders)),
+            count=len(defenders),
+            all_taken=charts.percent(odds.all_taken),
+            exactly=exactly(odds.all_taken),
+            needed="; ".join(f"{target * 100:.0f} %: {odds.stakes[target]}" for target in CHAIN_TARGETS),
+            available=state.points_on(self.start) - 1 if on_map and self.start else None,
+        )
         outcomes = {(position + 1, 0, 0): 0 for position in range(len(defenders))}
         reached = [*odds.reached, 0]
         for position in range(len(defenders)):  # chain_chart wants outcomes: "exactly this many taken"
@@ -355,14 +355,16 @@ class Explorer(widgets.VBox):
         _refresh(self.chain_figure, charts.chain_chart(outcomes, labels, stake, self.width, self.chart_height))
 
     def _draw_path(self) -> None:
-        """The planned path on the map: a dash-dot line from the start through each territory, numbered in order."""
-        figure = getattr(self.board, "figure", None)
-        if figure is None or len(figure.data) <= PATH_TRACE:
+        """The planned path on the map: a dash-dot line from the start through each territory, numbered in order.
+        The map is sent again only when the path changed (the board's own redraws leave this trace as it is)."""
+        stops = tuple(([self.start] if self.start else []) + self.path)
+        if stops == self._drawn_stops:
             return
+        self._drawn_stops = stops
         graph = self.board.state.board.graph
-        stops = ([self.start] if self.start else []) + self.path
-        figure.data[PATH_TRACE].update(
+        trace(self.board.figure.plot, "planned path").update(
             x=[graph.nodes[t]["x"] for t in stops],
             y=[graph.nodes[t]["y"] for t in stops],
             text=([""] + [str(i) for i in range(1, len(self.path) + 1)]) if stops else [],
         )
+        self.board.figure.draw()

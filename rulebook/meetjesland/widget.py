@@ -5,16 +5,18 @@ The widget only renders the state and sends moves through ``check``/``apply`` (v
 
 from __future__ import annotations
 
-import html
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from .. import ui
+from .. import markup
+from ..markup import Markup
+from ..session import Bot
 from ..ui import Table
+from ..views import BoardView, trace
 from . import rules
 from .narrate import news_for
 from .odds import win_probability
@@ -59,25 +61,14 @@ PALETTES: dict[str, list[str]] = {
 LINE_STYLE = {"thin": ("#555555", 1.2, "solid"), "white": ("#ffffff", 4, "solid"), "thick": ("#1d4e89", 6, "solid")}
 
 
-def player_chip(player: int) -> str:
-    """A small coloured label for a player, for status lines and the hand."""
-    return (
-        f"<span style='background:{PLAYER_FILL[player]};color:{PLAYER_TEXT[player]};border:1px solid #333;"
-        f"padding:0 5px;border-radius:3px'>{PLAYER_COLOURS[player]}</span>"
-    )
+def player_chip(player: int) -> Markup:
+    """A small label in a player's colours (``.rb-mj-player-<n>`` in style.css), for status lines and the hand."""
+    return markup.render("chip.html", package=__package__, player=player, colour=PLAYER_COLOURS[player])
 
 
-def dice_faces(values: tuple[int, ...], colour: str) -> str:
-    """Dice as small square faces with their numbers (no emoji, so every browser font shows them)."""
-    return " ".join(
-        f"<span style='display:inline-block;width:1.5em;text-align:center;border:2px solid {colour};"
-        f"border-radius:4px;font-weight:bold;font-size:15px'>{value}</span>"
-        for value in values
-    )
-
-
-def dice_html(dice: rules.Dice) -> str:
-    """The last roll as faces, and what it cost each side (MJ-5.6, MJ-5.7: ties go to the defender)."""
+def dice_html(dice: rules.Dice) -> Markup:
+    """The last roll as small square faces with their numbers (no emoji, so every browser font shows them), and
+    what it cost each side (MJ-5.6, MJ-5.7: ties go to the defender)."""
     attacker_losses, defender_losses = rules.resolve_roll(dice.attacker, dice.defender)
     costs = " and ".join(
         text
@@ -89,8 +80,9 @@ def dice_html(dice: rules.Dice) -> str:
     )
     compared = zip(sorted(dice.attacker, reverse=True), sorted(dice.defender, reverse=True))
     tie = " (a tie goes to the defender)" if any(a == d for a, d in compared) else ""
-    faces = f"{dice_faces(dice.attacker, '#c0392b')} against {dice_faces(dice.defender, '#1f4e89')}"
-    return f"<b>Dice</b> {faces}<br><span style='font-size:12px'>{costs.capitalize()}{tie}.</span>"
+    return markup.render(
+        "dice.html", package=__package__, attacker=dice.attacker, defender=dice.defender, told=costs.capitalize() + tie
+    )
 
 
 def place_names(
@@ -153,10 +145,156 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -> ui.BoardFigure:
-    """The map as a FigureWidget: borders by kind, regions as halos, territories by owner with their points."""
-    board = state.board
+def _border_traces(graph: Any) -> list[go.Scatter]:
+    """The borders, one trace per kind of line: grey within a municipality, white between, thick blue canals."""
+    traces = []
+    for line, (colour, width_px, dash) in LINE_STYLE.items():
+        xs: list[Any] = []
+        ys: list[Any] = []
+        for a, b, kind in graph.edges(data="line"):
+            if kind == line:
+                xs += [graph.nodes[a]["x"], graph.nodes[b]["x"], None]
+                ys += [graph.nodes[a]["y"], graph.nodes[b]["y"], None]
+        traces.append(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines",
+                line=dict(color=colour, width=width_px, dash=dash),
+                hoverinfo="skip",
+                name=f"{line} line",
+            )
+        )
+    return traces
+
+
+def _territory_traces(board: rules.Board, width: int, height: int) -> list[go.Scatter]:
+    """Each territory's region halo, its ring (drawn by ``Board.draw``), its point by owner and its name."""
     graph = board.graph
+    territories = board.territories
+    xs = [graph.nodes[t]["x"] for t in territories]
+    ys = [graph.nodes[t]["y"] for t in territories]
+    colours = graph.graph["region_colours"]
+    names = [board.name(t) for t in territories]
+    name_xs, name_ys = place_names(xs, ys, names, width=width - 10, height=height - 10)
+    name_xs, name_ys = [round(x, 3) for x in name_xs], [round(y, 3) for y in name_ys]  # metres are precise enough
+    return [
+        go.Scatter(
+            x=xs,
+            y=ys,
+            mode="markers",
+            hoverinfo="skip",
+            name="regions",
+            marker=dict(
+                size=36, color=[colours[board.region(t)] for t in territories], opacity=0.55, line=dict(width=0)
+            ),
+        ),
+        go.Scatter(
+            x=xs,
+            y=ys,
+            mode="markers",
+            hoverinfo="skip",
+            name="highlight",
+            marker=dict(size=0, symbol="circle-open", color=INK, line=dict(width=4, color=INK)),
+        ),
+        go.Scatter(
+            x=xs,
+            y=ys,
+            mode="markers+text",
+            name="territories",
+            customdata=list(territories),  # a click names its territory by this id
+            textfont=dict(size=11),
+            hoverinfo="text",
+            marker=dict(size=23, line=dict(width=1.5, color="#222222")),
+        ),
+        go.Scatter(
+            x=name_xs,
+            y=name_ys,
+            mode="text",
+            hoverinfo="skip",
+            name="names",
+            text=names,
+            textfont=dict(size=9, color="#222222", shadow="auto"),  # a halo in the background colour over lines
+        ),
+    ]
+
+
+def _last_move_traces() -> list[go.Scatter]:
+    """The last move(s), drawn over the territories (empty until ``Board.draw`` fills them): arrows from where an
+    attack or a move came, the ghosts of points lost in the shape and colour of their owner before, rings round
+    territories that changed hands, and the points gained."""
+    symbol, size, line_width = TAKEN_RING
+    return [
+        go.Scatter(
+            x=[],
+            y=[],
+            mode="lines+markers",
+            hoverinfo="skip",
+            name="last move arrows",
+            line=dict(color=INK, width=2.5, dash="dot"),
+            marker=dict(color=INK, angleref="previous", line=dict(width=0)),
+        ),
+        go.Scatter(
+            x=[],
+            y=[],
+            mode="markers+text",
+            hoverinfo="skip",
+            name="last move losses",
+            textposition="middle right",
+            textfont=dict(size=11, color=INK, weight="bold", shadow="auto"),
+            marker=dict(size=10, opacity=0.55, line=dict(width=1, color=INK)),
+        ),
+        go.Scatter(
+            x=[],
+            y=[],
+            mode="markers",
+            hoverinfo="skip",
+            name="last move taken",
+            marker=dict(symbol=symbol, size=size, color=INK, line=dict(width=line_width, color=INK)),
+        ),
+        go.Scatter(
+            x=[],
+            y=[],
+            mode="text",
+            hoverinfo="skip",
+            name="last move gains",
+            textfont=dict(size=11, color=INK, weight="bold", shadow="auto"),
+        ),
+    ]
+
+
+def _suggestion_traces() -> list[go.Scatter]:
+    """The move Hint suggests (a dashed gold arrow from origin to target, or a gold star on the territory to place
+    on) and the chain planner's path (drawn by the Explorer): a dash-dot line through it, numbered."""
+    return [
+        go.Scatter(
+            x=[],
+            y=[],
+            mode="lines+markers+text",
+            hoverinfo="skip",
+            name="hint",
+            line=dict(color=HINT_INK, width=5, dash="dash"),
+            textposition="top center",
+            textfont=dict(size=11, color=INK, weight="bold", shadow="auto"),
+            marker=dict(color=HINT_INK, angleref="previous", line=dict(width=2, color=HINT_INK)),
+        ),
+        go.Scatter(
+            x=[],
+            y=[],
+            mode="lines+markers+text",
+            hoverinfo="skip",
+            name="planned path",
+            line=dict(color=INK, width=3, dash="dashdot"),
+            textposition="bottom right",
+            textfont=dict(size=12, color=INK, weight="bold", shadow="auto"),
+            marker=dict(symbol="circle-open", size=30, color=INK, line=dict(width=2, color=INK)),
+        ),
+    ]
+
+
+def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -> go.Figure:
+    """The live board's map (drawn by a BoardView): borders by kind, regions as halos, territories by owner with
+    their points, the last move's marks, the hint and the planned path, each layer a trace named after it."""
     figure = go.Figure(
         layout=go.Layout(
             width=width,
@@ -169,130 +307,18 @@ def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -
             clickmode="event",
             xaxis=dict(visible=False, scaleanchor="y"),
             yaxis=dict(visible=False),
+            # every colour and font of the map is its own: plotly's default template would only add 7 kB to each
+            # redraw the page is sent
+            template="none",
         )
     )
-    for line, (colour, width_px, dash) in LINE_STYLE.items():
-        xs: list[Any] = []
-        ys: list[Any] = []
-        for a, b, kind in graph.edges(data="line"):
-            if kind == line:
-                xs += [graph.nodes[a]["x"], graph.nodes[b]["x"], None]
-                ys += [graph.nodes[a]["y"], graph.nodes[b]["y"], None]
-        figure.add_scatter(
-            x=xs,
-            y=ys,
-            mode="lines",
-            line=dict(color=colour, width=width_px, dash=dash),
-            hoverinfo="skip",
-            name=f"{line} line",
-        )
-    territories = board.territories
-    xs = [graph.nodes[t]["x"] for t in territories]
-    ys = [graph.nodes[t]["y"] for t in territories]
-    colours = graph.graph["region_colours"]
-    figure.add_scatter(
-        x=xs,
-        y=ys,
-        mode="markers",
-        hoverinfo="skip",
-        name="regions",
-        marker=dict(size=36, color=[colours[board.region(t)] for t in territories], opacity=0.55, line=dict(width=0)),
+    figure.add_traces(
+        _border_traces(state.board.graph)
+        + _territory_traces(state.board, width, height)
+        + _last_move_traces()
+        + _suggestion_traces()
     )
-    figure.add_scatter(
-        x=xs,
-        y=ys,
-        mode="markers",
-        hoverinfo="skip",
-        name="highlight",
-        marker=dict(size=0, symbol="circle-open", color=INK, line=dict(width=4, color=INK)),
-    )
-    figure.add_scatter(
-        x=xs,
-        y=ys,
-        mode="markers+text",
-        name="territories",
-        customdata=list(territories),  # a click names its territory, never an index into an older drawing
-        textfont=dict(size=11),
-        hoverinfo="text",
-        marker=dict(size=23, line=dict(width=1.5, color="#222222")),
-    )
-    names = [board.name(t) for t in territories]
-    name_xs, name_ys = place_names(xs, ys, names, width=width - 10, height=height - 10)
-    figure.add_scatter(
-        x=name_xs,
-        y=name_ys,
-        mode="text",
-        hoverinfo="skip",
-        name="names",
-        text=names,
-        textfont=dict(size=9, color="#222222", shadow="auto"),  # a halo in the background colour over lines
-    )
-    # The last move(s), drawn over everything: arrows from where an attack or a move came (trace 7), the ghosts of
-    # points lost, in the shape and colour of their owner before (trace 8), rings round territories that changed
-    # hands (trace 9) and the points gained (trace 10).
-    figure.add_scatter(
-        x=[],
-        y=[],
-        mode="lines+markers",
-        hoverinfo="skip",
-        name="last move arrows",
-        line=dict(color=INK, width=2.5, dash="dot"),
-        marker=dict(color=INK, angleref="previous", line=dict(width=0)),
-    )
-    figure.add_scatter(
-        x=[],
-        y=[],
-        mode="markers+text",
-        hoverinfo="skip",
-        name="last move losses",
-        textposition="middle right",
-        textfont=dict(size=11, color=INK, weight="bold", shadow="auto"),
-        marker=dict(size=10, opacity=0.55, line=dict(width=1, color=INK)),
-    )
-    symbol, size, line_width = TAKEN_RING
-    figure.add_scatter(
-        x=[],
-        y=[],
-        mode="markers",
-        hoverinfo="skip",
-        name="last move taken",
-        marker=dict(symbol=symbol, size=size, color=INK, line=dict(width=line_width, color=INK)),
-    )
-    figure.add_scatter(
-        x=[],
-        y=[],
-        mode="text",
-        hoverinfo="skip",
-        name="last move gains",
-        textfont=dict(size=11, color=INK, weight="bold", shadow="auto"),
-    )
-    # The move Hint suggests (trace 11): a dashed gold arrow from origin to target, or a gold star on the territory
-    # to place on; and the chain planner's path (trace 12, drawn by the Explorer): a dash-dot line through it.
-    figure.add_scatter(
-        x=[],
-        y=[],
-        mode="lines+markers+text",
-        hoverinfo="skip",
-        name="hint",
-        line=dict(color=HINT_INK, width=5, dash="dash"),
-        textposition="top center",
-        textfont=dict(size=11, color=INK, weight="bold", shadow="auto"),
-        marker=dict(color=HINT_INK, angleref="previous", line=dict(width=2, color=HINT_INK)),
-    )
-    figure.add_scatter(
-        x=[],
-        y=[],
-        mode="lines+markers+text",
-        hoverinfo="skip",
-        name="planned path",
-        line=dict(color=INK, width=3, dash="dashdot"),
-        textposition="bottom right",
-        textfont=dict(size=12, color=INK, weight="bold", shadow="auto"),
-        marker=dict(symbol="circle-open", size=30, color=INK, line=dict(width=2, color=INK)),
-    )
-    # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
-    # lost in Voila (the board drew empty there), while a widget created with its traces renders everywhere.
-    return ui.BoardFigure(figure)
+    return figure
 
 
 def last_move_marks(steps: list[Any]) -> dict[str, Any]:
@@ -337,32 +363,24 @@ def _arrow_ends(a: tuple[float, float], b: tuple[float, float]) -> tuple[tuple[f
     return (a[0] + dx * cut, a[1] + dy * cut), (b[0] - dx * cut, b[1] - dy * cut)
 
 
-def _ink_on(colour: str) -> str:
-    """Black or white text, whichever reads better on ``colour`` (relative luminance, WCAG)."""
+def ink_on(colour: str) -> str:
+    """Black or white text, whichever reads better on ``colour`` (relative luminance, WCAG): the text colour of a
+    region's class in style.css."""
     channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
     return "#000000" if luminance > 0.18 else "#ffffff"
 
 
-def legend_html(state: State) -> str:
-    """What the colours, shapes, lines and rings of the map mean, in a few short lines under the map."""
-    colours = state.board.graph.graph["region_colours"]
-    regions = " ".join(
-        f"<span style='background:{colour};color:{_ink_on(colour)};padding:0 5px;border-radius:8px'>{region}</span>"
-        for region, colour in colours.items()
-    )
-    shapes = {"circle": "●", "square": "■", "diamond": "◆", "triangle-up": "▲", "pentagon": "⬟", "hexagram": "✶"}
-    players = " ".join(f"{shapes[PLAYER_SYMBOL[p]]} {player_chip(p)}" for p in range(state.players))
-    return (
-        f"<div style='font-size:11px;line-height:1.6;width:{MAP_WIDTH}px'>"
-        f"<b>Regions</b> (halo): {regions}<br><b>Players</b> (number = points): {players}<br>"
-        "<b>Borders</b>: grey = same municipality, white = other municipality or bridge, "
-        "<span style='color:#1d4e89'><b>thick blue</b></span> = canal, no access (MJ-5.2)<br>"
-        "<b>Rings</b>: ◯ thick circle = chosen, ◇ diamond = may attack, move or place there, "
-        "□ square = target<br><b>Last move</b>: dotted arrow = attack or move, thin octagon = changed hands, "
-        "faded shape with −n = points lost, +n = points gained; <b>Hint</b>: dashed gold arrow or star</div>"
-    )
+SHAPE_GLYPH = {"circle": "●", "square": "■", "diamond": "◆", "triangle-up": "▲", "pentagon": "⬟", "hexagram": "✶"}
+
+
+def legend_html(state: State) -> Markup:
+    """What the colours, shapes, lines and rings of the map mean, in a few short lines under the map (the regions'
+    and the players' colours are classes of style.css: ``.rb-mj-region-<region>``, ``.rb-mj-player-<n>``)."""
+    players = [(SHAPE_GLYPH[PLAYER_SYMBOL[p]], player_chip(p)) for p in range(state.players)]
+    regions = list(state.board.graph.graph["region_colours"])
+    return markup.render("legend.html", package=__package__, regions=regions, players=players)
 
 
 def hint_places(state: State, move: Any) -> list[tuple[str, str | None, str]]:
@@ -387,7 +405,7 @@ def card_label(card: str) -> str:
     return f"{rules.card_name(card)} ({rules.card_colour(card)})"
 
 
-def _control(kind, **options):
+def _control(kind: type, **options: Any) -> Any:
     """A control of the side column: one width and one label width for all of them."""
     return kind(layout=widgets.Layout(width=f"{COLUMN_WIDTH - 8}px"), style={"description_width": "64px"}, **options)
 
@@ -398,15 +416,27 @@ class Board(Table):
     The map sits at the left and a column of controls at its right, so that the whole board fits in 880 x 680 px
     (the app's board area); the move log waits below in a closed accordion."""
 
-    def __init__(self, state: State, *, seed: int = 0, computer: Any = (), **kwargs: Any) -> None:
-        super().__init__(state, seed=seed, computer=computer, **kwargs)
+    def __init__(self, state: State, *, seed: int = 0, computer: Mapping[int, str | Bot] | Iterable[int] = ()) -> None:
+        super().__init__(state, seed=seed, computer=computer)
         self.origin: str | None = None
         self.target: str | None = None
         # Called with the territory of a map click before the board handles it; a hook returning True keeps the
         # click (the Explorer's chain planner takes clicks while it plans a path).
         self.click_hooks: list[Callable[[str], bool]] = []
-        self.figure = map_figure(state)
-        self.figure.data[5].on_click(self._clicked)
+        self.figure = BoardView(map_figure(state))
+        # the map's layers by name, looked up once (each redraw updates seven of them), and what each was last given
+        plot = self.figure.plot
+        self.layers: dict[str, Any] = {drawn.name: trace(plot, drawn.name) for drawn in plot.data}
+        self._given: dict[str, dict[str, Any]] = {}
+        self.figure.on_click("territories", self._clicked)
+        self.figure.on_stale(self._stale_click)
+        self._build_controls(state)
+        self._connect()
+        self.children = self._lay_out(state)
+        self.start()
+
+    def _build_controls(self, state: State) -> None:
+        """The side column's menus, sliders, texts and buttons."""
         board = state.board
         names = [(board.name(t), t) for t in sorted(board.territories, key=board.name)]
         # "" stands for no choice: a Dropdown shows a value of None as an empty box, without its label
@@ -445,6 +475,9 @@ class Board(Table):
             tooltip="MJ-4.7: three chosen cards, or the Brewery card alone, for extra points",
         )
         self.end_button = button(description="End turn", button_style="primary", tooltip="Pass to the next player")
+
+    def _connect(self) -> None:
+        """What each button and menu does."""
         actions = {
             self.place_button: self._place,
             self.auto_button: self._auto,
@@ -465,6 +498,9 @@ class Board(Table):
         self.origin_menu.observe(self._menus_changed, names="value")
         self.target_menu.observe(self._menus_changed, names="value")
         self.stake.observe(lambda _: self._show_odds(), names="value")
+
+    def _lay_out(self, state: State) -> list[widgets.Widget]:
+        """The status line; the map with its legend beside the controls column; the move log folded below."""
         row = widgets.HBox
         controls = widgets.VBox(
             [
@@ -487,30 +523,23 @@ class Board(Table):
             ],
             layout=widgets.Layout(width=f"{COLUMN_WIDTH}px", overflow="hidden"),
         )
-        self.legend = widgets.HTML(legend_html(state))
+        self.legend = widgets.HTML(legend_html(state), layout=widgets.Layout(width=f"{MAP_WIDTH}px"))
         # the shared previous/next/slider over the game's history sits above the log it steps through
         log_box = widgets.Accordion(children=[widgets.VBox([self.history_bar, self.move_log])], titles=("Move log",))
         left = widgets.VBox([self.figure, self.legend], layout=widgets.Layout(width=f"{MAP_WIDTH + 4}px"))
-        self.children = [
-            self.status,
-            row([left, controls], layout=widgets.Layout(justify_content="flex-start")),
-            log_box,
-        ]
-        self.start()
+        return [self.status, row([left, controls], layout=widgets.Layout(justify_content="flex-start")), log_box]
 
     # -- input ------------------------------------------------------------------------------------
-    def _clicked(self, trace, points, selector) -> None:
-        if not points.point_inds:
-            return
-        index, names = points.point_inds[0], trace.customdata
-        territory = names[index] if names is not None and 0 <= index < len(names) else None
-        if not isinstance(territory, str) or territory not in self.state.board.index:
-            self.message, self.message_kind = "That click came from an older drawing of the map: click again.", "info"
-            self.redraw()
-            return
+    def _clicked(self, territory: Any) -> None:
+        """A click on a territory's point: its id is the territory (one the map holds: the BoardView checks it)."""
         if any(hook(territory) for hook in list(self.click_hooks)):
             return
         self.select(territory)
+
+    def _stale_click(self, _trace: str, _point: Any, _revision: int) -> None:
+        """A click that names no point of the map as drawn now (a forged or mangled message from the page)."""
+        self.message, self.message_kind = "That click came from an older drawing of the map: click again.", "info"
+        self.redraw()
 
     def select(self, territory: str) -> None:
         """A click on a territory: choose where to place, attack or move from, or the target of an attack or move.
@@ -662,13 +691,30 @@ class Board(Table):
         return f"{who}: move points (Move points) or press End turn."
 
     def draw(self) -> None:
+        """The position on the map (owners, points, rings, the last move's marks, the hint), then the controls."""
+        self._draw_territories()
+        steps = self.steps_shown()
+        self._draw_marks(last_move_marks(steps))
+        self._draw_hint()
+        self._sync_controls()
+        self._show_odds()
+        self._show_news(steps)
+        self.move_log.value = self.history_html()
+        self.figure.draw()
+
+    def _update_layer(self, name: str, **values: Any) -> None:
+        """Give the map's layer ``name`` these values, unless they are what it was given last (plotly checks every
+        value it is given: most redraws leave the hint, the rings or the ghosts as they were)."""
+        if self._given.get(name) != values:
+            self.layers[name].update(**values)
+            self._given[name] = values
+
+    def _draw_territories(self) -> None:
+        """Each territory's owner (colour and shape), its points and hover text, and the rings of the choice."""
         state, board = self.state, self.state.board
-        figure = self.figure
         territories = board.territories
-        highlight = self._highlights()
-        # One update per trace: a batch spanning several traces with different keys resets the keys a trace
-        # lacks in the browser (seen with plotly 7's FigureWidget), so each trace gets its own message.
-        figure.data[5].update(
+        self._update_layer(
+            "territories",
             marker={"color": [PLAYER_FILL[o] for o in state.owner], "symbol": [PLAYER_SYMBOL[o] for o in state.owner]},
             text=[str(p) for p in state.points],
             textfont={"color": [PLAYER_TEXT[o] for o in state.owner]},
@@ -678,21 +724,16 @@ class Board(Table):
                 for t, o, p in zip(territories, state.owner, state.points)
             ],
         )
+        highlight = self._highlights()
         rings = [RINGS[highlight[t]] if t in highlight else RINGS["chosen"] for t in territories]
-        figure.data[4].update(
+        self._update_layer(
+            "highlight",
             marker={
                 "symbol": [ring[0] for ring in rings],
                 "size": [ring[1] if t in highlight else 0 for t, ring in zip(territories, rings)],
                 "line": {"width": [ring[2] for ring in rings], "color": INK},
-            }
+            },
         )
-        steps = self.steps_shown()
-        self._draw_marks(last_move_marks(steps))
-        self._draw_hint()
-        self._sync_controls()
-        self._show_odds()
-        self._show_news(steps)
-        self.move_log.value = self.history_html()
 
     def _draw_marks(self, marks: dict[str, Any]) -> None:
         graph = self.state.board.graph
@@ -710,10 +751,11 @@ class Board(Table):
             ys += [start[1], end[1], None]
             symbols += ["circle", "arrow", "circle"]
             sizes += [6, 15, 0]
-        self.figure.data[7].update(x=xs, y=ys, marker={"symbol": symbols, "size": sizes})
+        self._update_layer("last move arrows", x=xs, y=ys, marker={"symbol": symbols, "size": sizes})
         losses = marks["losses"]
         ghosts = [at(t, OFFSET_KM, OFFSET_KM) for t in losses]
-        self.figure.data[8].update(
+        self._update_layer(
+            "last move losses",
             x=[x for x, _ in ghosts],
             y=[y for _, y in ghosts],
             text=[f"−{lost}" for _, lost in losses.values()],
@@ -723,11 +765,14 @@ class Board(Table):
             },
         )
         taken = [at(t) for t in marks["taken"]]
-        self.figure.data[9].update(x=[x for x, _ in taken], y=[y for _, y in taken])
+        self._update_layer("last move taken", x=[x for x, _ in taken], y=[y for _, y in taken])
         gains = marks["gains"]
         labels = [at(t, -OFFSET_KM, OFFSET_KM) for t in gains]
-        self.figure.data[10].update(
-            x=[x for x, _ in labels], y=[y for _, y in labels], text=[f"+{gain}" for gain in gains.values()]
+        self._update_layer(
+            "last move gains",
+            x=[x for x, _ in labels],
+            y=[y for _, y in labels],
+            text=[f"+{gain}" for gain in gains.values()],
         )
 
     def _draw_hint(self) -> None:
@@ -755,7 +800,7 @@ class Board(Table):
             symbols += ["circle", "arrow", "circle"]
             sizes += [8, 20, 0]
             texts += ["", word, ""]
-        self.figure.data[11].update(x=xs, y=ys, text=texts, marker={"symbol": symbols, "size": sizes})
+        self._update_layer("hint", x=xs, y=ys, text=texts, marker={"symbol": symbols, "size": sizes})
 
     def _show_news(self, steps: list[Any]) -> None:
         """What the other players did to the territories of the person to move, since that person's last move."""
@@ -769,10 +814,7 @@ class Board(Table):
             self.news.value = ""
             return
         shown = "; ".join(lines[:4]) + (f"; and {len(lines) - 4} more (see the log)" if len(lines) > 4 else "")
-        self.news.value = (
-            "<div style='font-size:12px;line-height:1.35;border-left:3px solid #000;padding-left:5px'>"
-            f"<b>Since your last move</b>: {html.escape(shown)}.</div>"
-        )
+        self.news.value = markup.render("news.html", package=__package__, news=shown)
 
     def _highlights(self) -> dict[str, str]:
         """Rings: the chosen territory, where it may attack or move (or where to place), and the target."""
@@ -801,21 +843,14 @@ class Board(Table):
         self.stake.max = max(1, available)
         self.amount.max = max(1, state.to_place or min(available, state.config.move_limit - state.moved))
         mission = state.mission(player)
-        self.mission.value = (
-            f"<div style='font-size:13px;line-height:1.35'><b>Mission</b> of {player_chip(player)}: "
-            f"{html.escape(mission.text)}</div>"
+        self.mission.value = markup.render(
+            "mission.html", package=__package__, chip=player_chip(player), mission=mission.text
         )
         hand = state.hands[player]
-        colours = state.board.graph.graph["region_colours"]
-        # The colours as swatches (the list below names them in words): the hand stays one line however long.
-        swatches = "".join(
-            f"<span title='{html.escape(card_label(c), quote=True)}' style='display:inline-block;width:10px;"
-            f"height:12px;margin-right:2px;vertical-align:middle;border:1px solid #333;"
-            f"background:{colours.get(rules.card_colour(c), '#8d6e63')}'></span>"
-            for c in hand
-        )
+        # the colours as swatches (the list below names them in words): the hand stays one line however long
+        cards = [(card_label(c), rules.card_colour(c)) for c in hand]
         count = plural(len(hand), "card") if hand else "no cards"
-        self.hand.value = f"<div style='font-size:13px'><b>Hand</b>: {count} {swatches}</div>"
+        self.hand.value = markup.render("hand.html", package=__package__, count=count, cards=cards)
         self.cards.options = [(card_label(c), c) for c in hand]
         dice = state.last_dice
         self.dice.value = "" if dice is None else dice_html(dice)
@@ -850,27 +885,26 @@ class Board(Table):
 
     def _show_odds(self) -> None:
         """The chance to conquer, only for an attack the rules allow now; otherwise why it is refused."""
+        self.odds.value = markup.render("odds.html", package=__package__, odds=self._odds())
+
+    def _odds(self) -> tuple[str, str] | None:
+        """What the odds line says: words, and the chance (or "") after them; None to say nothing."""
         state = self.state
         if state.battle is not None:
             chance = win_probability(state.battle.stake, state.points_on(state.battle.target))
-            self.odds.value = f"Chance to conquer if you fight on: <b>{chance:.1%}</b>"
-            return
+            return "Chance to conquer if you fight on: ", f"{chance:.1%}"
         if not self.origin or state.phase != "play" or state.owner_of(self.origin) != state.turn or state.to_place:
-            self.odds.value = ""
-            return
+            return None
         if state.points_on(self.origin) < 2:
-            self.odds.value = f"{html.escape(state.board.name(self.origin))} has 1 point: it cannot attack (MJ-5.2)."
-            return
+            return f"{state.board.name(self.origin)} has 1 point: it cannot attack (MJ-5.2).", ""
         if not self.target or state.owner_of(self.target) == state.turn:
-            self.odds.value = ""
-            return
+            return None
         error = rules.check(state, Attack(self.origin, self.target, self.stake.value))
         if error is not None:
-            self.odds.value = f"No attack here: {html.escape(error.message)} ({error.rule})."
-            return
+            return f"No attack here: {error.message} ({error.rule}).", ""
         defenders = state.points_on(self.target)
         chance = win_probability(self.stake.value, defenders)
-        self.odds.value = f"Chance to conquer with {self.stake.value} against {defenders}: <b>{chance:.1%}</b>"
+        return f"Chance to conquer with {self.stake.value} against {defenders}: ", f"{chance:.1%}"
 
 
 from .explorer import Explorer  # noqa: E402, F401 - the app's Odds tab looks for it here
