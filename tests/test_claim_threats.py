@@ -69,3 +69,16 @@ def test_before_the_battle_the_explorer_says_when_captures_begin():
     before = explorer.result.value
     explorer.player.value = 2
     assert explorer.result.value != before and "Blue has" in text(explorer.result.value)
+
+
+def test_the_explorer_lives_in_explorer_py_and_its_html_in_templates_with_the_pieces_colours():
+    from rulebook.claim import explorer, widget
+    from rulebook.markup import STYLESHEET
+
+    assert widget.Explorer is explorer.Explorer is Explorer  # claim.widget.Explorer keeps working
+    shown = Explorer(Board(bait(), computer={1: "greedy"}))
+    assert "style=" not in shown.result.value + shown.key.value
+    assert '<span class="rb-text rb-cl-red">' in shown.key.value
+    sheet = STYLESHEET.read_text()
+    for colour, hex_colour in widget.COLOUR_HEX.items():  # the key's glyph in the colour of the pieces
+        assert re.search(rf"\.rb-cl-{colour}\s*\{{\s*color:\s*{hex_colour};\s*\}}", sheet), colour

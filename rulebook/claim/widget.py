@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import re
-from fractions import Fraction
 from typing import Any, NamedTuple
 
 import ipywidgets as widgets
@@ -825,105 +824,4 @@ def figure_pair(number: str | int, width: int = 860) -> go.Figure:
     return pair
 
 
-class Explorer(widgets.VBox):
-    """Threats beside the board: which pieces and towers of a player an enemy could capture with one step or jump
-    on their next turn, and what that player could capture now.  Claim has no dice, so every number is an exact count;
-    it follows the position the board shows."""
-
-    title = "Threats"  # what this explorer shows (the app's tab is named "Odds" for every game)
-
-    def __init__(self, board: Board, width: int = 340) -> None:
-        self.board = board
-        state = board.state
-        people = [seat for seat in range(state.players) if seat not in board.bots]
-        self.player = widgets.BoundedIntText(
-            value=(people[0] if people else 0) + 1,
-            min=1,
-            max=state.players,
-            description="Player",
-            tooltip="Whose pieces to look at: "
-            + ", ".join(f"{seat + 1} {colour}" for seat, colour in enumerate(state.colours)),
-            layout=widgets.Layout(width="150px"),
-            style={"description_width": "4em"},
-        )
-        self.key = widgets.HTML()
-        self.result = widgets.HTML(layout=widgets.Layout(width=f"{width}px"))
-        self.result.add_class("rulebook-explorer-result")
-        self.player.observe(lambda _: self.update(), "value")
-        super().__init__(
-            [
-                widgets.HTML("<b>Threats</b>: what can be captured next"),
-                widgets.HBox([self.player, self.key]),
-                self.result,
-            ],
-            layout=widgets.Layout(width=f"{width}px"),
-        )
-        self.add_class("rulebook-explorer")
-        board.listeners.append(self.update)
-        self.update()
-
-    def update(self, _board: Any = None) -> None:
-        """Show the threats in the position the board shows, for the chosen player."""
-        state = self.board.state
-        seat = min(max(self.player.value, 1), state.players) - 1
-        colour = state.colours[seat]
-        self.key.value = (
-            f"<span style='font-size:13px;color:{COLOUR_HEX[colour]}'>{GLYPH[colour]}</span> "
-            f"<span style='font-size:13px'>{colour.capitalize()}</span>"
-        )
-        self.result.value = threats_html(state, seat)
-
-
-def threats_html(state: State, seat: int) -> str:
-    """The explorer's text for one player: exact counts, places named as on the board's edges."""
-    from .narrate import captures_text, name
-    from .threats import capture_moves, threats
-
-    height = state.island.height
-    colour = state.colours[seat].capitalize()
-
-    def told(move: Any) -> str:
-        return html.escape(readable(str(move), height))
-
-    if state.phase != "battle" or state.result is not None:
-        when = "the game is over" if state.result is not None else f"this is the {state.phase} phase"
-        return (
-            f"<div style='font-size:13px'>Pieces are captured only in the battle (CL-7.1); {when}: "
-            f"{colour} has {len(state.pieces(seat))} pieces on the board. Threats show here once the battle "
-            "begins.</div>"
-        )
-    own = state.pieces(seat) + state.towers(seat)
-    danger = threats(state, seat)
-
-    def count(number: int, thing: str) -> str:
-        return f"{number} {thing}" + ("" if number == 1 else "s")
-
-    pieces, towers = count(len(state.pieces(seat)), "piece"), count(len(state.towers(seat)), "tower")
-    lines = [f"{colour} has {pieces} and {towers} on the board."]
-    if danger:
-        share = Fraction(len(danger), len(own))
-        things = [f"the {'tower' if state.is_tower(p) else 'piece'} on {name(state, p)}" for p in danger]
-        lines.append(
-            f"<b>In danger</b>: {len(danger)} of these {len(own)} ({share}) can be captured by one enemy step or jump "
-            f"on the enemy's next turn: {html.escape(', '.join(things))}."
-        )
-        by_move: dict[Any, int] = {}  # each enemy move with how many of these it would take
-        for attackers in danger.values():
-            for attacker in attackers:
-                by_move[attacker] = by_move.get(attacker, 0) + 1
-        items = [
-            f"<li>{state.colours[enemy].capitalize()}: {told(move)} takes {count}</li>"
-            for (enemy, move), count in sorted(by_move.items(), key=lambda item: -item[1])
-        ]
-        lines.append(f"<ol style='margin:0;padding-left:1.6em'>{''.join(items)}</ol>")
-    else:
-        lines.append(f"<b>Safe</b>: no enemy step or jump on the next turn captures anything of {colour}'s.")
-    mine = capture_moves(state, seat)
-    if mine:
-        lines.append(f"<b>{colour}'s captures</b> if it were {colour}'s turn now: {count(len(mine), 'move')}.")
-        items = [f"<li>{told(move)} takes {html.escape(captures_text(state, taken))}</li>" for move, taken in mine[:6]]
-        more = f"<li>and {len(mine) - 6} more</li>" if len(mine) > 6 else ""
-        lines.append(f"<ol style='margin:0;padding-left:1.6em'>{''.join(items)}{more}</ol>")
-    else:
-        lines.append(f"{colour} has no capture within one step or jump now.")
-    return "<div style='font-size:13px;line-height:1.4'>" + "<br>".join(lines) + "</div>"
+from .explorer import Explorer  # noqa: E402, F401 - the app's Threats tab looks for it here
