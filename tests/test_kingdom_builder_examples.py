@@ -8,6 +8,7 @@ import pytest
 
 from rulebook import kingdom_builder as kb
 from rulebook.kingdom_builder import widget
+from rulebook.views import trace
 
 OTHER = (("tower", False), ("harbor", False), ("oracle", False), ("barn", False))
 OTHER_CARDS = ("lords", "farmers", "hermits")
@@ -26,7 +27,7 @@ def test_tavern_builds_beyond_either_end_of_a_line_of_three():
     assert state.tiles_of(0) == (("tavern", (6, 7), "ready"),)
     assert targets(state, "tavern") == [(7, 6), (7, 10)]
     figure = widget.position_figure(state, tile="tavern")
-    assert sorted(divmod(i, 20) for i in figure.data[widget.LEGAL].customdata) == [(7, 6), (7, 10)]
+    assert sorted(divmod(i, 20) for i in trace(figure, widget.LEGAL).customdata) == [(7, 6), (7, 10)]
 
 
 def test_tower_keeps_to_the_edge_hexes_next_to_own_settlements():
@@ -51,7 +52,7 @@ def test_harbor_judges_adjacency_without_the_settlement_it_lifts():
     water = state.geometry.by_terrain["water"]
     assert len(targets(state, "harbor", (6, 16))) == len(water) == 56
     figure = widget.position_figure(state, tile="harbor", origin=(6, 16))
-    assert list(figure.data[widget.GHOSTS].customdata) == [6 * 20 + 16]
+    assert list(trace(figure, widget.GHOSTS).customdata) == [6 * 20 + 16]
 
 
 def test_position_refuses_malformed_settlements():

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from types import SimpleNamespace
 
 import pytest
 
 from rulebook import kingdom_builder as kb
 from rulebook.kingdom_builder import widget
-from rulebook.kingdom_builder.widget import GHOSTS, LEGAL, PATHS, PLACED, TILE_MARKS, Board
+from rulebook.kingdom_builder.widget import EDGES, GHOSTS, LEGAL, PATHS, PLACED, TILE_MARKS, Board
+from rulebook.views import plotly_json
 
 FIRST = "sections: tavern paddock oasis farm\ncards: fishermen knights merchants\nplayers: {players}\n"
 # Rows 5, 6, 7, 9, 10 and 11 of the first-game board (G grass, C canyon, D desert, F flower, T forest, W water,
@@ -176,23 +176,31 @@ def at(trace) -> list[tuple[int, int]]:
     return [divmod(int(i), 20) for i in trace.customdata]
 
 
+def drawn(table: Board) -> dict:
+    """The board's traces by name, as its figure holds them and as it last sent them to the page."""
+    view = table.figure
+    assert view.figure == plotly_json(view.plot)
+    return {trace.name: trace for trace in view.plot.data}
+
+
 def test_a_build_is_ringed_and_its_tile_starred_until_the_next_move():
     table = table_at({(8, 8): 0})
     table.play(kb.Build((7, 7)))
-    data = table.figure.data
+    data = drawn(table)
     assert at(data[PLACED]) == [(7, 7)] and at(data[TILE_MARKS]) == [(6, 7)]
     assert list(data[TILE_MARKS].marker.symbol) == ["star"]
     assert "Orange: builds on grassland at (7,7) (settlement 1 of 3) and takes the Tavern tile of (6,7)" in (
         table.status.text
     )
     table.play(kb.Build((7, 8)))
+    data = drawn(table)
     assert at(data[PLACED]) == [(7, 8)] and at(data[TILE_MARKS]) == []
 
 
 def test_a_moved_settlement_leaves_a_ghost_an_arrow_and_a_crossed_out_tile():
     table = table_at({(5, 10): 0, (9, 9): 1}, hands=("canyon", "grass"))
     table.play(kb.UseTile("paddock", (5, 8), (5, 10)))
-    data = table.figure.data
+    data = drawn(table)
     assert at(data[PLACED]) == [(5, 8)] and at(data[GHOSTS]) == [(5, 10)]
     assert list(data[GHOSTS].marker.symbol) == ["circle"]  # orange's shape, faded
     assert at(data[TILE_MARKS]) == [(6, 11)] and list(data[TILE_MARKS].marker.symbol) == ["x-thin-open"]
@@ -200,7 +208,7 @@ def test_a_moved_settlement_leaves_a_ghost_an_arrow_and_a_crossed_out_tile():
     assert data[PATHS].x[0] == x0 and data[PATHS].y[0] == y0 and data[PATHS].x[2] is None
     assert data[PATHS].x[1] == pytest.approx(x0 + 0.75 * (x1 - x0))
     # A click on the faded piece is a click on its hex: (5,10) is canyon, but away from orange's (5,8).
-    table._clicked(GHOSTS, SimpleNamespace(point_inds=[0], xs=[x0], ys=[y0]))
+    assert table.figure.click(GHOSTS, 5 * 20 + 10)
     assert "Refused by KB-6.3: cannot build at (5,10)" in table.status.text
     assert data[TILE_MARKS].hoverinfo == "skip"  # a click near the cross reaches the hex beneath
 
@@ -214,7 +222,7 @@ def test_computer_replies_are_marked_grouped_in_the_log_and_counted_in_the_statu
     steps = table.steps_shown()
     assert [s.player for s in steps] == [0, 1, 1, 1, 1]  # orange's End turn, blue's 3 builds and End turn
     blue = {h for s in steps[1:] for h in kb.marks(s.before, s.move, s.after).placed}
-    assert len(blue) == 3 and set(at(table.figure.data[PLACED])) == blue
+    assert len(blue) == 3 and set(at(drawn(table)[PLACED])) == blue
     assert "then Blue played 4 moves" in table.status.text
     log = table.move_log.text
     assert log.index("Blue") < log.index("Orange")  # newest first, grouped under the player's name
@@ -236,16 +244,19 @@ def test_the_prompt_names_the_end_turn_button_when_it_is_the_only_move():
 
 def test_a_stale_click_is_ignored_with_a_message_and_a_fresh_one_plays():
     table = table_at({(7, 6): 0})
-    rings = list(table.figure.data[LEGAL].customdata)
+    view = table.figure
+    older = view.revision
+    assert at(drawn(table)[LEGAL]) == [(7, 7), (8, 7)]
+    assert table.play(kb.Build((7, 7)))
     before = table.state
-    table._clicked(LEGAL, SimpleNamespace(point_inds=[len(rings) + 3]))  # an index from an older, longer drawing
+    # the ring on (7,7), clicked on the drawing before that build: it has gone, so nothing is played
+    assert not view.click(LEGAL, 7 * 20 + 7, revision=older)
     assert table.state is before and "older drawing" in table.status.text
-    x, y = widget.hex_centre(9, 9)  # the browser's point is (9,9), while this index now holds another hex
-    table._clicked(LEGAL, SimpleNamespace(point_inds=[0], xs=[x], ys=[y]))
+    assert not view.click(LEGAL, 8 * 20 + 7, revision=view.revision + 1)  # a drawing the page cannot have seen
     assert table.state is before and "older drawing" in table.status.text
-    x, y = widget.hex_centre(*divmod(rings[0], 20))
-    table._clicked(LEGAL, SimpleNamespace(point_inds=[0], xs=[x], ys=[y]))
-    assert table.state.board[rings[0]] == 0
+    # the ring on (8,7) is still there: a click on it from the older drawing is a click on its hex
+    assert (8, 7) in at(drawn(table)[LEGAL]) and view.click(LEGAL, 8 * 20 + 7, revision=older)
+    assert table.state.board[8 * 20 + 7] == 0 and "older drawing" not in table.status.text
 
 
 def test_replay_draws_the_earlier_position_with_its_move_marked_and_no_rings():
@@ -253,10 +264,10 @@ def test_replay_draws_the_earlier_position_with_its_move_marked_and_no_rings():
     table.play(kb.Build((7, 7)))
     table.play(kb.Build((8, 7)))
     table.show_move(1)
-    assert table.state.board[8 * 20 + 7] == -1 and at(table.figure.data[PLACED]) == [(7, 7)]
-    assert at(table.figure.data[LEGAL]) == []
+    assert table.state.board[8 * 20 + 7] == -1 and at(drawn(table)[PLACED]) == [(7, 7)]
+    assert at(drawn(table)[LEGAL]) == []
     table.show_move(2)
-    assert at(table.figure.data[PLACED]) == [(8, 7)] and len(table.figure.data[LEGAL].customdata) > 0
+    assert at(drawn(table)[PLACED]) == [(8, 7)] and len(drawn(table)[LEGAL].customdata) > 0
 
 
 def test_palettes_are_exported_for_the_colour_check():
@@ -292,7 +303,7 @@ def test_the_three_cards_goals_and_the_location_key_are_beside_the_board():
     legend = re.sub(r"<[^>]*>", "", widget.legend_html(table.state))
     assert "Fa farm, Oa oasis, Pa paddock, Ta tavern" in legend
     # The row and column numbers the texts use are drawn along the edges: 0..19 twice.
-    edges = table.figure.data[widget.EDGES]
+    edges = drawn(table)[EDGES]
     assert list(edges.text) == [str(n) for n in range(20)] * 2
 
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
-from types import SimpleNamespace
+from pathlib import Path
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from rulebook import kingdom_builder as kb
-from rulebook.kingdom_builder import bots, charts
+from rulebook.kingdom_builder import bots, charts, widget
 from rulebook.kingdom_builder.rules import COLOURS
-from rulebook.kingdom_builder.widget import Board
+from rulebook.kingdom_builder.widget import LEGAL, SCORING, Board
+from rulebook.views import BoardView, plotly_json, trace
 
 FIRST = "sections: tavern paddock oasis farm\ncards: fishermen knights merchants\nplayers: {players}\n"
 
@@ -28,6 +30,12 @@ def table_at(settlements: dict, hands=("grass", "grass"), computer=()) -> Board:
     return Board(kb.from_diagram(diagram(settlements), hands=hands), seed=3, computer=computer)
 
 
+def drawn(table: Board, name: str):
+    """The trace named ``name`` as the board's figure holds it (and as it last sent it to the page)."""
+    assert table.figure.figure == plotly_json(table.figure.plot)  # nothing left undrawn
+    return trace(table.figure.plot, name)
+
+
 def choose(table: Board, hex_) -> None:
     table.target_menu.value = hex_
     table.play_button.click()
@@ -38,7 +46,7 @@ def test_build_with_the_menus_highlights_legal_hexes_and_refuses_with_the_rule()
     assert table.action_menu.value == "build"
     offered = {value for _, value in table.target_menu.options if value is not None}
     assert offered == {(7, 7), (8, 7)}
-    assert len(table.figure.data[2].x) == 2  # the two legal hexes are ringed
+    assert len(drawn(table, LEGAL).x) == 2  # the two legal hexes are ringed
     table.select((9, 9))  # a click on a grass hex away from the settlement
     assert "Refused by KB-6.3" in table.status.text and table.state.supply[0] == 39
     choose(table, (7, 7))
@@ -48,7 +56,7 @@ def test_build_with_the_menus_highlights_legal_hexes_and_refuses_with_the_rule()
 
 def test_click_callback_and_tiles_shown_as_pending_then_usable():
     table = table_at({(8, 8): 0})
-    table._clicked(0, SimpleNamespace(point_inds=[7 * 20 + 7]))  # click the hex (7,7), next to the tavern (6,7)
+    assert table.figure.click("hexes", 7 * 20 + 7)  # click the hex (7,7), next to the tavern (6,7)
     assert table.state.board[7 * 20 + 7] == 0
     assert "usable from next turn" in table.tiles.value
 
@@ -57,13 +65,13 @@ def test_move_tile_choose_origin_then_target_and_undo():
     table = table_at({(5, 10): 0})
     table.action_menu.value = "paddock"
     assert not table.origin_menu.disabled
-    table._clicked(4, SimpleNamespace(point_inds=[0]))  # a click on the settlement marker at (5,10) chooses it
+    assert table.figure.click("settlements", 5 * 20 + 10)  # a click on the settlement at (5,10) chooses it
     assert table.origin == (5, 10) and table.origin_menu.value == (5, 10)
     offered = {value for _, value in table.target_menu.options if value is not None}
     assert offered == {(5, 12), (5, 8), (3, 11), (7, 11), (7, 9)}
-    ringed = list(table.figure.data[2].customdata)  # hex indices row*20+column of the rings
+    ringed = list(drawn(table, LEGAL).customdata)  # hex indices row*20+column of the rings
     assert 7 * 20 + 11 in ringed
-    table._clicked(2, SimpleNamespace(point_inds=[ringed.index(7 * 20 + 11)]))  # a click on the ring
+    assert table.figure.click(LEGAL, 7 * 20 + 11)  # a click on the ring
     assert table.state.board[7 * 20 + 11] == 0 and table.state.board[5 * 20 + 10] == -1
     assert "used this turn" in table.tiles.value
     table.undo_button.click()
@@ -84,8 +92,8 @@ def shown_texts(table: Board) -> list[str]:
         texts += [str(label) for label in getattr(child, "_options_labels", ())]
         if isinstance(child, widgets.HTML):
             texts.append(re.sub(r"<[^>]*>", " ", child.value))
-    for trace in table.figure.data:
-        texts += [str(text) for text in (*(trace.hovertext or ()), *(trace.text or ()))]
+    for shown in table.figure.plot.data:
+        texts += [str(text) for text in (*(shown.hovertext or ()), *(shown.text or ()))]
     return texts
 
 
@@ -138,12 +146,13 @@ def test_whole_game_against_the_greedy_computer_with_buttons_only():
     assert not table.undo_button.disabled
     assert not table.scoring_card.disabled and not table.scoring_player.disabled
     table.scoring_card.value = "knights"  # a view control still works after the end
-    assert len(table.figure.data[3].x) > 0 and table.scoring_card.label == "Knights"
+    assert len(drawn(table, SCORING).x) > 0 and table.scoring_card.label == "Knights"
     before = table.state
-    table._clicked(0, SimpleNamespace(point_inds=[9 * 20 + 9]))  # a click on the board is refused, in words
+    table.figure.click("hexes", 9 * 20 + 9)  # a click on the board is refused, in words
     assert table.state is before and "The game is over" in table.status.text
     seen |= set(shown_texts(table))
     assert python_in(sorted(seen)) == []
+    table.undo_chance = True  # the teaching option: Undo past a terrain card drawn (by default it stops, issue 24.11)
     table.undo_button.click()  # Undo takes back the last move of the person and switches the controls on again
     assert kb.outcome(table.state) is None and not table.action_menu.disabled
 
@@ -171,8 +180,8 @@ def test_board_and_controls_fit_beside_the_app_panel():
     board, controls = row.children
     assert board.children[0] is table.figure
     width = int(board.layout.width.removesuffix("px")) + int(controls.layout.width.removesuffix("px"))
-    assert width <= 880 and table.figure.layout.width <= int(board.layout.width.removesuffix("px"))
-    assert table.figure.layout.height <= 480  # with the status line, legend and log header: under 680 px
+    assert width <= 880 and table.figure.plot.layout.width <= int(board.layout.width.removesuffix("px"))
+    assert table.figure.plot.layout.height <= 480  # with the status line, legend and log header: under 680 px
     menus = [c for c in controls.children if isinstance(c, widgets.Dropdown)]
     assert menus and all(int(m.layout.width.removesuffix("px")) <= int(controls.layout.width[:-2]) for m in menus)
     assert any(table.scoring_card in getattr(c, "children", ()) for c in controls.children)
@@ -182,7 +191,7 @@ def test_scoring_highlight_and_charts():
     table = table_at({(0, 8): 0, (0, 9): 0, (5, 5): 0})
     table.scoring_card.value = "knights"
     table.scoring_player.value = 0
-    assert len(table.figure.data[3].x) == 2  # the two settlements of row 0
+    assert len(drawn(table, SCORING).x) == 2  # the two settlements of row 0
     state = table.state
     for figure in (
         charts.draw_odds_figure(state, 0, 3),
@@ -200,3 +209,43 @@ def test_scoring_highlight_and_charts():
     assert [legal.data[0].y[i] for i in (2, 3)] == [53, 57]
     knights = charts.score_figure(state).data[1]
     assert knights.name == "Knights" and list(knights.y) == [4, 0]
+
+
+def test_the_board_is_a_board_view_whose_traces_have_names_and_whose_redraws_stay_small():
+    """Each trace named once, each clickable point carrying its hex index; the JSON sent at a redraw (the whole
+    figure) stays small: no theme, coordinates rounded, the only per-hex texts the hexes' own."""
+    table = Board(kb.new_game(players=4, seed=2), seed=2, computer=(1, 2, 3))
+    view = table.figure
+    assert isinstance(view, BoardView) and view.figure == plotly_json(view.plot)
+    names = [t["name"] for t in view.figure["data"]]
+    assert len(set(names)) == len(names) == 14 and names[0] == widget.HEXES
+    assert view.figure["data"][0]["customdata"] == list(range(400)) and len(json.dumps(view.figure["layout"])) < 1000
+    assert all(len(repr(x)) <= 7 for x in view.figure["data"][0]["x"])  # 25.981, not 25.98076211353316
+    while sum(owner >= 0 for owner in table.state.board) < 100:  # a board two-thirds into a 4-player game
+        assert table.play(kb.legal_moves(table.state)[0])
+    revision = view.revision
+    table.scoring_card.value = table.state.cards[0]  # the rings of a card's scoring hexes: one more redraw
+    assert view.revision == revision + 1 and sum(s >= 0 for s in table.state.board) > 100
+    assert len(json.dumps(view.figure)) < 60_000
+    hover = [text for t in view.figure["data"] for text in t.get("hovertext") or ()]
+    assert len(hover) == len(set(hover))  # no hover text sent twice
+    table.redraw()
+    assert view.revision == revision + 1  # the same position: nothing sent
+
+
+def test_the_terrain_chips_take_the_board_s_fills_from_the_one_stylesheet():
+    css = (Path(widget.__file__).parents[1] / "style.css").read_text()
+    found = re.findall(r"\.rb-kb-terrain-(\w+) \{ background: (#[0-9a-f]{6}); color: (#[0-9a-f]{3}); \}", css)
+    chips = {name: (fill, text) for name, fill, text in found}
+    terrains = [t for t in widget.TERRAIN_FILL if t not in ("castle", "location")]
+    assert chips == {t: (widget.TERRAIN_FILL[t], "#fff" if t in widget.DARK_TERRAIN else "#000") for t in terrains}
+    assert f".rb-kb-place {{ background: {widget.TERRAIN_FILL['location']};" in css
+    for name, ring in (("legal", widget.LEGAL_RING), ("last", widget.LAST_MOVE), ("asked", widget.ASKED_RING)):
+        assert f".rb-kb-{name} {{ color: {ring}; }}" in css
+    table = table_at({(7, 6): 0})
+    html = table.card.value + widget.legend_html(table.state) + table.scores.value + table.goals.value
+    assert "style=" not in html and 'class="rb-kb-chip rb-kb-terrain-grass">grassland</span>' in html
+    used = set(re.findall(r'class="([^"]+)"', html))
+    for classes in used:
+        for name in classes.split():
+            assert f".{name} " in css or f".{name}," in css, name

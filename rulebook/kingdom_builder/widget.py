@@ -1,20 +1,25 @@
 """The live Kingdom Builder board: terrain hexes, settlements, legal hexes highlighted, tiles and running scores.
 
 The widget only renders the state and sends moves through ``check``/``apply`` (via :class:`rulebook.ui.Table`);
-everything can be done with the dropdowns and buttons as well as by clicking hexes.
+everything can be done with the dropdowns and buttons as well as by clicking hexes. The board is drawn on a
+:class:`rulebook.views.BoardView`: its traces are found by name and each clickable point carries its hex index
+(``row * 20 + column``) as id. The side panels are rendered from ``templates/`` with looks from ``style.css``.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from .. import ui
-from ..ui import Table, settle_figure
-from . import charts, odds, rules
+from ..markup import Markup, render
+from ..session import Bot
+from ..ui import Table
+from ..views import BoardView, trace
+from . import rules
 from .narrate import TILE_ACTION, colour, marks, move_words
 from .rules import COLOURS, MOVE_TILES, SLOT_NAMES, Build, EndTurn, State, UseTile
 
@@ -71,29 +76,21 @@ X_RANGE = (-2.3, 35.2)  # room at the left for the row numbers
 Y_RANGE = (-29.8, 2.5)  # room at the top for the column numbers
 FIGURE_HEIGHT = round((FIGURE_WIDTH - 4) * (Y_RANGE[1] - Y_RANGE[0]) / (X_RANGE[1] - X_RANGE[0])) + 4
 COLUMN_WIDTH = 320
-# Trace numbers in the figure.
-HEXES, HALO, LEGAL, SCORING, SETTLEMENTS, SPECIALS, EDGES, PATHS, GHOSTS, PLACED, TILE_MARKS = range(11)
-ASKED, HINT_UNDER, HINT = range(11, 14)
-# Traces whose points report clicks (the others are drawn with hoverinfo "skip", so a click on them reaches the hex
-# beneath): a click on a last-move ring or a faded piece is a click on its hex.
+# The figure's traces, by name, in drawing order (each name once: views.trace finds a trace by it).
+HEXES, HALO, LEGAL, SCORING, SETTLEMENTS = "hexes", "legal halo", "legal", "scoring", "settlements"
+SPECIALS, EDGES, PATHS, GHOSTS, PLACED = "specials", "coordinates", "last move paths", "last move origins", "last move"
+TILE_MARKS, ASKED, HINT_UNDER, HINT = "tiles taken or lost", "asked", "hint outline", "hint"
+# Traces whose points answer clicks, each point's id its hex index. In the page only those with hover text answer
+# (the others are drawn with hoverinfo "skip", so a click on them reaches the hex beneath): a click on a legal or
+# last-move ring or a faded piece is a click on its hex.
 CLICKABLE = (HEXES, LEGAL, SCORING, SETTLEMENTS, GHOSTS, PLACED)
+STALE = "That click came from an older drawing of the board, so nothing was played: click again."
 
 
 def hex_centre(row: int, column: int) -> tuple[float, float]:
-    """Centre of a pointy-top hex with side 1 (odd rows half a hex to the right), y pointing up."""
-    return math.sqrt(3) * (column + 0.5 * (row & 1)), -1.5 * row
-
-
-def hex_at(x: float, y: float) -> tuple[int, int] | None:
-    """The hex whose centre is at (x, y) (a point of the drawing), or None when no centre is there."""
-    row = round(-y / 1.5)
-    if not 0 <= row < 20:
-        return None
-    column = round(x / math.sqrt(3) - 0.5 * (row & 1))
-    if not 0 <= column < 20:
-        return None
-    cx, cy = hex_centre(row, column)
-    return (row, column) if math.hypot(cx - x, cy - y) < 0.5 else None
+    """Centre of a pointy-top hex with side 1 (odd rows half a hex to the right), y pointing up; rounded to a
+    thousandth of a side (a hundredth of a pixel), which keeps the figure's JSON short."""
+    return round(math.sqrt(3) * (column + 0.5 * (row & 1)), 3), -1.5 * row
 
 
 def hex_words(geometry: Any, index: int) -> str:
@@ -107,15 +104,150 @@ def hex_words(geometry: Any, index: int) -> str:
     return f"{rules.label(divmod(index, 20))} {what}<br>{where}"
 
 
+# -- the board's figure, one function per layer ---------------------------------------------------------------------
+
+
 def _points(name: str, **marker: Any) -> dict[str, Any]:
     return {"x": [], "y": [], "mode": "markers", "name": name, "hoverinfo": "skip", "marker": marker}
 
 
-def board_figure(state: State, width: int = FIGURE_WIDTH, height: int = FIGURE_HEIGHT) -> ui.BoardFigure:
-    """The board as a FigureWidget (see :func:`_figure`)."""
-    # Built as a Figure and wrapped at the end: traces added to a live FigureWidget before its view exists are
-    # lost in Voila, while a widget created with its traces renders everywhere.
-    return ui.BoardFigure(_figure(state, width, height))
+def _board_layout(width: int, height: int) -> go.Layout:
+    """Axes hidden and fixed, no legend, no theme: board.js draws the board, and plotly's template would add 7 KB
+    to every redraw for nothing it reads."""
+    return go.Layout(
+        width=width,
+        height=height,
+        template={},
+        margin={"l": 2, "r": 2, "t": 2, "b": 2},
+        showlegend=False,
+        dragmode=False,
+        plot_bgcolor="#ffffff",
+        clickmode="event",
+        hoverlabel={"font": {"size": 12}},
+        # the board neither zooms nor pans: only the picture button stays on the mode bar
+        modebar={"remove": ["zoom", "pan", "select", "lasso", "zoomin", "zoomout", "autoscale", "resetscale"]},
+        xaxis={"visible": False, "range": list(X_RANGE), "fixedrange": True},
+        yaxis={"visible": False, "range": list(Y_RANGE), "fixedrange": True, "scaleanchor": "x"},
+    )
+
+
+def _terrain_layer(figure: go.Figure, geometry: Any, unit: float) -> None:
+    """The 400 hexes in their terrain colours, each with its words as hover text (the only per-hex text)."""
+    centres = [hex_centre(*divmod(i, 20)) for i in range(400)]
+    figure.add_scatter(
+        x=[x for x, _ in centres],
+        y=[y for _, y in centres],
+        customdata=list(range(400)),
+        mode="markers",
+        name=HEXES,
+        hovertext=[hex_words(geometry, i) for i in range(400)],
+        hoverinfo="text",
+        marker={
+            "symbol": "hexagon",
+            "size": round(1.92 * unit),
+            "color": [TERRAIN_FILL[t] for t in geometry.terrain],
+            "line": {"width": 0.6, "color": "#444444"},
+        },
+    )
+
+
+def _ring_layers(figure: go.Figure, unit: float) -> None:
+    """The legal hexes (red rings over white halos, visible on every terrain, the dark canyon and forest included)
+    and the hexes a card scores (black circles)."""
+    ring = round(1.67 * unit)
+    halo = {"width": 6, "color": "#ffffff"}
+    figure.add_scatter(**_points(HALO, symbol="hexagon-open", size=ring, color="#ffffff", line=halo))
+    legal = {"width": 3, "color": LEGAL_RING}
+    figure.add_scatter(**_points(LEGAL, symbol="hexagon-open", size=ring, color=LEGAL_RING, line=legal))
+    figure.add_scatter(
+        **_points(SCORING, symbol="circle-open", size=round(1.45 * unit), color=SCORING_RING, line={"width": 3})
+    )
+
+
+def _settlement_layer(figure: go.Figure, unit: float) -> None:
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="markers+text",
+        name=SETTLEMENTS,
+        hoverinfo="text",
+        marker={"size": round(1.2 * unit), "line": {"width": 1.5, "color": "#000000"}},
+        textfont={"size": 10},
+    )
+
+
+def _label_layers(figure: go.Figure, geometry: Any) -> None:
+    """The castles' and locations' labels, and the row numbers down the left edge and the column numbers along the
+    top, as the texts write hexes: (row,column)."""
+    specials = sorted(geometry.specials)
+    centres = [hex_centre(*divmod(i, 20)) for i in specials]
+    figure.add_scatter(
+        x=[x for x, _ in centres],
+        y=[y for _, y in centres],
+        mode="text",
+        name=SPECIALS,
+        hoverinfo="skip",
+        text=["♜" if geometry.terrain[i] == "castle" else geometry.location[i][:2].title() for i in specials],
+        textfont={"size": 11, "color": "#000000", "family": "Arial Black, Arial, sans-serif"},
+    )
+    figure.add_scatter(
+        x=[-1.75] * 20 + [hex_centre(0, c)[0] for c in range(20)],
+        y=[-1.5 * r for r in range(20)] + [1.85] * 20,
+        mode="text",
+        name=EDGES,
+        hoverinfo="skip",
+        text=[str(n) for n in range(20)] * 2,
+        textfont={"size": 10, "color": "#333333"},
+    )
+
+
+def _last_move_layers(figure: go.Figure, unit: float) -> None:
+    """The marks of the last moves: arrows of moved settlements, the faded pieces where they stood, pink rings on
+    the settlements placed, and stars or crosses on the tiles taken or lost."""
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="lines+markers",
+        name=PATHS,
+        hoverinfo="skip",
+        line={"width": 3, "color": LAST_MOVE},
+        marker={"symbol": "arrow", "angleref": "previous", "size": 0, "color": LAST_MOVE},
+    )
+    origins = _points(GHOSTS, size=round(1.2 * unit), opacity=0.4, line={"width": 1.5, "color": "#000000"})
+    figure.add_scatter(**{**origins, "hoverinfo": "text"})
+    placed = _points(PLACED, symbol="circle-open", size=round(1.6 * unit), color=LAST_MOVE, line={"width": 3})
+    figure.add_scatter(**{**placed, "hoverinfo": "text"})
+    # no hover text: the star or cross sits over a corner of the next hex, and a click there must reach that hex
+    figure.add_scatter(**_points(TILE_MARKS, size=round(0.9 * unit), line={"width": 1.5}))
+
+
+def _overlay_layers(figure: go.Figure, unit: float) -> None:
+    """The hexes the odds explorer was asked to show (indigo), and the Hint's dashed outline."""
+    asked = {"width": 3, "color": ASKED_RING}
+    figure.add_scatter(**_points(ASKED, symbol="hexagon2-open", size=round(1.25 * unit), color=ASKED_RING, line=asked))
+    for name, line in (
+        (HINT_UNDER, {"width": 6, "color": HINT_UNDER_LINE}),
+        (HINT, {"width": 3, "color": HINT_LINE, "dash": "dash"}),
+    ):
+        figure.add_scatter(x=[], y=[], mode="lines", name=name, hoverinfo="skip", line=line)
+
+
+def board_figure(state: State, width: int = FIGURE_WIDTH, height: int = FIGURE_HEIGHT) -> go.Figure:
+    """The board as the live board draws it: terrain hexes, labels, coordinates on the edges, and the (empty)
+    layers of highlights, settlements and marks that :class:`Board` fills. Every clickable point carries its hex
+    index (row*20+column) as customdata.
+
+    Marker sizes follow the width, so the hexes tile the board at any size."""
+    geometry = state.geometry
+    unit = (width - 4) / (X_RANGE[1] - X_RANGE[0])  # pixels per hex side
+    figure = go.Figure(layout=_board_layout(width, height))
+    _terrain_layer(figure, geometry, unit)
+    _ring_layers(figure, unit)
+    _settlement_layer(figure, unit)
+    _label_layers(figure, geometry)
+    _last_move_layers(figure, unit)
+    _overlay_layers(figure, unit)
+    return figure
 
 
 def position_figure(
@@ -124,7 +256,7 @@ def position_figure(
     """A worked example: the position drawn as on the live board, with the targets of ``moves`` ringed as legal
     hexes and, for moves of a settlement, the settlements that move drawn faded. Without ``moves``: the legal moves
     of the player to move, only those with ``tile`` (and from ``origin``) when given."""
-    figure = _figure(state, width, FIGURE_HEIGHT)
+    figure = board_figure(state, width, FIGURE_HEIGHT)
     if moves is None:
         moves = [
             m
@@ -135,11 +267,11 @@ def position_figure(
     moves = list(moves)
     targets = list(dict.fromkeys(m.hex if isinstance(m, Build) else m.target for m in moves))
     origins = list(dict.fromkeys(m.origin for m in moves if isinstance(m, UseTile) and m.origin is not None))
-    figure.data[HALO].update(_at(targets))
-    figure.data[LEGAL].update(_at(targets))
-    figure.data[SETTLEMENTS].update(_settlements(state))
+    trace(figure, HALO).update(_at(targets))
+    trace(figure, LEGAL).update(_at(targets))
+    trace(figure, SETTLEMENTS).update(_settlements(state))
     owners = [state.board[r * 20 + c] for r, c in origins]
-    figure.data[GHOSTS].update(
+    trace(figure, GHOSTS).update(
         _at(origins),
         marker={"color": [PLAYER_FILL[o] for o in owners], "symbol": [PLAYER_SYMBOL[o] for o in owners]},
         hovertext=[f"{rules.label(h)}: the settlement that moves" for h in origins],
@@ -158,118 +290,6 @@ def _settlements(state: State) -> dict[str, Any]:
         "textfont": {"color": [PLAYER_TEXT[o] for o in owners]},
         "hovertext": [f"{rules.label(divmod(i, 20))} {COLOURS[o]} settlement" for i, o in zip(occupied, owners)],
     }
-
-
-def _figure(state: State, width: int, height: int) -> go.Figure:
-    """The board as a Figure: terrain hexes, labels, coordinates on the edges, highlights, settlements and
-    the marks of the last move. Every clickable point carries its hex index (row*20+column) as customdata.
-
-    Marker sizes follow the width, so the hexes tile the board at any size."""
-    geometry = state.geometry
-    centres = [hex_centre(*divmod(i, 20)) for i in range(400)]
-    xs = [x for x, _ in centres]
-    ys = [y for _, y in centres]
-    unit = (width - 4) / (X_RANGE[1] - X_RANGE[0])  # pixels per hex side
-    figure = go.Figure(
-        layout=go.Layout(
-            width=width,
-            height=height,
-            margin={"l": 2, "r": 2, "t": 2, "b": 2},
-            showlegend=False,
-            dragmode=False,
-            plot_bgcolor="#ffffff",
-            clickmode="event",
-            hoverlabel={"font": {"size": 12}},
-            # the board neither zooms nor pans: only the picture button stays on the mode bar
-            modebar={"remove": ["zoom", "pan", "select", "lasso", "zoomin", "zoomout", "autoscale", "resetscale"]},
-            xaxis={"visible": False, "range": list(X_RANGE), "fixedrange": True},
-            yaxis={"visible": False, "range": list(Y_RANGE), "fixedrange": True, "scaleanchor": "x"},
-        )
-    )
-    figure.add_scatter(
-        x=xs,
-        y=ys,
-        customdata=list(range(400)),
-        mode="markers",
-        name="hexes",
-        hovertext=[hex_words(geometry, i) for i in range(400)],
-        hoverinfo="text",
-        marker={
-            "symbol": "hexagon",
-            "size": round(1.92 * unit),
-            "color": [TERRAIN_FILL[t] for t in geometry.terrain],
-            "line": {"width": 0.6, "color": "#444444"},
-        },
-    )
-    # A white halo under each legal ring keeps it visible on every terrain, the dark canyon and forest included.
-    ring = round(1.67 * unit)
-    halo = {"width": 6, "color": "#ffffff"}
-    figure.add_scatter(**_points("legal halo", symbol="hexagon-open", size=ring, color="#ffffff", line=halo))
-    legal = {"width": 3, "color": LEGAL_RING}
-    figure.add_scatter(**_points("legal", symbol="hexagon-open", size=ring, color=LEGAL_RING, line=legal))
-    figure.add_scatter(
-        **_points("scoring", symbol="circle-open", size=round(1.45 * unit), color=SCORING_RING, line={"width": 3})
-    )
-    figure.add_scatter(
-        x=[],
-        y=[],
-        mode="markers+text",
-        name="settlements",
-        hoverinfo="text",
-        marker={"size": round(1.2 * unit), "line": {"width": 1.5, "color": "#000000"}},
-        textfont={"size": 10},
-    )
-    specials = sorted(geometry.specials)
-    figure.add_scatter(
-        x=[xs[i] for i in specials],
-        y=[ys[i] for i in specials],
-        mode="text",
-        name="specials",
-        hoverinfo="skip",
-        text=["♜" if geometry.terrain[i] == "castle" else geometry.location[i][:2].title() for i in specials],
-        textfont={"size": 11, "color": "#000000", "family": "Arial Black, Arial, sans-serif"},
-    )
-    # Row numbers down the left edge and column numbers along the top, as the texts write hexes: (row,column).
-    edge_x = [-1.75] * 20 + [math.sqrt(3) * c for c in range(20)]
-    edge_y = [-1.5 * r for r in range(20)] + [1.85] * 20
-    figure.add_scatter(
-        x=edge_x,
-        y=edge_y,
-        mode="text",
-        name="coordinates",
-        hoverinfo="skip",
-        text=[str(n) for n in range(20)] * 2,
-        textfont={"size": 10, "color": "#333333"},
-    )
-    figure.add_scatter(
-        x=[],
-        y=[],
-        mode="lines+markers",
-        name="last move paths",
-        hoverinfo="skip",
-        line={"width": 3, "color": LAST_MOVE},
-        marker={"symbol": "arrow", "angleref": "previous", "size": 0, "color": LAST_MOVE},
-    )
-    figure.add_scatter(
-        **_points("last move origins", size=round(1.2 * unit), opacity=0.4, line={"width": 1.5, "color": "#000000"})
-    )
-    figure.update_traces(hoverinfo="text", selector={"name": "last move origins"})
-    figure.add_scatter(
-        **_points("last move", symbol="circle-open", size=round(1.6 * unit), color=LAST_MOVE, line={"width": 3})
-    )
-    figure.update_traces(hoverinfo="text", selector={"name": "last move"})
-    figure.add_scatter(**_points("tiles taken or lost", size=round(0.9 * unit), line={"width": 1.5}))
-    # no hover text: the star or cross sits over a corner of the next hex, and a click there must reach that hex
-    asked = {"width": 3, "color": ASKED_RING}
-    figure.add_scatter(
-        **_points("asked", symbol="hexagon2-open", size=round(1.25 * unit), color=ASKED_RING, line=asked)
-    )
-    for name, line in (
-        ("hint outline", {"width": 6, "color": HINT_UNDER_LINE}),
-        ("hint", {"width": 3, "color": HINT_LINE, "dash": "dash"}),
-    ):
-        figure.add_scatter(x=[], y=[], mode="lines", name=name, hoverinfo="skip", line=line)
-    return figure
 
 
 def hint_outline(move: Any) -> tuple[list[float | None], list[float | None]]:
@@ -298,7 +318,7 @@ def hint_outline(move: Any) -> tuple[list[float | None], list[float | None]]:
 
 
 def _at(hexes: Any) -> dict[str, list]:
-    """x, y and customdata (the hex index) of points on the given hexes."""
+    """x, y and customdata (the hex index, the point's id for a click) of points on the given hexes."""
     centres = [hex_centre(*h) for h in hexes]
     return {
         "x": [x for x, _ in centres],
@@ -307,37 +327,71 @@ def _at(hexes: Any) -> dict[str, list]:
     }
 
 
-def _chip(terrain: str) -> str:
-    text = "#fff" if terrain in DARK_TERRAIN else "#000"
-    word = rules.terrain_word(terrain)
-    style = f"background:{TERRAIN_FILL[terrain]};color:{text};padding:0 4px;border:1px solid #444"
-    return f"<span style='{style}'>{word}</span>"
+# -- the panels beside the board (templates/) ----------------------------------------------------------------------
 
 
-def goals_html(state: State) -> str:
+def _terrains(names: Iterable[str]) -> list[tuple[str, str]]:
+    """(terrain, its word) pairs: a chip in the templates is coloured by the class ``rb-kb-terrain-<terrain>``."""
+    return [(name, rules.terrain_word(name)) for name in names]
+
+
+def goals_html(state: State) -> Markup:
     """The goals of the game's three Kingdom Builder cards and of the castles, one line each."""
-    lines = "".join(f"<li><b>{card.title()}</b>: {CARD_GOAL[card]}</li>" for card in (*state.cards, "castles"))
-    return (
-        "<div style='font-size:12px;line-height:1.3'><b>Goals</b> (gold at the end)"
-        f"<ul style='margin:0;padding-left:1.2em'>{lines}</ul></div>"
-    )
+    goals = [(card.title(), CARD_GOAL[card]) for card in (*state.cards, "castles")]
+    return render("goals.html", package=__package__, goals=goals)
 
 
-def legend_html(state: State) -> str:
+def legend_html(state: State) -> Markup:
     """A key to the terrain colours, the location labels and the marks on the board."""
-    chips = " ".join(_chip(t) for t in TERRAIN_FILL if t not in ("castle", "location"))
     geometry = state.geometry
-    locations = sorted({geometry.location[i] for i in geometry.locations})
-    places = ", ".join(f"<b>{name[:2].title()}</b> {name}" for name in locations)
-    return (
-        f"<div style='font-size:11px;line-height:1.6'>{chips}<br><b>♜</b> castle; "
-        f"<span style='background:{TERRAIN_FILL['location']};padding:0 3px'>locations</span>: {places}<br>"
-        f"<span style='color:{LEGAL_RING}'><b>red hexagons</b></span>: where you may build or move now; "
-        f"<span style='color:{LAST_MOVE}'><b>pink circles</b></span>: the last moves (a faded piece: where one came "
-        "from; ★ a tile taken, ✕ a tile lost); <b>black circles</b>: what a card scores; "
-        "<b>dashed black-and-white hexagon</b>: the Hint's suggested move; "
-        f"<span style='color:{ASKED_RING}'><b>indigo hexagons</b></span>: hexes shown by the Odds explorer</div>"
+    locations = sorted({str(geometry.location[i]) for i in geometry.locations})  # a location hex has its name
+    return render(
+        "legend.html",
+        package=__package__,
+        terrains=_terrains(t for t in TERRAIN_FILL if t not in ("castle", "location")),
+        places=[(name[:2].title(), name) for name in locations],
     )
+
+
+def card_html(state: State, finished: bool) -> Markup:
+    """The terrain card of the player to move (blank at a chance node and at the end)."""
+    if finished or state.player is None:
+        return render("card.html", package=__package__, who=None, card=None)
+    card = state.hands[state.player]
+    return render(
+        "card.html",
+        package=__package__,
+        who=COLOURS[state.player].capitalize(),
+        card=_terrains([card])[0] if card else None,
+    )
+
+
+def tiles_html(state: State) -> Markup:
+    """Each player's location tiles, marked when used this turn or usable only from the next."""
+    players = [
+        (
+            COLOURS[p].capitalize(),
+            [
+                (f"{kind.title()} of {rules.label(hex_)}", STATUS_WORD.get(status))
+                for kind, hex_, status in state.tiles_of(p)
+            ],
+        )
+        for p in range(state.players)
+    ]
+    return render("tiles.html", package=__package__, players=players)
+
+
+def scores_html(state: State) -> Markup:
+    """Gold per card and player (players in columns, so four of them still fit the column), and supplies."""
+    table = rules.score(state)
+    seats = range(state.players)
+    heads = [(SHAPES[PLAYER_SYMBOL[p]], p + 1, COLOURS[p].capitalize()) for p in seats]
+    lines = [
+        *((card.title(), [table[p][card] for p in seats], False) for card in (*state.cards, "castles")),
+        ("Total", [table[p]["total"] for p in seats], True),
+        ("Settlements left", list(state.supply), False),
+    ]
+    return render("scores.html", package=__package__, heads=heads, lines=lines)
 
 
 class Board(Table):
@@ -346,16 +400,23 @@ class Board(Table):
     The figure sits at the left and a column of controls at its right (880 x 680 px in all, so that the app's side
     panel fits beside it); the move log waits in a closed accordion below."""
 
-    def __init__(self, state: State, *, seed: int = 0, computer: Any = (), **kwargs: Any) -> None:
-        super().__init__(state, seed=seed, computer=computer, **kwargs)
+    def __init__(self, state: State, *, seed: int = 0, computer: Mapping[int, str | Bot] | Iterable[int] = ()) -> None:
+        super().__init__(state, seed=seed, computer=computer)
         self.origin: tuple[int, int] | None = None
         self.asked: tuple[tuple[int, int], ...] = ()  # hexes the odds explorer rings (indigo) until told otherwise
         self.syncing = False  # True while redraw refills the menus, so their observers stay quiet
-        self.figure = board_figure(state)
-        for number in CLICKABLE:
-            self.figure.data[number].on_click(
-                lambda trace, points, selector, number=number: self._clicked(number, points)
-            )
+        self.figure = BoardView(board_figure(state))
+        for name in CLICKABLE:
+            self.figure.on_click(name, self._on_click)
+        self.figure.on_stale(self._on_stale)
+        self._build_controls(state)
+        self._connect()
+        self.children = self._arrange(state)
+        self.layout.max_width = "880px"
+        self.start()
+
+    def _build_controls(self, state: State) -> None:
+        """The menus and buttons that make a move, the panels beside the board, and the scoring rings' choice."""
         menu = {"layout": widgets.Layout(width=f"{COLUMN_WIDTH - 10}px"), "style": {"description_width": "70px"}}
         self.action_menu = widgets.Dropdown(description="Action", **menu)
         self.origin_menu = widgets.Dropdown(description="Move from", **menu)
@@ -395,12 +456,17 @@ class Board(Table):
             layout=widgets.Layout(width=f"{COLUMN_WIDTH - 215}px"),
         )
         self.view_controls += [self.scoring_card, self.scoring_player]  # they change the rings, not the game
+
+    def _connect(self) -> None:
         self.play_button.on_click(lambda _: self._play_chosen())
         self.end_button.on_click(lambda _: self.play(EndTurn()))
         self.action_menu.observe(self._action_changed, names="value")
         self.origin_menu.observe(self._origin_changed, names="value")
         self.scoring_card.observe(lambda _: self.redraw(), names="value")
         self.scoring_player.observe(lambda _: self.redraw(), names="value")
+
+    def _arrange(self, state: State) -> list[widgets.Widget]:
+        """The status line; the board and its legend beside the column of controls; the move log below."""
         controls = widgets.VBox(
             [
                 self.card,
@@ -421,29 +487,19 @@ class Board(Table):
         self.move_log.layout.max_height = "12em"
         log = widgets.VBox([self.history_bar, self.move_log])  # the shared previous/next bar over the history
         log_box = widgets.Accordion(children=[log], titles=("Move log",), selected_index=None)
-        self.children = [self.status, widgets.HBox([board, controls]), log_box]
-        self.layout.max_width = "880px"
-        self.start()
+        return [self.status, widgets.HBox([board, controls]), log_box]
 
     # -- input ------------------------------------------------------------------------------------
-    def _clicked(self, number: int, points: Any) -> None:
-        """A click on a point of trace ``number``: its hex is named by the point's coordinates, which the browser
-        sends from the drawing it shows, and by the hex index the point carries (customdata). A click from an
-        older drawing, whose point is gone or now stands for another hex, is ignored with a message."""
-        indices = list(getattr(points, "point_inds", None) or ())
-        if not indices:
-            return
-        index = indices[0]
-        data = self.figure.data[number].customdata
-        carried = int(data[index]) if data is not None and isinstance(index, int) and 0 <= index < len(data) else None
-        xs, ys = list(getattr(points, "xs", None) or ()), list(getattr(points, "ys", None) or ())
-        clicked = hex_at(xs[0], ys[0]) if xs and ys else None
-        if carried is None or (xs and clicked != divmod(carried, 20)):
-            self.message = "That click came from an older drawing of the board, so nothing was played: click again."
-            self.message_kind = "info"
-            self.redraw()
-            return
-        self.select(divmod(carried, 20))
+    def _on_click(self, point_id: Any) -> None:
+        """A click on a hex, a ring or a settlement: the point's id is its hex index (row*20+column), one that the
+        trace holds as drawn now (the BoardView checks it)."""
+        self.select(divmod(int(point_id), 20))
+
+    def _on_stale(self, _trace: str, _point: Any, _revision: int) -> None:
+        """A click on a ring or a settlement that has gone since the page drew it (a computer move, an Undo)."""
+        self.message = STALE
+        self.message_kind = "info"
+        self.redraw()
 
     def select(self, hex_: tuple[int, int]) -> None:
         """A click on a hex: choose the settlement a move tile moves, or build / move onto the hex."""
@@ -479,15 +535,21 @@ class Board(Table):
             return
         self.select(self.target_menu.value)
 
-    def _action_changed(self, _change) -> None:
+    def _action_changed(self, _change: Any) -> None:
         if not self.syncing:
             self.origin = None
             self.redraw()
 
-    def _origin_changed(self, change) -> None:
+    def _origin_changed(self, change: Any) -> None:
         if not self.syncing and change["new"] != self.origin:
             self.origin = change["new"]
             self.redraw()
+
+    def show_asked(self, hexes: Iterable[tuple[int, int]]) -> None:
+        """Ring ``hexes`` in indigo on the board (the odds explorer's request) until it asks for others."""
+        self.asked = tuple(hexes)
+        trace(self.figure.plot, ASKED).update(_at(self.asked))
+        self.figure.draw()
 
     # -- output -----------------------------------------------------------------------------------
     def describe_player(self, player: int | None) -> str:
@@ -595,35 +657,34 @@ class Board(Table):
         scoring: tuple = ()
         if self.scoring_card.value is not None:
             scoring = rules.scoring_hexes(state, self.scoring_card.value, self.scoring_player.value or 0)
-        # One update per trace: a batch spanning several traces with different keys resets, in the browser, the
-        # keys a trace lacks (plotly's FigureWidget), which drew the red rings in the default colour.
-        self.figure.data[HALO].update(_at(marked))
-        self.figure.data[LEGAL].update(_at(marked))
-        self.figure.data[SCORING].update(_at(scoring))
-        self.figure.data[SETTLEMENTS].update(_settlements(state))
-        self._draw_last_moves()
-        self.figure.data[ASKED].update(_at(self.asked))
+        plot = self.figure.plot
+        trace(plot, HALO).update(_at(marked))
+        trace(plot, LEGAL).update(_at(marked))
+        trace(plot, SCORING).update(_at(scoring))
+        trace(plot, SETTLEMENTS).update(_settlements(state))
+        self._draw_last_moves(plot)
+        trace(plot, ASKED).update(_at(self.asked))
         # the suggested move belongs to the game as it stands: not drawn while an earlier position is replayed
         xs, ys = hint_outline(self.hinted if self.view is None else None)
-        for number in (HINT_UNDER, HINT):
-            self.figure.data[number].update(x=xs, y=ys)
+        for name in (HINT_UNDER, HINT):
+            trace(plot, name).update(x=xs, y=ys)
+        self.figure.draw()
         playing = state.player is not None and state.player not in self.bots
         self.play_button.disabled = not playing or not moves or self.action_menu.value is None
         self.end_button.disabled = EndTurn() not in moves
-        self.card.value = self._card_html()
-        self.tiles.value = self._tiles_html()
-        self.scores.value = self._scores_html()
+        self.card.value = card_html(state, self.finished)
+        self.tiles.value = tiles_html(state)
+        self.scores.value = scores_html(state)
         self.move_log.value = self.history_html()
 
-    def _draw_last_moves(self) -> None:
-        """Mark the moves of :meth:`steps` on the board: a pink circle on each settlement placed, a faded piece and
-        an arrow for one moved, a star on each location whose tile was taken, a cross on each one whose tile was
-        lost. The marks stay until the next move."""
-        state = self.state
+    def _last_moves(self) -> tuple[dict, dict, list, dict]:
+        """What the moves of :meth:`steps_shown` left on the board: the settlements placed (hex -> the move told),
+        the hexes settlements moved away from (hex -> (player, the move told)), the moves' paths, and the location
+        hexes whose tiles were taken ("star") or lost ("x-thin-open")."""
         placed: dict[tuple[int, int], str] = {}
         ghosts: dict[tuple[int, int], tuple[int, str]] = {}
         paths: list[tuple[tuple[int, int], tuple[int, int]]] = []
-        tiles: dict[tuple[int, int], str] = {}  # location hex -> the symbol drawn beside it
+        tiles: dict[tuple[int, int], str] = {}
         for step in self.steps_shown():
             _index, _player, move, before, after = step
             found = marks(before, move, after)
@@ -640,11 +701,19 @@ class Board(Table):
                 tiles[hex_] = "star"
             for hex_ in found.lost:
                 tiles[hex_] = "x-thin-open"
+        return placed, ghosts, paths, tiles
+
+    def _draw_last_moves(self, plot: go.Figure) -> None:
+        """Mark the moves of :meth:`steps_shown` on the board: a pink circle on each settlement placed, a faded piece
+        and an arrow for one moved, a star on each location whose tile was taken, a cross on each one whose tile was
+        lost. The marks stay until the next move."""
+        state = self.state
+        placed, ghosts, paths, tiles = self._last_moves()
         # A settlement built and then moved on in the same series is ringed only where it stands now.
         rings = [h for h in placed if state.board[h[0] * 20 + h[1]] >= 0]
         faded = [h for h in ghosts if state.board[h[0] * 20 + h[1]] < 0]
-        self.figure.data[PLACED].update(_at(rings), hovertext=[placed[h] for h in rings])
-        self.figure.data[GHOSTS].update(
+        trace(plot, PLACED).update(_at(rings), hovertext=[placed[h] for h in rings])
+        trace(plot, GHOSTS).update(
             _at(faded),
             marker={
                 "color": [PLAYER_FILL[ghosts[h][0]] for h in faded],
@@ -661,12 +730,12 @@ class Board(Table):
             xs += [x0, x0 + 0.75 * (x1 - x0), None]
             ys += [y0, y0 + 0.75 * (y1 - y0), None]
             sizes += [0, 14, 0]
-        self.figure.data[PATHS].update(x=xs, y=ys, marker={"size": sizes})
+        trace(plot, PATHS).update(x=xs, y=ys, marker={"size": sizes})
         kinds = list(tiles)
         corner = _at(kinds)  # the mark sits at the hex's upper right, beside the location's label
-        corner["x"] = [x + 0.6 for x in corner["x"]]
+        corner["x"] = [round(x + 0.6, 3) for x in corner["x"]]
         corner["y"] = [y + 0.5 for y in corner["y"]]
-        self.figure.data[TILE_MARKS].update(
+        trace(plot, TILE_MARKS).update(
             corner,
             marker={
                 "symbol": [tiles[h] for h in kinds],
@@ -675,213 +744,5 @@ class Board(Table):
             },
         )
 
-    def _card_html(self) -> str:
-        state = self.state
-        if self.finished or state.player is None:
-            return "<div style='font-size:13px'>&nbsp;</div>"
-        card = state.hands[state.player]
-        shown = f"<b>{_chip(card)}</b>" if card else "<i>none</i>"
-        return f"<div style='font-size:13px'>{COLOURS[state.player].capitalize()}'s terrain card: {shown}</div>"
 
-    def _tiles_html(self) -> str:
-        state = self.state
-        rows = []
-        for p in range(state.players):
-            tiles = (
-                ", ".join(
-                    f"{kind.title()} of {rules.label(hex_)}"
-                    + (f" <i style='color:#666'>({STATUS_WORD[status]})</i>" if status in STATUS_WORD else "")
-                    for kind, hex_, status in state.tiles_of(p)
-                )
-                or "none"
-            )
-            rows.append(f"<b>{COLOURS[p].capitalize()}</b>: {tiles}")
-        return (
-            "<div style='font-size:12px;line-height:1.35'><b>Location tiles</b> (usable unless marked)<br>"
-            + "<br>".join(rows)
-            + "</div>"
-        )
-
-    def _scores_html(self) -> str:
-        """Gold per card and player (players in columns, so four of them still fit the column), and supplies."""
-        state = self.state
-        table = rules.score(state)
-        # Every cell styled here: the notebook's and Voila's table styles would otherwise pad each row to 30 px.
-        cell = "padding:0 4px;line-height:1.3;border:none;text-align:right"
-        head = f"<th style='{cell}'></th>" + "".join(
-            f"<th style='{cell}'>{SHAPES[PLAYER_SYMBOL[p]]} {p + 1}<br>{COLOURS[p].capitalize()}</th>"
-            for p in range(state.players)
-        )
-        lines = [
-            *((card.title(), [table[p][card] for p in range(state.players)]) for card in (*state.cards, "castles")),
-            ("<b>Total</b>", [f"<b>{table[p]['total']}</b>" for p in range(state.players)]),
-            ("Settlements left", list(state.supply)),
-        ]
-        rows = "".join(
-            f"<tr><td style='{cell};text-align:left'>{name}</td>"
-            + "".join(f"<td style='{cell}'>{value}</td>" for value in values)
-            + "</tr>"
-            for name, values in lines
-        )
-        return (
-            "<div style='font-size:12px'><b>Score so far (gold)</b>"
-            f"<table style='border-collapse:collapse;margin:0'><tr>{head}</tr>{rows}</table></div>"
-        )
-
-
-class Explorer(widgets.VBox):
-    """Card odds beside the board (issue 13.3): for a player, the chance of each terrain as the next card drawn, as
-    their card in k turns and at least once within k turns, from the live pile and discards (exact, :mod:`.odds`);
-    the hexes a card of each terrain allows now, ringed on the board on request; and a chart of the chances by k.
-
-    It follows the board: it redraws after every move and every replay step, from ``board.state``."""
-
-    def __init__(self, board: Board, *, width: int = 340, chart_height: int = 300) -> None:
-        self.board = board
-        state = board.state
-        people = [p for p in range(state.players) if p not in board.bots]
-        wide = {"width": f"{width - 10}px"}
-        self.player = widgets.Dropdown(
-            options=[(COLOURS[p].capitalize(), p) for p in range(state.players)],
-            value=people[0] if people else 0,
-            description="Odds for",
-            style={"description_width": "90px"},
-            layout=widgets.Layout(**wide),
-        )
-        self.turns = widgets.BoundedIntText(
-            value=3,
-            min=1,
-            max=odds.MAX_DRAWS,
-            description="Turns ahead",
-            tooltip=f"k: how many of the player's coming turns to look at (1 to {odds.MAX_DRAWS})",
-            style={"description_width": "90px"},
-            layout=widgets.Layout(width="170px"),
-        )
-        self.ring_terrain = widgets.Dropdown(
-            options=[("this turn's card", None)] + [(rules.terrain_word(t), t) for t in rules.TERRAINS],
-            value=None,
-            description="Hexes for",
-            style={"description_width": "90px"},
-            layout=widgets.Layout(**wide),
-        )
-        self.ring = widgets.ToggleButton(
-            value=False,
-            description="Ring them on the board",
-            icon="map-marker",
-            tooltip="Ring in indigo the hexes a card of this terrain allows now (the first settlement, KB-6.3)",
-            layout=widgets.Layout(width="220px"),
-        )
-        self.result = widgets.HTML()
-        self.result.add_class("rulebook-explorer-result")
-        self.hexes_text = widgets.HTML()
-        self.width, self.chart_height = width, chart_height
-        drawing = charts.draw_odds_figure(state, self.player.value, 3, width=width, height=chart_height)
-        self.chart = ui.ChartFigure(drawing)
-        for control in (self.player, self.turns, self.ring_terrain, self.ring):
-            control.observe(lambda _: self.update(), names="value")
-        super().__init__(
-            [
-                widgets.HTML("<b>Terrain card odds</b>"),
-                self.player,
-                self.turns,
-                self.result,
-                self.ring_terrain,
-                self.ring,
-                self.hexes_text,
-                self.chart,
-            ],
-            layout=widgets.Layout(width=f"{width}px"),
-        )
-        self.add_class("rulebook-explorer")
-        board.listeners.append(self.update)
-        self._updating = False
-        self.update()
-        settle_figure(self.chart)
-
-    # -- what it shows ------------------------------------------------------------------------------------
-    def terrain_asked(self) -> str | None:
-        """The terrain whose hexes are counted: the one chosen, or the card of the player to move now."""
-        if self.ring_terrain.value is not None:
-            return self.ring_terrain.value
-        state = self.board.state
-        return state.hands[state.player] if state.player is not None else None
-
-    def hexes(self) -> tuple[tuple[int, int], ...]:
-        """The hexes where the player to move (or the player the odds are for) could build with that terrain now."""
-        state, terrain = self.board.state, self.terrain_asked()
-        if terrain is None or state.finished:
-            return ()
-        who = state.player if state.player is not None else self.player.value
-        return odds.legal_hexes(state, who, terrain)
-
-    def update(self, _board: Any = None) -> None:
-        """Recompute everything from the position on the board (a board listener: called after each redraw)."""
-        if self._updating:
-            return
-        self._updating = True
-        try:
-            self._update()
-        finally:
-            self._updating = False
-
-    def _update(self) -> None:
-        state, player = self.board.state, self.player.value
-        k = max(1, min(odds.MAX_DRAWS, int(self.turns.value or 1)))
-        self.result.value = self._result_html(state, player, k)
-        terrain, hexes = self.terrain_asked(), self.hexes()
-        who = state.player if state.player is not None else player
-        if terrain is None:
-            self.hexes_text.value = "<div style='font-size:12px'>No terrain card is being played now.</div>"
-        else:
-            count = len(hexes)
-            self.hexes_text.value = (
-                f"<div style='font-size:12px'>{COLOURS[who].capitalize()} could start building on "
-                f"<b>{count} hex{'es' if count != 1 else ''}</b> with a {rules.terrain_word(terrain)} card now "
-                "(next to their own settlements where possible).</div>"
-            )
-        shown = hexes if self.ring.value else ()
-        if tuple(self.board.asked) != tuple(shown):
-            self.board.asked = tuple(shown)
-            self.board.figure.data[ASKED].update(_at(self.board.asked))
-        figure = charts.draw_odds_figure(state, player, max(k, 2), width=self.width, height=self.chart_height, chosen=k)
-        with self.chart.batch_update():
-            self.chart.data = ()
-            self.chart.add_traces(list(figure.data))
-            self.chart.layout.shapes = ()
-            self.chart.update_layout(figure.layout)
-        settle_figure(self.chart)
-
-    def _result_html(self, state: State, player: int, k: int) -> str:
-        if state.finished:
-            return "<div style='font-size:12px'>The game is over: no more cards are drawn.</div>"
-        next_card = odds.next_card_odds(state)
-        kth = odds.own_card_odds(state, player, k)[-1]
-        within = {t: odds.terrain_within(state, player, t, k) for t in rules.TERRAINS}
-        counts = odds.legal_hexes_by_terrain(state, player)
-        cell = "padding:1px 3px;border:none;text-align:right;line-height:1.3"
-        turns = f"{k} turn{'s' if k > 1 else ''}"
-        head = "".join(
-            f"<th style='{cell}'>{text}</th>"
-            for text in ("", "next card drawn", f"card in {turns}", f"at least once in {turns}", "hexes now")
-        )
-        rows = "".join(
-            f"<tr><td style='{cell};text-align:left'>{rules.terrain_word(t)}</td>"
-            f"<td style='{cell}'>{charts.chance_words(next_card[t])}</td>"
-            f"<td style='{cell}'>{charts.chance_words(kth[t])}</td>"
-            f"<td style='{cell}'>{charts.chance_words(within[t])}</td>"
-            f"<td style='{cell}'>{counts[t]}</td></tr>"
-            for t in rules.TERRAINS
-        )
-        in_hands = sum(card is not None for card in state.hands)
-        deck = (
-            f"{sum(state.pile)} cards in the pile, {sum(state.discard)} discarded, {in_hands} in hands, "
-            f"{sum(state.removed)} out of the game"
-        )
-        who = COLOURS[player].capitalize()
-        return (
-            f"<div style='font-size:11px'><table style='border-collapse:collapse;margin:0'><tr>{head}</tr>{rows}"
-            f'</table><div style=\'color:#444;margin-top:2px\'>{deck}. "Card in {turns}" and "at least once" are '
-            f"{who}'s own cards, one a turn; discards are reshuffled when the pile runs out (KB-C4). The odds count "
-            f'every card on the table, other players\' hidden cards included, as a referee would. "Hexes now": '
-            f"where {who} could start building with that card in this position.</div></div>"
-        )
+from .explorer import Explorer  # noqa: E402, F401 - the app's Odds tab and the notebook find it here

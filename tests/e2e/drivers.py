@@ -56,9 +56,19 @@ BOARD_INDEX = {"meetjesland": 1, "ab_die_post": 1, "claim": 3}
 
 
 def kingdom_builder(page, board) -> None:
-    """Click the first highlighted hex: the first settlement of the turn is built there."""
-    click_point(board, 2, 0)
-    board.locator(".widget-html, .rulebook-status", has_text="build").first.wait_for(timeout=30_000)
+    """Click the first ringed hex (a legal build): the first settlement of the turn is built there, and the status
+    tells that build."""
+    from rulebook import kingdom_builder as game
+    from rulebook.kingdom_builder import widget
+    from rulebook.views import trace
+
+    table = widget.Board(game.new_game(players=2, seed=7, first_game=True), seed=7, computer=(1,))  # the notebook's
+    plot = table.figure.plot
+    rings = trace(plot, widget.LEGAL).customdata  # each ring's hex index, row * 20 + column
+    move = game.Build(divmod(int(rings[0]), 20))
+    click_point(board, [t.name for t in plot.data].index(widget.LEGAL), 0)
+    told = game.narrate(table.live, move, game.apply(table.live, move))  # "builds on desert at (0,1) ..."
+    board.locator(".widget-html, .rulebook-status", has_text=told).first.wait_for(timeout=30_000)
 
 
 def ab_die_post(page, board) -> None:
