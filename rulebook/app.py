@@ -7,17 +7,18 @@ and ``rulebook.rules_text`` for the rules (read from the game's notebook, the on
 
 from __future__ import annotations
 
-import html
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from . import registry, rules_text, ui
+from . import markup, registry, rules_text, ui
 from .exercises import Exercise, ExercisePanel
+from .markup import Markup
 from .registry import Option
 from .ui import Table
 
@@ -37,113 +38,36 @@ class Game:
     source: str = ""
 
 
-_RULES_ESM = """
-export default {
-  render({ model, el }) {
-    const box = document.createElement("div");
-    box.className = "rulebook-rules";
-    box.style.cssText = "max-height:var(--rules-height,600px);overflow:auto;font-size:13px;line-height:1.45;" +
-      "padding-right:6px";
-    el.append(box);
-    const focus = () => {
-      const id = model.get("focus");
-      for (const old of box.querySelectorAll(".rulebook-focus")) {
-        old.classList.remove("rulebook-focus");
-        old.style.background = "";
-        old.style.borderLeft = "";
-      }
-      const target = id ? box.querySelector(`[data-id="${CSS.escape(id)}"]`) : null;
-      if (target) {
-        target.classList.add("rulebook-focus");
-        target.style.background = "#fff6d5";
-        target.style.borderLeft = "4px solid #e6a100";
-        scroll();
-      }
-    };
-    // The panel may be hidden (another tab) when the focus arrives: scroll again once it has a size.
-    const scroll = () => {
-      const target = box.querySelector(".rulebook-focus");
-      if (!target || box.clientHeight === 0) return;
-      box.scrollTop += target.getBoundingClientRect().top - box.getBoundingClientRect().top - 4;
-    };
-    new ResizeObserver(() => requestAnimationFrame(scroll)).observe(box);
-    const show = () => { box.innerHTML = model.get("value"); focus(); };
-    show();
-    model.on("change:value", show);
-    model.on("change:focus", () => requestAnimationFrame(focus));
-    box.addEventListener("click", (event) => {
-      const link = event.target.closest("[data-rule]");
-      if (link) {
-        event.preventDefault();
-        model.set("focus", link.dataset.rule);
-        model.save_changes();
-      }
-    });
-  },
-};
-"""
-
-
 class RulesPanel(anywidget.AnyWidget):
     """The whole rules text, scrolled to the paragraph in ``focus`` (which is highlighted)."""
 
-    _esm = _RULES_ESM
+    _esm = Path(__file__).with_name("rules_panel.js")
+    _css = markup.STYLESHEET
     value = traitlets.Unicode("").tag(sync=True)
     focus = traitlets.Unicode("").tag(sync=True)
 
 
-def rules_html(game: str) -> str:
+def rules_html(game: str) -> Markup:
     """Every paragraph of a game's rules under its section heading, each marked with its id."""
     known = rules_text.paragraphs(game)
-    parts: list[str] = []
+    paragraphs: list[tuple[str, str, bool, Markup]] = []
     heading = ""
     for kind, text in rules_text.outline(game):
         if kind == "heading":
             heading = text
             continue
-        if heading:
-            parts.append(f"<h4 style='margin:12px 0 4px'>{html.escape(heading)}</h4>")
-            heading = ""
         paragraph = known[text]
-        style = "padding:2px 6px;margin:2px 0"
-        if paragraph.is_clarification:
-            style += ";color:#37474f;font-style:normal;border-top:1px dotted #b0bec5"
         body = rules_text.rule_links(rules_text.to_html(paragraph.markdown), known)
-        parts.append(f"<div data-id='{html.escape(text)}' style='{style}'>{body}</div>")
-    return "".join(parts)
-
-
-_SAVE_ESM = """
-export default {
-  render({ model, el }) {
-    const button = document.createElement("button");
-    button.className = "lm-Widget jupyter-widgets jupyter-button widget-button";
-    button.textContent = "Save";
-    button.title = "Download this game as a file you can load later";
-    button.style.width = "80px";
-    button.addEventListener("click", () => model.send({ save: true }));
-    model.on("msg:custom", (message) => {
-      if (!message || !message.file) return;
-      const blob = new Blob([message.text], { type: "application/json" });
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement("a");
-      link.href = url;
-      link.download = message.file;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10000);
-    });
-    el.append(button);
-  },
-};
-"""
+        paragraphs.append((heading, text, paragraph.is_clarification, body))
+        heading = ""
+    return markup.render("rules.html", paragraphs=paragraphs)
 
 
 class SaveButton(anywidget.AnyWidget):
     """A Save button: a click asks the kernel for the game's JSON, which the browser downloads as a file."""
 
-    _esm = _SAVE_ESM
+    _esm = Path(__file__).with_name("save_button.js")
+    _css = markup.STYLESHEET  # the app's toolbar holds one: the app's page has the styles before any board
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -202,8 +126,22 @@ class App(widgets.VBox):
         self.current: Game | None = None
         self.entropy = random.SystemRandom()
 
-        # toolbar
-        title = widgets.HTML(f"<b style='font-size:17px'>{html.escape(self.setup.title)}</b>")
+        self.about = widgets.HTML()
+        self.notice = widgets.HTML()
+        toolbar = self._build_toolbar()
+        self.banner = self._build_banner()
+        self.tabs = self._build_side_panel()
+        self.board_box = widgets.Box(layout=widgets.Layout(flex="1 1 auto", min_width="0"))
+        body = widgets.HBox([self.board_box, self.tabs], layout=widgets.Layout(align_items="flex-start"))
+        super().__init__([toolbar, self.notice, self.banner, body], layout=widgets.Layout(width="100%"))
+        self.add_class("rulebook-app")
+        self._apply_arguments(players, seed, computer)
+        self.new_game()
+
+    # -- the parts of the page ---------------------------------------------------------------------------
+    def _build_toolbar(self) -> widgets.HBox:
+        """The title, New game, Restart, Save, Load, Hint and the line about the game on the board."""
+        title = widgets.HTML(markup.render("app_title.html", title=self.setup.title))
         self.new_button = widgets.Button(
             description="New game", button_style="primary", tooltip="Start a game with the choices under Set-up"
         )
@@ -221,35 +159,37 @@ class App(widgets.VBox):
             accept=".json", multiple=False, description="Load", tooltip="Continue a saved game"
         )
         self.upload.layout.width = "90px"
-        self.about = widgets.HTML()
-        self.notice = widgets.HTML()
         for button in (self.new_button, self.restart_button):
             button.layout.width = "100px"
         self.new_button.on_click(lambda _: self.new_game())
         self.restart_button.on_click(lambda _: self.restart())
         self.upload.observe(self._uploaded, names="value")
-        toolbar = widgets.HBox(
+        return widgets.HBox(
             [title, self.new_button, self.restart_button, self.save_button, self.upload, self.hint_button, self.about],
             layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="8px"),
         )
 
-        # game-over banner
+    def _build_banner(self) -> widgets.HBox:
+        """The game-over banner (hidden while a game is played), with a New game button."""
         self.banner_text = widgets.HTML()
         self.banner_new = widgets.Button(description="New game", button_style="success", tooltip="Start another game")
         self.banner_new.on_click(lambda _: self.new_game())
-        self.banner = widgets.HBox(
+        banner = widgets.HBox(
             [self.banner_text, self.banner_new],
             layout=widgets.Layout(display="none", align_items="center", padding="4px 10px", border="2px solid #2e7d32"),
         )
-        self.banner.add_class("rulebook-banner")
+        banner.add_class("rulebook-banner")
+        return banner
 
-        # side panel: set-up and rules
+    def _build_side_panel(self) -> widgets.Tab:
+        """The tabs beside the board: set-up, rules, exercises and the game's explorer (if it has one); every tab but
+        the set-up is filled when first shown (:meth:`_fill_tab`)."""
         self.setup_panel = self._build_setup()
         self.rules = RulesPanel()  # the text is sent when the tab is first shown (_fill_tab): the page opens faster
         self.rules.layout.width = "100%"
         self.rule_picker = widgets.Dropdown(
             description="Go to",
-            options=[("-", "")] + [(self._rule_label(rule), rule) for rule in rules_text.paragraphs(game)],
+            options=[("-", "")] + [(self._rule_label(rule), rule) for rule in rules_text.paragraphs(self.game)],
             layout=widgets.Layout(width="340px"),
             style={"description_width": "40px"},
         )
@@ -262,17 +202,12 @@ class App(widgets.VBox):
         panels, titles = [self.setup_panel, rules_box, self.exercises_box], ["Set-up", "Rules", "Exercises"]
         if self.explorer_class is not None:
             panels.append(self.odds_box)
-            titles.append(getattr(self.explorer_class, "title", "Odds"))  # Claim has no chance: "Threats"
-        self.tabs = widgets.Tab(children=panels, titles=tuple(titles))
-        self.tabs.layout.width = PANEL_WIDTH
-        self.tabs.layout.min_width = PANEL_WIDTH
-        self.tabs.observe(self._fill_tab, "selected_index")
-        self.board_box = widgets.Box(layout=widgets.Layout(flex="1 1 auto", min_width="0"))
-        body = widgets.HBox([self.board_box, self.tabs], layout=widgets.Layout(align_items="flex-start"))
-        super().__init__([toolbar, self.notice, self.banner, body], layout=widgets.Layout(width="100%"))
-        self.add_class("rulebook-app")
-        self._apply_arguments(players, seed, computer)
-        self.new_game()
+            titles.append(getattr(self.explorer_class, "title", "Odds"))  # a game without chance names it its way
+        tabs = widgets.Tab(children=panels, titles=tuple(titles))
+        tabs.layout.width = PANEL_WIDTH
+        tabs.layout.min_width = PANEL_WIDTH
+        tabs.observe(self._fill_tab, "selected_index")
+        return tabs
 
     # -- set-up panel ------------------------------------------------------------------------------------
     def _build_setup(self) -> widgets.VBox:
@@ -306,13 +241,10 @@ class App(widgets.VBox):
         self.setup_message = widgets.HTML()
         self.players.observe(lambda _: self._show_seats(), names="value")
         self._show_seats()
-        hint = widgets.HTML(
-            "<div style='font-size:12px;color:#444'>Choose, then press <b>New game</b> above. "
-            "Each seat is a person at this screen or a computer player.</div>"
-        )
+        hint = widgets.HTML(markup.render("setup_hint.html"))
         parts: list[widgets.Widget] = [hint, self.players, *self.seats, self.seed_text]
         if self.option_controls:
-            parts.append(widgets.HTML("<b style='font-size:13px'>Game options</b>"))
+            parts.append(widgets.HTML(markup.render("heading.html", text="Game options")))
             parts.extend(self.option_controls.values())
         parts.append(self.setup_message)
         return widgets.VBox(parts, layout=widgets.Layout(max_height="640px", overflow="auto", padding="4px"))
@@ -431,16 +363,10 @@ class App(widgets.VBox):
         people = [name for seat, name in enumerate(self.setup.seat_names(game.players)) if seat not in game.computer]
         who = ", ".join(people) if people else "nobody (computer players only)"
         origin = game.source or f"seed {game.seed}"
-        self.about.value = (
-            f"<span style='font-size:12px;color:#444'>{game.players} players · {origin} · "
-            f"you play: {html.escape(who)}</span>"
-        )
+        self.about.value = markup.render("about.html", players=game.players, origin=origin, who=who)
         self.hint_button.disabled = board.finished or board.replaying
         if board.finished:
-            self.banner_text.value = (
-                "<b style='font-size:15px'>Game over.</b> "
-                f"<span style='font-size:14px'>{html.escape(board.result_text())}</span>"
-            )
+            self.banner_text.value = markup.render("banner.html", result=board.result_text())
             self.banner.layout.display = "flex"
         else:
             self.banner.layout.display = "none"
@@ -513,6 +439,7 @@ class App(widgets.VBox):
         self.upload.value = ()
 
     def _say(self, text: str, error: bool = False) -> None:
-        colour = "#b00020" if error else "#1b5e20"
-        self.notice.value = f"<div style='color:{colour};font-size:13px'>{html.escape(text)}</div>" if text else ""
+        """Tell what the last action did (or, with ``error``, why it was refused) above the board; a refusal is told
+        under the set-up too. The text is plain: file names and seeds in it are escaped."""
+        self.notice.value = markup.render("notice.html", kind="error" if error else "info", text=text) if text else ""
         self.setup_message.value = self.notice.value if error else ""

@@ -20,7 +20,6 @@ Which games have exercises, where their files are and their answer functions: th
 from __future__ import annotations
 
 import functools
-import html
 import inspect
 import json
 import re
@@ -31,8 +30,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from . import registry, rules_text
+from . import markup, registry, rules_text
 from .core import decode_move
+from .markup import Markup
 
 KINDS = ("legal", "most", "value")
 FIELDS = {"id", "rules", "position", "question", "kind", "choices", "answer", "why", "value", "args"}
@@ -141,6 +141,18 @@ def _text(data: Mapping[str, Any], key: str, where: str) -> str:
     return value.strip()
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """What every exercise of one file is checked against: its game, the paragraphs, move classes and value
+    functions of that game."""
+
+    game: str
+    declared: registry.Game
+    known: Mapping[str, Any]
+    classes: Mapping[str, type]
+    values: Mapping[str, Callable[..., Any]]
+
+
 def parse(game: str, data: Any, source: str = "exercises") -> tuple[Exercise, ...]:
     """The exercises of ``game`` from decoded JSON; anything malformed raises ValueError naming the exercise."""
     declared = registry.game(game)  # ValueError for an unknown game, naming the known ones
@@ -150,9 +162,7 @@ def parse(game: str, data: Any, source: str = "exercises") -> tuple[Exercise, ..
         raise ValueError(f"{source}: holds the exercises of {data['game']!r}, not {game!r}")
     if not isinstance(data["exercises"], list) or not data["exercises"]:
         raise ValueError(f"{source}: 'exercises' must be a non-empty list")
-    known = rules_text.paragraphs(game)
-    classes = declared.move_classes()
-    values = value_functions(game)
+    reading = _Reading(game, declared, rules_text.paragraphs(game), declared.move_classes(), value_functions(game))
     found: list[Exercise] = []
     seen: set[str] = set()
     for number, item in enumerate(data["exercises"], start=1):
@@ -161,90 +171,113 @@ def parse(game: str, data: Any, source: str = "exercises") -> tuple[Exercise, ..
             raise _problem(where, "expected an object")
         if isinstance(item.get("id"), str):
             where = f"{source}, exercise {item['id']}"
-        missing = [key for key in REQUIRED if key not in item]
-        if missing:
-            raise _problem(where, f"missing {', '.join(missing)}")
-        unknown = sorted(set(item) - FIELDS)
-        if unknown:
-            raise _problem(where, f"unknown field {unknown[0]!r}")
-        identifier = _text(item, "id", where)
-        if identifier in seen:
-            raise _problem(where, "the id is used twice")
-        seen.add(identifier)
-        rules = item["rules"]
-        if not isinstance(rules, list) or not rules or not all(isinstance(rule, str) for rule in rules):
-            raise _problem(where, "'rules' must be a non-empty list of paragraph ids")
-        for rule in rules:
-            if rule not in known:
-                raise _problem(where, f"cites {rule}, which is no paragraph of the {game} rules")
-        kind = item["kind"]
-        if kind not in KINDS:
-            raise _problem(where, f"kind {kind!r} is not one of {', '.join(KINDS)}")
-        if kind == "most" and declared.measure_function() is None:
-            raise _problem(where, f"'most' needs a measure, and {game} has none")
-        value_name, args = item.get("value", ""), item.get("args", {})
-        if kind == "value":
-            if value_name not in values:
-                raise _problem(where, f"value function {value_name!r} is not one of {', '.join(values)}")
-        elif value_name or args:
-            raise _problem(where, "'value' and 'args' belong to value questions only")
-        if not isinstance(args, dict):
-            raise _problem(where, "'args' must be an object")
-        if kind == "value":
-            try:
-                inspect.signature(values[value_name]).bind(None, **args)
-            except TypeError as error:
-                raise _problem(where, f"the arguments do not fit {value_name} ({error})") from None
-        position = item["position"]
-        if not isinstance(position, (dict, str)) or (isinstance(position, str) and not declared.diagram):
-            raise _problem(where, "'position' must be a saved game (an object), or a diagram for a game that reads one")
-        try:
-            _state(game, _position_key(position))
-        except ValueError as error:
-            raise _problem(where, f"the position does not load ({error})") from None
-        choices = item["choices"]
-        if not isinstance(choices, list) or len(choices) < 2:
-            raise _problem(where, "'choices' must list at least two choices")
-        parsed: list[Choice] = []
-        for index, choice in enumerate(choices):
-            place = f"{where}, choice {index + 1}"
-            if not isinstance(choice, dict):
-                raise _problem(place, "expected an object")
-            label = _text(choice, "label", place)
-            if kind == "value":
-                if set(choice) != {"label", "value"} or not isinstance(choice["value"], (str, int)):
-                    raise _problem(place, "a value question's choice has a 'label' and a 'value' (text or number)")
-                parsed.append(Choice(label, value=choice["value"]))
-            else:
-                if set(choice) != {"label", "move"}:
-                    raise _problem(place, "a move question's choice has a 'label' and a 'move'")
-                parsed.append(Choice(label, move=decode_move(choice["move"], classes, where=place)))
-        answer = item["answer"]
-        if (
-            not isinstance(answer, list)
-            or not answer
-            or not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(parsed) for i in answer)
-            or len(set(answer)) != len(answer)
-        ):
-            raise _problem(where, f"'answer' must list choice numbers from 0 to {len(parsed) - 1}, each once")
-        if kind != "legal" and len(answer) != 1:
-            raise _problem(where, f"a {kind!r} question has exactly one right choice")
-        found.append(
-            Exercise(
-                game=game,
-                id=identifier,
-                rules=tuple(rules),
-                position=position,
-                question=_text(item, "question", where),
-                kind=kind,
-                choices=tuple(parsed),
-                answer=tuple(sorted(answer)),
-                why=_text(item, "why", where),
-                value=value_name,
-                args=tuple(sorted(args.items())),
-            )
-        )
+        found.append(_exercise(reading, item, where, seen))
     return tuple(found)
+
+
+def _exercise(reading: _Reading, item: dict[str, Any], where: str, seen: set[str]) -> Exercise:
+    """One exercise of the file, every field checked (``where`` names it in the errors); its id is added to
+    ``seen``, the ids of the exercises before it."""
+    missing = [key for key in REQUIRED if key not in item]
+    if missing:
+        raise _problem(where, f"missing {', '.join(missing)}")
+    unknown = sorted(set(item) - FIELDS)
+    if unknown:
+        raise _problem(where, f"unknown field {unknown[0]!r}")
+    identifier = _text(item, "id", where)
+    if identifier in seen:
+        raise _problem(where, "the id is used twice")
+    seen.add(identifier)
+    rules = item["rules"]
+    if not isinstance(rules, list) or not rules or not all(isinstance(rule, str) for rule in rules):
+        raise _problem(where, "'rules' must be a non-empty list of paragraph ids")
+    for rule in rules:
+        if rule not in reading.known:
+            raise _problem(where, f"cites {rule}, which is no paragraph of the {reading.game} rules")
+    kind, value_name, args = _question(reading, item, where)
+    _position(reading, item["position"], where)
+    choices = _choices(reading, item["choices"], kind, where)
+    return Exercise(
+        game=reading.game,
+        id=identifier,
+        rules=tuple(rules),
+        position=item["position"],
+        question=_text(item, "question", where),
+        kind=kind,
+        choices=choices,
+        answer=_answer(item["answer"], kind, len(choices), where),
+        why=_text(item, "why", where),
+        value=value_name,
+        args=tuple(sorted(args.items())),
+    )
+
+
+def _question(reading: _Reading, item: dict[str, Any], where: str) -> tuple[str, str, dict[str, Any]]:
+    """The kind of question, and for a "value" question the function it names and the arguments, which must fit."""
+    kind = item["kind"]
+    if kind not in KINDS:
+        raise _problem(where, f"kind {kind!r} is not one of {', '.join(KINDS)}")
+    if kind == "most" and reading.declared.measure_function() is None:
+        raise _problem(where, f"'most' needs a measure, and {reading.game} has none")
+    value_name, args = item.get("value", ""), item.get("args", {})
+    if kind == "value":
+        if value_name not in reading.values:
+            raise _problem(where, f"value function {value_name!r} is not one of {', '.join(reading.values)}")
+    elif value_name or args:
+        raise _problem(where, "'value' and 'args' belong to value questions only")
+    if not isinstance(args, dict):
+        raise _problem(where, "'args' must be an object")
+    if kind == "value":
+        try:
+            inspect.signature(reading.values[value_name]).bind(None, **args)
+        except TypeError as error:
+            raise _problem(where, f"the arguments do not fit {value_name} ({error})") from None
+    return kind, value_name, args
+
+
+def _position(reading: _Reading, position: Any, where: str) -> None:
+    """Refuse a position that is neither a save nor (for a game that reads them) a diagram, or does not load."""
+    if not isinstance(position, (dict, str)) or (isinstance(position, str) and not reading.declared.diagram):
+        raise _problem(where, "'position' must be a saved game (an object), or a diagram for a game that reads one")
+    try:
+        _state(reading.game, _position_key(position))
+    except ValueError as error:
+        raise _problem(where, f"the position does not load ({error})") from None
+
+
+def _choices(reading: _Reading, choices: Any, kind: str, where: str) -> tuple[Choice, ...]:
+    """The choices: labelled values for a "value" question, labelled moves (decoded) for the others."""
+    if not isinstance(choices, list) or len(choices) < 2:
+        raise _problem(where, "'choices' must list at least two choices")
+    parsed: list[Choice] = []
+    for index, choice in enumerate(choices):
+        place = f"{where}, choice {index + 1}"
+        if not isinstance(choice, dict):
+            raise _problem(place, "expected an object")
+        label = _text(choice, "label", place)
+        if kind == "value":
+            if set(choice) != {"label", "value"} or not isinstance(choice["value"], (str, int)):
+                raise _problem(place, "a value question's choice has a 'label' and a 'value' (text or number)")
+            parsed.append(Choice(label, value=choice["value"]))
+        else:
+            if set(choice) != {"label", "move"}:
+                raise _problem(place, "a move question's choice has a 'label' and a 'move'")
+            parsed.append(Choice(label, move=decode_move(choice["move"], reading.classes, where=place)))
+    return tuple(parsed)
+
+
+def _answer(answer: Any, kind: str, count: int, where: str) -> tuple[int, ...]:
+    """The stated answer: choice numbers, each once; exactly one but for "legal" questions."""
+    if (
+        not isinstance(answer, list)
+        or not answer
+        or not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < count for i in answer)
+        or len(set(answer)) != len(answer)
+    ):
+        raise _problem(where, f"'answer' must list choice numbers from 0 to {count - 1}, each once")
+    if kind != "legal" and len(answer) != 1:
+        raise _problem(where, f"a {kind!r} question has exactly one right choice")
+    return tuple(sorted(answer))
 
 
 @functools.cache
@@ -320,24 +353,22 @@ def mark(item: Exercise, chosen: Iterable[int]) -> tuple[bool, str]:
     return False, f"Not quite. The answer is {labels(item, right)}. {item.why}\n{paragraphs}"
 
 
-def feedback_html(item: Exercise, chosen: Iterable[int]) -> tuple[bool, str]:
+def feedback_html(item: Exercise, chosen: Iterable[int]) -> tuple[bool, Markup]:
     """:func:`mark` as HTML for a panel: the verdict, the reason and, after a wrong answer, the cited paragraphs."""
-    right, _ = mark(item, chosen)
     picked = tuple(sorted(set(chosen)))
-    if not picked:
-        return False, "<div style='color:#b00020'>Choose an answer first.</div>"
-    answer = html.escape(labels(item, computed_answer(item)))
-    why = html.escape(item.why)
-    if right:
-        return True, f"<div style='color:#1b5e20'><b>Right!</b> {answer}. {why}</div>"
-    parts = [f"<div style='color:#b00020'><b>Not quite.</b> The answer is {answer}.</div><div>{why}</div>"]
-    for rule in item.rules:
-        text = rules_text.to_html(rules_text.paragraph(item.game, rule).markdown)
-        parts.append(
-            f"<div data-id='{html.escape(rule)}' style='border-left:4px solid #0b57d0;background:#f3f6fc;"
-            f"padding:2px 8px;margin:4px 0'>{text}</div>"
-        )
-    return False, "".join(parts)
+    right = bool(picked) and mark(item, picked)[0]
+    cited = []
+    if picked and not right:  # a wrong answer shows the paragraphs it should have followed
+        cited = [(rule, rules_text.to_html(rules_text.paragraph(item.game, rule).markdown)) for rule in item.rules]
+    html = markup.render(
+        "exercise_feedback.html",
+        chosen=bool(picked),
+        right=right,
+        answer=labels(item, computed_answer(item)) if picked else "",
+        why=item.why,
+        cited=cited,
+    )
+    return right, html
 
 
 # --- the panel: the app's Exercises tab, and a notebook cell -------------------------------------------------
@@ -385,7 +416,7 @@ class ExercisePanel(widgets.VBox):
         self.board_box = widgets.Box()
         buttons = widgets.HBox([self.check_button, self.next_button, self.show_button], layout=_row())
         top = widgets.HBox([self.progress, self.reset_button], layout=_row())
-        parts = [widgets.HTML(_STYLE), top, self.picker, self.question, self.choice_box, buttons, self.feedback]
+        parts = [top, self.picker, self.question, self.choice_box, buttons, self.feedback]
         for part in parts:  # in a scrolling column nothing is squeezed: the last choices were cut off
             part.layout.flex = "0 0 auto"
         super().__init__(
@@ -412,7 +443,7 @@ class ExercisePanel(widgets.VBox):
             self.picker.value = self.index
         finally:
             self._drawing = False
-        self.progress.value = f"<b style='font-size:13px'>Solved {len(self.solved)} of {len(self.items)}</b>"
+        self.progress.value = markup.render("exercise_progress.html", solved=len(self.solved), total=len(self.items))
 
     def _picked(self, change: dict[str, Any]) -> None:
         if not self._drawing and change["new"] is not None and change["new"] != self.index:
@@ -425,9 +456,8 @@ class ExercisePanel(widgets.VBox):
         if self.picker.value != self.index:
             self.picker.value = self.index
         hint = "Tick every right answer." if item.several else "Choose one answer."
-        self.question.value = (
-            f"<div style='font-size:14px;line-height:1.4'>{html.escape(item.question)}</div>"
-            f"<div style='font-size:12px;color:#555'>{hint} Practises {', '.join(item.rules)}.</div>"
+        self.question.value = markup.render(
+            "exercise_question.html", question=item.question, hint=hint, rules=item.rules
         )
         if item.several:
             self.radio = None
@@ -497,16 +527,6 @@ class ExercisePanel(widgets.VBox):
             return
         board_class = registry.game(self.game).board_class()
         self.board_box.children = (board_class(state, seed=0, computer={}),)
-
-
-# Long choices wrap inside the 360 px side panel instead of being cut off with an ellipsis.
-_STYLE = (
-    "<style>.rulebook-exercises .widget-radio-box label, .rulebook-exercises .widget-checkbox,"
-    " .rulebook-exercises .widget-checkbox label, .rulebook-exercises .widget-checkbox span"
-    " {white-space:normal !important; overflow:visible !important; text-overflow:clip !important;"
-    " height:auto !important; line-height:1.35 !important; margin-bottom:3px}"
-    " .rulebook-exercises .widget-checkbox, .rulebook-exercises .widget-radio-box {flex:0 0 auto !important}</style>"
-)
 
 
 def _row() -> widgets.Layout:

@@ -11,14 +11,15 @@ cell); ``GAMES`` and ``PREFIX`` are read from the registry when first asked for.
 from __future__ import annotations
 
 import functools
-import html
 import json
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import registry
+from . import markup, registry
+from .markup import Markup
 
 _START = re.compile(r"^\*\*([A-Z]{2,3}-C?\d+(?:\.\d+)*)\b")
 RULE_ID = re.compile(r"\b[A-Z]{2,3}-C?\d+(?:\.\d+)*\b")
@@ -133,28 +134,30 @@ def paragraph(game: str, rule: str) -> Paragraph:
 
 
 @functools.cache
-def _markdown():
+def _markdown() -> Callable[[str], Any]:
     import mistune  # imported on first use: only the rules panel renders markdown
 
     return mistune.create_markdown(plugins=["table"])
 
 
-def to_html(markdown: str) -> str:
-    """Markdown as HTML (raw HTML in the text is escaped, never passed through)."""
-    return str(_markdown()(markdown))
+def to_html(markdown: str) -> Markup:
+    """Markdown as HTML (raw HTML in the text is escaped, never passed through), safe to put in a template."""
+    return Markup(str(_markdown()(markdown)))
 
 
-def rule_links(text_html: str, known: set[str] | dict[str, object]) -> str:
-    """Turn every known rule id in already escaped HTML text into a link the rules panel opens."""
+@functools.cache
+def _link(rule: str) -> str:
+    return str(markup.render("rule_link.html", rule=rule))
 
-    def link(found: re.Match) -> str:
+
+def rule_links(text_html: str, known: Collection[str]) -> Markup:
+    """Turn every known rule id in already escaped HTML text into a link the rules panel opens.
+
+    ``known`` holds the ids that have a paragraph: a set of ids, or :func:`paragraphs` itself (a mapping by id)."""
+
+    def link(found: re.Match[str]) -> str:
         rule = found.group(0)
-        if rule not in known:
-            return rule
-        return (
-            f"<a href='#' data-rule='{html.escape(rule)}' title='Read {html.escape(rule)}' "
-            f"style='color:#0b57d0;text-decoration:underline;cursor:pointer'>{rule}</a>"
-        )
+        return _link(rule) if rule in known else rule
 
     # only in text: never inside a tag's attributes (a data-id holding an id) nor inside a link already there
     parts = re.split(r"(<[^>]*>)", text_html)
@@ -167,4 +170,4 @@ def rule_links(text_html: str, known: set[str] | dict[str, object]) -> str:
             continue
         if not inside_link:
             parts[index] = RULE_ID.sub(link, part)
-    return "".join(parts)
+    return Markup("".join(parts))

@@ -65,7 +65,8 @@ import anywidget  # noqa: E402
 import ipywidgets as widgets  # noqa: E402
 import traitlets  # noqa: E402
 
-from . import rules_text  # noqa: E402
+from . import markup, rules_text  # noqa: E402
+from .markup import Markup  # noqa: E402
 from .session import Bot, Names, Session, Step, computer_players, game_name  # noqa: E402, F401 (importable here too)
 from .views import BoardView, ChartView, FigureView  # noqa: E402, F401 (the figures drawn from their own state)
 
@@ -309,46 +310,14 @@ def settle_figure(figure: Any) -> None:
 # -- end of legacy figures ---------------------------------------------------------------------------------------
 
 
-_RULE_TEXT_ESM = """
-export default {
-  render({ model, el }) {
-    const body = document.createElement("div");
-    const detail = document.createElement("div");
-    el.append(body, detail);
-    const show = () => {
-      body.innerHTML = model.get("value");
-      detail.innerHTML = model.get("detail");
-      detail.style.display = model.get("detail") ? "block" : "none";
-    };
-    show();
-    model.on("change:value", show);
-    model.on("change:detail", show);
-    el.addEventListener("click", (event) => {
-      const link = event.target.closest("[data-rule]");
-      const step = event.target.closest("[data-step]");
-      if (link) {
-        event.preventDefault();
-        model.send({ rule: link.dataset.rule });
-      } else if (step) {
-        event.preventDefault();
-        model.send({ step: Number(step.dataset.step) });
-      } else if (event.target.closest("[data-close]")) {
-        model.set("detail", "");
-        model.save_changes();
-      }
-    });
-  },
-};
-"""
-
-
 class RuleText(anywidget.AnyWidget):
     """HTML text whose rule ids are links: a click on one calls the ``on_rule`` handlers with the id.
 
     With no handler the paragraph opens under the text itself (a board used on its own in a notebook); the app
     registers a handler that opens it in the rules panel beside the board."""
 
-    _esm = _RULE_TEXT_ESM
+    _esm = Path(__file__).with_name("rule_text.js")
+    _css = markup.STYLESHEET  # every board holds a RuleText (its status line), so every page with one has the styles
     value = traitlets.Unicode("").tag(sync=True)
     detail = traitlets.Unicode("").tag(sync=True)
 
@@ -378,20 +347,16 @@ class RuleText(anywidget.AnyWidget):
                 handler(rule)
             return
         text = rules_text.to_html(rules_text.paragraph(self.game, rule).markdown)
-        self.detail = (
-            "<div style='border-left:4px solid #0b57d0;background:#f3f6fc;padding:4px 10px;margin:4px 0;"
-            "font-size:13px;line-height:1.45'><a href='#' data-close='1' style='float:right;color:#555' "
-            f"title='Close'>close</a>{text}</div>"
-        )
+        self.detail = markup.render("rule_detail.html", text=text)
 
     @property
     def text(self) -> str:
         """The text as a reader sees it: tags dropped, entities read."""
         return html.unescape(re.sub(r"<br\s*/?>", "\n", re.sub(r"<(?!br)[^>]*>", "", self.value)))
 
-    def linked(self, text: str) -> str:
+    def linked(self, text: str) -> Markup:
         """Escape plain text and link the rule ids in it."""
-        escaped = html.escape(text)
+        escaped = markup.escape(text)
         if self.game is None:
             return escaped
         return rules_text.rule_links(escaped, rules_text.paragraphs(self.game))
@@ -431,6 +396,7 @@ class Table(widgets.VBox, Names):
     game = _Shared()
     seed = _Shared()
     rng = _Shared()
+    undo_chance = _Shared()  # True lets Undo take back dice and cards already shown (for teaching; see Session)
     bots = _Shared()
     message = _Shared()
     message_kind = _Shared()
@@ -543,36 +509,21 @@ class Table(widgets.VBox, Names):
         first, back, _, forward, latest = self._history_controls
         first.disabled = back.disabled = shown == 0
         forward.disabled = latest.disabled = shown == last
-        if self.view is None:
-            self._history_label.value = f"<span style='font-size:12px;white-space:nowrap'>{last} moves</span>"
-        else:
-            self._history_label.value = (
-                "<span style='font-size:12px;background:#fff3cd;padding:1px 4px;white-space:nowrap'>"
-                f"<b>Replay</b> {shown}/{last}</span>"
-            )
+        self._history_label.value = markup.render(
+            "history_label.html", replay=self.view is not None, shown=shown, last=last
+        )
 
     def history_html(self, limit: int = 60) -> str:
         """The session's log (:meth:`Session.log`) as HTML: a line is a link that replays the position after it."""
-        parts = []
-        for group in self.session.log(limit):
-            who = html.escape(group.name)
-            if group.computer:
-                who += " <span style='color:#666'>(computer)</span>"
-            items = []
-            for line in group.lines:
-                index = line.step.index
-                style = "cursor:pointer" + (";background:#fff3cd" if index == self.view else "")
-                items.append(
-                    f"<li value='{index}' data-step='{index}' style='{style}' title='Show the position after "
-                    f"this move'>{self.move_log.linked(line.text)}</li>"
-                )
-            parts.append(
-                f"<div style='margin:2px 0'><b>{who}</b><ol reversed style='margin:0;padding-left:2.5em'>"
-                f"{''.join(items)}</ol></div>"
-            )
-        if not parts:
-            return "<div style='font-size:12px;color:#666'>No move played yet.</div>"
-        return f"<div style='font-size:12px'>{''.join(parts)}</div>"
+        groups = [
+            {
+                "name": group.name,
+                "computer": group.computer,
+                "lines": [(line.step.index, self.move_log.linked(line.text)) for line in group.lines],
+            }
+            for group in self.session.log(limit)
+        ]
+        return markup.render("log.html", groups=groups, view=self.view)
 
     # -- to override ---------------------------------------------------------------------------
     # (with current_player, describe_player and move_text from Names, and you_text, result_text and replies, which
@@ -620,16 +571,14 @@ class Table(widgets.VBox, Names):
 
     # -- shared rendering ----------------------------------------------------------------------
     def status_html(self) -> str:
-        colour = {"error": "#b00020", "info": "#1b5e20"}[self.message_kind]
-        if self.replaying:
-            head = (
-                f"<b>Replay of move {self.view} of {len(self.states) - 1}</b>: the board shows an earlier position; "
-                "&#9197; returns to the game."
-            )
-        else:
-            prompt = html.escape(self.prompt())
-            head = f"<span style='color:#444'>{html.escape(self.you_text())}.</span> <b>{prompt}</b>"
-        lines = [head]
-        if self.message:
-            lines.append(f"<span style='color:{colour}'>{self.status.linked(self.message)}</span>")
-        return "<div style='font-size:14px;line-height:1.4'>" + "<br>".join(lines) + "</div>"
+        """The status line: whose turn and what to do (or the replayed position), then the last action's message."""
+        return markup.render(
+            "status.html",
+            replay=self.replaying,
+            view=self.view,
+            last=len(self.states) - 1,
+            you="" if self.replaying else self.you_text(),
+            prompt="" if self.replaying else self.prompt(),
+            message=self.status.linked(self.message) if self.message else "",
+            kind="error" if self.message_kind == "error" else "info",
+        )

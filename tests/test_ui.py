@@ -248,7 +248,7 @@ def test_the_log_names_the_player_on_every_group_and_links_each_move_to_its_posi
         name = board.describe_player(board.step(index).player)
         if not expected or expected[-1] != name:
             expected.append(name)
-    assert groups == expected and "Blue <span style='color:#666'>(computer)</span>" in log
+    assert groups == expected and "Blue <span class='rb-log-computer'>(computer)</span>" in log
     steps = [int(n) for n in re.findall(r"data-step='(\d+)'", log)]
     assert steps == list(range(len(board.states) - 1, 0, -1))
 
