@@ -37,9 +37,13 @@ e2e: $(BIN)/python
 bench: $(STAMP)
 	$(BIN)/python -m rulebook.bench
 
+# ruff (with its complexity rule) on everything, mypy on the typed core (pyproject's [tool.mypy] names the files),
+# and the check that no new function is over ruff's complexity limit (tests/test_lint.py).
 lint: $(STAMP)
-	$(BIN)/python -m pip install --quiet ruff
+	$(BIN)/python -m pip install --quiet ruff mypy
 	$(BIN)/ruff check rulebook tests
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_lint.py
 
 clean:
 	rm -rf $(VENV) build dist .bench
