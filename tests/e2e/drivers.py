@@ -28,6 +28,7 @@ def meetjesland(page, board) -> None:
     """Auto-place the starting points, click an own territory and an enemy neighbour, attack, and see the dice."""
     from rulebook import meetjesland as mj
     from rulebook.meetjesland.widget import Board
+    from rulebook.views import trace
 
     table = Board(mj.new_game(players=4, seed=1), seed=1, computer=(1, 2, 3))  # the notebook's game
     table.auto_button.click()
@@ -41,9 +42,12 @@ def meetjesland(page, board) -> None:
     )
     button(board, "Auto-place").click()
     board.locator(".widget-html, .rulebook-status", has_text="White's turn").first.wait_for(timeout=30_000)
-    index = state.board.index
-    click_point(board, 5, index[origin])
-    click_point(board, 5, index[target])
+    # the territories are the trace named "territories", each point's id (its customdata) its territory
+    plot = table.figure.plot
+    layer = [drawn.name for drawn in plot.data].index("territories")  # its place in the page's drawing
+    points = list(trace(plot, "territories").customdata)
+    click_point(board, layer, points.index(origin))
+    click_point(board, layer, points.index(target))
     board.locator(".widget-html, .rulebook-status", has_text="Chance to conquer").first.wait_for(timeout=30_000)
     button(board, "Attack").click()
     board.locator(".widget-html, .rulebook-status", has_text="Dice").first.wait_for(timeout=30_000)

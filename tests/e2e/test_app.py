@@ -338,19 +338,48 @@ def test_first_visits_in_fresh_browsers(fresh_browsers, serve, tmp_path):
         record(f"{what}, first visit in an empty browser: median of {runs}{ratio}", middle)
 
 
-def test_a_chart_whose_plotly_did_not_load_says_so(browser, serve, tmp_path):
-    """The page cannot fetch plotly's bundle (here: the file is gone): the board, drawn without plotly, is whole and
-    playable, and the odds chart says in words that it cannot be drawn."""
-    notebook = app_notebook("meetjesland", tmp_path)
-    for bundle in tmp_path.glob("plotly-*.js"):
-        bundle.unlink()
-    page, _ = open_page(browser, serve(notebook), BOARD)
-    try:
+def test_a_chart_draws_when_the_served_plotly_is_blocked_and_says_so_when_plotly_cannot_run(browser, serve, tmp_path):
+    """The page cannot fetch plotly.min.js from the app's address (blocked here): the board, drawn without plotly, is
+    whole and playable, and the odds charts are drawn all the same, with plotly.js sent by the kernel. A page in which
+    plotly.js cannot run at all (here: it cannot set window.Plotly) says in the chart's place that it cannot be
+    drawn."""
+    url = serve(app_notebook("meetjesland", tmp_path))
+    blocked: list[str] = []
+
+    def block(route) -> None:
+        blocked.append(route.request.url)
+        route.abort()
+
+    def opened(broken: bool):
+        page = browser.new_page()
+        page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+        page.route(re.compile(r".*/plotly-[0-9a-f]+(-script)?\.js(\?.*)?$"), block)
+        if broken:  # plotly's last line, window.Plotly = Plotly, throws: neither the file nor the kernel's text runs
+            page.add_init_script("Object.defineProperty(window, 'Plotly', {value: undefined, writable: false});")
+        page.goto(url, wait_until="commit", timeout=120_000)
+        page.wait_for_selector(BOARD, timeout=180_000)
         assert page.locator(".rulebook-status").first.inner_text().startswith("You play White")
         page.locator(".rulebook-app .lm-TabBar-tab", has_text="Odds").first.click()
+        return page
+
+    page = opened(broken=False)
+    try:
+        explorer = page.locator(".rulebook-app .rulebook-explorer").first
+        explorer.locator(".js-plotly-plot .main-svg").first.wait_for(state="visible", timeout=60_000)
+        assert page.locator(".rulebook-app .rulebook-explorer .js-plotly-plot").count() == 2  # both charts
+        assert blocked, "the page never asked for the served plotly file, so nothing was blocked"
+        assert "cannot be drawn" not in explorer.inner_text()
+        page.screenshot(path=SHOTS / "app-meetjesland-odds-plotly-from-the-kernel.png")
+        button(page.locator(".rulebook-app .rulebook-board").first, "Auto-place").click()  # the board plays on
+        page.locator(".rulebook-status", has_text="Starting points spread at random").first.wait_for(timeout=30_000)
+    finally:
+        page.close()
+    page = opened(broken=True)
+    try:
         told = page.locator(".rulebook-app .rulebook-explorer :text('drawing library')").first
-        told.wait_for(state="visible", timeout=30_000)
+        told.wait_for(state="visible", timeout=60_000)
         assert "cannot be drawn" in told.inner_text() and "Reload the page" in told.inner_text()
+        assert page.locator(BOARD).count() > 0  # the board is still drawn
     finally:
         page.close()
 
