@@ -27,6 +27,7 @@ from rulebook.ab_die_post import (
     widget,
 )
 from rulebook.core import pick
+from rulebook.views import trace
 
 
 def position(hand, pile, discard=(0, 0, 0), drawn=1, players=2):
@@ -66,7 +67,8 @@ def test_explorer_shows_the_live_odds_and_the_optimal_choice():
     assert "P1 (red)" in explorer.heading.value and "6 points" in explorer.heading.value
     explorer.objective.value = "fly"  # 6 points already: stop, reaching 4 is certain
     assert "Best to end the turn with 4 points or more: stop" in result_text(explorer)
-    assert "reach 4" in explorer.figure.layout.title.text and explorer.figure.data[0].text[0][3] == "draw"
+    chart = explorer.figure.plot
+    assert "reach 4" in chart.layout.title.text and trace(chart, "best choice").text[0][3] == "draw"
 
 
 def test_changing_the_target_changes_the_result_and_the_chart():
@@ -78,9 +80,9 @@ def test_changing_the_target_changes_the_result_and_the_chart():
         f"15 points, this turn: <b>{advisor.chance_text(advisor.reach(15, 0, 0, (16, 23, 16)))}"
         in explorer.result.value
     )
-    heat = explorer.figure.data[0]
+    heat = trace(explorer.figure.plot, "best choice")
     assert heat.text[0][14] == "draw" and heat.text[0][15] == "stop"  # reach 15: draw below it, stop at it
-    assert "reach 15" in explorer.figure.layout.title.text
+    assert "reach 15" in explorer.figure.plot.layout.title.text
 
 
 def test_the_explorer_follows_the_board_and_its_replay():
@@ -90,7 +92,7 @@ def test_the_explorer_follows_the_board_and_its_replay():
     drawn = hand_points(board.live.hands[0])
     assert f"{drawn} point" in explorer.heading.value and drawn > 0
     hand = (drawn, board.live.hands[0][2])
-    mark = next(trace for trace in explorer.figure.data if trace.name == "your hand")
+    mark = trace(explorer.figure.plot, "your hand")
     assert (mark.x[0], mark.y[0]) == hand
     board.show_move(0)  # replay the start: the explorer shows that position
     assert "0 points" in explorer.heading.value
@@ -108,9 +110,9 @@ def test_the_explorer_counts_the_discard_when_the_pile_runs_out():
 def test_the_explorer_fits_the_side_panel_and_widens_in_a_notebook():
     _, explorer = explorer_for(new_game(players=3, seed=2))
     assert explorer.layout.max_width == "340px"
-    assert explorer.figure.layout.width <= 340 and explorer.figure.layout.height <= 300
+    assert explorer.figure.plot.layout.width <= 340 and explorer.figure.plot.layout.height <= 300
     _, wide = explorer_for(new_game(players=3, seed=2), width=600)
-    assert wide.figure.layout.width == 600
+    assert wide.figure.plot.layout.width == 600
 
 
 def test_the_explorer_says_when_the_game_is_over():

@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from types import SimpleNamespace
 
 import pytest
 
@@ -292,21 +291,23 @@ def test_refusals_name_fields_as_the_board_does():
     assert not FIELD_ID.search(board.status.text)
 
 
-def test_a_stale_click_is_ignored_with_a_message():
+def test_a_click_names_its_field_and_a_stale_one_is_ignored_with_a_message():
     state = flying("blue", players=2, hands=((0, 2, 0), (0, 0, 0)), pile=(16, 21, 16))
     board = board_at(state)
-    rings = board.target_trace
-    x, y = point(board, rings.customdata[0])
-    # an index from an older drawing: beyond the rings drawn now
-    board._clicked(rings, SimpleNamespace(point_inds=[len(rings.customdata) + 3], xs=[x], ys=[y]), None)
+    view, before = board.figure, board.figure.revision
+    rings = list(board.target_trace.customdata)
+    # a ring not drawn now (a forged click, or a field that was never a target): nothing is played
+    assert "outer-3-16" not in rings and not view.click("legal targets", "outer-3-16")
     assert board.state is state and "earlier drawing" in board.status.text
-    # in range, but the ring at that index now is another field than the one under the pointer
-    other = point(board, "outer-3-16")
-    board._clicked(rings, SimpleNamespace(point_inds=[0], xs=[other[0]], ys=[other[1]]), None)
-    assert board.state is state and "earlier drawing" in board.status.text
-    # a click that names its ring right plays
-    board._clicked(rings, SimpleNamespace(point_inds=[0], xs=[x], ys=[y]), None)
-    assert board.states[1].positions[0] != "start"
+    # a click on a field of the track that no route ends on is explained, not played
+    assert view.click("fields", "outer-3-16") and board.state is state and "No route" in board.status.text
+    # a click on a ring, by its field (not by an index into the trace): P1 flies there
+    assert view.click("legal targets", "central-1-3")
+    assert board.states[1].positions[0] == "central-1-3"
+    # the rings of the drawing before that move are gone: a click on one of them plays nothing
+    played = board.state
+    assert not view.click("legal targets", rings[0], revision=before)
+    assert board.state is played and "earlier drawing" in board.status.text
 
 
 # --- colours -------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import html
 import random
 import re
 from fractions import Fraction
-from types import SimpleNamespace
+from pathlib import Path
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
@@ -30,6 +30,8 @@ from rulebook.ab_die_post import (
     outcome,
     widget,
 )
+from rulebook.ab_die_post import explorer as explorer_module
+from rulebook.markup import STYLESHEET
 from rulebook.ui import RuleText
 
 
@@ -55,6 +57,7 @@ def test_drawing_resolves_the_card_and_computers_take_their_turns():
     state = board.state
     assert state.player == 0 and state.turn_player == 0 and len(state.history) > 3  # computers drew in between
     assert all(sum(hand) for hand in state.hands[1:])
+    board.undo_chance = True  # Undo past the cards drawn: the teaching option (by default it stops there, issue 24.11)
     board.undo()
     assert board.state.drawn == 1 and board.state.player == 0
     board.undo()
@@ -86,6 +89,7 @@ def test_flying_by_click_and_by_dropdown():
     assert board.states[1].positions[0] == "central-1-3"
     assert board.states[1].history[-1] == Move(("start", "central-1-1", "central-1-2", "central-1-3"))
     assert board.state.player == 0 and board.state.positions[0] == "central-1-3"  # P2 could only draw
+    board.undo_chance = True  # Undo past P2's card: the teaching option (by default it stops there, issue 24.11)
     board.undo()
     assert board.state.phase == "move"
     options = [move for _, move in board.choice.options]
@@ -166,9 +170,9 @@ def shown_texts(board):
         return html.unescape(re.sub(r"<[^>]+>", " ", text))
 
     texts = [board.status.text, board.move_log.text, read(board.info.value), read(board.odds_panel.value)]
-    texts += [read(board.choice_label.value), *board.log_box.titles, board.figure.layout.title.text]
+    texts += [read(board.choice_label.value), *board.log_box.titles, board.figure.plot.layout.title.text]
     texts += [label for label, _ in board.choice.options]
-    for trace in board.figure.data:
+    for trace in board.figure.plot.data:
         for values in (trace.hovertext, trace.text):
             texts += [values] if isinstance(values, str) else [str(value) for value in values or ()]
         texts.append(trace.name or "")
@@ -262,10 +266,7 @@ def test_a_finished_game_switches_off_the_move_controls_and_states_the_scores():
     assert f"Game over: {winner} wins with {max(result.scores)} points" in board.status.text
     assert f"Scores: {scores}." in board.status.text
     finished = board.state
-    field = board.field_trace.customdata[0]
-    where = board.track.graph.nodes[field]
-    click = SimpleNamespace(point_inds=[0], xs=[where["x"]], ys=[where["y"]])
-    board._clicked(board.field_trace, click, None)  # a click on the track
+    assert board.figure.click("fields", board.field_trace.customdata[0])  # a click on the track
     assert board.state is finished and "The game is over" in board.status.text
     board.draw_button.click()
     board.play_choice()
@@ -278,8 +279,9 @@ def test_the_board_fits_beside_the_app_side_panel():
     board = board_at(new_game(players=6, seed=1), computer=range(1, 6))
     row = board.children[1]
     figure, column = row.children
-    assert figure is board.figure and figure.layout.width <= 500 and figure.layout.height <= 500
-    assert figure.layout.width + int(column.layout.width.removesuffix("px")) <= 880
+    drawn = figure.plot.layout
+    assert figure is board.figure and drawn.width <= 500 and drawn.height <= 500
+    assert drawn.width + int(column.layout.width.removesuffix("px")) <= 880
     inside = [board.draw_button, board.stop_button, board.fly_button, board.stay_button, board.choice]
     inside += [board.play_button, board.undo_button, board.info, board.odds_panel]
     boxes = [child for child in column.children if isinstance(child, widgets.HBox)]
@@ -293,7 +295,7 @@ def test_the_board_fits_beside_the_app_side_panel():
 
 
 def test_track_figure_and_charts_have_titles_axes_and_exact_hover():
-    track_figure = charts.track_figure(new_game(players=2, seed=0).track, widget=False)
+    track_figure = widget.track_figure(new_game(players=2, seed=0).track)
     assert isinstance(track_figure, go.Figure) and track_figure.layout.title.text
     bust = charts.bust_chart(max_draws=5)
     assert bust.layout.xaxis.title.text and bust.layout.yaxis.title.text and bust.layout.width <= 900
@@ -338,3 +340,67 @@ def test_bench_reports_the_figures():
     assert figures["random 4-player games per second"] > 0
     assert figures["strong against greedy, 2 players, 4 games: win rate"].startswith("100.0% (")
     assert 0 <= figures["strong move CPU, median (ms)"] <= figures["strong move CPU, slowest (ms)"]
+
+
+# --- clicks on the board's picture, its HTML and its stylesheet ---------------------------------------------------
+
+
+def test_a_click_on_the_ring_at_the_airport_flies_there():
+    # two fields to go on the inner lane, a blue marble (3 fields): the only route ends at the airport
+    state = dataclasses.replace(
+        new_game(players=2, seed=0), hands=((0, 4, 0), (0, 0, 0)), pile=(16, 19, 16), positions=("inner-3-3", "start")
+    )
+    board = board_at(apply(apply(state, Fly()), MarbleShaken("blue")), computer=(1,))
+    assert list(board.target_trace.customdata) == ["airport"]
+    assert board.figure.click("legal targets", "airport")
+    assert board.states[1].positions[0] == "airport" and "to the airport" in board.move_log.text
+
+
+def test_a_click_on_the_hint_s_star_flies_the_suggested_route():
+    state = dataclasses.replace(new_game(players=2, seed=0), hands=((0, 4, 0), (0, 0, 0)), pile=(16, 19, 16))
+    board = board_at(apply(apply(state, Fly()), MarbleShaken("yellow")), computer=(1,))
+    move = board.hint()
+    assert isinstance(move, Move) and list(board.hint_trace.customdata) == ["start", *move.path[1:]]
+    # the star stands on the ring of its field, drawn above it: a click there is a click on that field
+    assert board.figure.click("suggested move (Hint)", move.path[-1])
+    assert board.states[1].history[-1] == move
+
+
+def test_the_board_s_html_comes_from_templates_and_escapes_what_it_shows():
+    board = board_at(new_game(players=3, seed=0), computer=(1, 2))
+    board.draw_button.click()
+    explorer = widget.Explorer(board)
+    shown = [board.info.value, board.odds_panel.value, board.choice_label.value]
+    shown += [explorer.heading.value, explorer.result.value]
+    assert all(text and "style=" not in text for text in shown)
+    assert '<progress class="rb-adp-score" max="15" value="0"' in board.info.value
+    assert '<span class="rb-adp-glyph rb-adp-seat-1">\u25a0</span> <b>P2 (blue)</b>' in board.info.value
+    # what the engine says reaches the page escaped: an event with markup in it is text, not HTML
+    board.states[-1] = dataclasses.replace(board.state, events=("<b>a hurricane</b> & more",))
+    board.redraw()
+    assert "<li>&lt;b&gt;a hurricane&lt;/b&gt; &amp; more</li>" in board.info.value
+    assert widget.Explorer is explorer_module.Explorer
+
+
+def css_rules(prefix: str) -> dict[str, dict[str, str]]:
+    """The stylesheet's rules for the classes starting with ``prefix``: class -> {property: value}."""
+    text = re.sub(r"/\*.*?\*/", "", STYLESHEET.read_text(encoding="utf-8"), flags=re.S)
+    rules: dict[str, dict[str, str]] = {}
+    for selector, body in re.findall(r"([^{}]+)\{([^}]*)\}", text):
+        for name in re.findall(rf"\.({re.escape(prefix)}[\w-]+)(?![\w-])", selector):
+            declarations = (part.split(":", 1) for part in body.split(";") if ":" in part)
+            rules.setdefault(name, {}).update({key.strip(): value.strip() for key, value in declarations})
+    return rules
+
+
+def test_the_stylesheet_s_colours_are_the_board_s_and_every_class_used_is_styled():
+    rules = css_rules("rb-adp-")
+    assert [rules[f"rb-adp-seat-{seat}"]["color"] for seat in range(6)] == list(widget.PLAYER_FILL)
+    assert {name: rules[f"rb-adp-marble-{name}"]["color"] for name in widget.MARBLE_FILL} == widget.MARBLE_FILL
+    used = set()  # every class a template names; "rb-adp-seat-*" where the template fills the end in
+    for template in (Path(widget.__file__).parent / "templates").glob("*.html"):
+        for classes in re.findall(r'class="([^"]*)"', template.read_text(encoding="utf-8")):
+            used.update(re.sub(r"\{\{.*?\}\}", "*", classes).split())
+    shared = set(css_rules("rb-"))
+    styled = {name for name in used if name in shared or any(s.startswith(name.rstrip("*")) for s in shared)}
+    assert {"rb-adp-seat-*", "rb-adp-marble-*", "rb-adp-players"} <= used and used == styled, used - styled

@@ -1,5 +1,8 @@
 """Plotly figures for Ab die Post!: draw odds, the best stopping rule, the hurricane indicator, surviving
-hurricanes, the track graph and the threshold study.  Data in, Figure out; exact values in the hover text."""
+hurricanes, the track graph and the threshold study.  Data in, Figure out; exact values in the hover text.
+
+The track itself is the live board's picture (``widget.track_figure``): the static track charts draw their routes
+on it, so the notebook and the board show one track."""
 
 from __future__ import annotations
 
@@ -9,7 +12,6 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from .. import ui
 from . import advisor, odds
 from .rules import FULL_DECK, LANES, Track, field_name, load_track, routes, shortest_routes
 
@@ -170,7 +172,9 @@ def policy_chart(
     text: list[list[str]] = []
     hover: list[list[str]] = []
     for reds in (0, 1, 2):
-        row_z, row_text, row_hover = [], [], []
+        row_z: list[float | None] = []
+        row_text: list[str] = []
+        row_hover: list[str] = []
         for points in xs:
             choice = table.get((points, reds))
             if choice is None:  # r red 3s are already 3r points: no such hand
@@ -192,6 +196,7 @@ def policy_chart(
     figure.update_layout(margin={"l": 55, "r": 10, "t": 50, "b": 45}, title={"font": {"size": 13}})
     wide_enough = (width - 65) / len(xs) >= 26  # room for the words in the cells; else the shades and the hover
     figure.add_heatmap(
+        name="best choice",
         x=xs,
         y=[0, 1, 2],
         z=z,
@@ -349,148 +354,13 @@ def threshold_chart(rates: Mapping[int, Fraction], games: int) -> go.Figure:
 # --- the track -------------------------------------------------------------------------------------------
 
 
-def river_lines(track: Track) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    """Segments across the three lanes where one river section ends and the next begins."""
-    graph = track.graph
-    lines = []
-    for section in range(1, track.sections):
-        points = []
-        for lane in LANES:
-            last = [n for n, d in graph.nodes(data=True) if d["lane"] == lane and d["section"] == section]
-            first = [n for n, d in graph.nodes(data=True) if d["lane"] == lane and d["section"] == section + 1]
-            a = max(last, key=lambda n: graph.nodes[n]["step"])
-            b = min(first, key=lambda n: graph.nodes[n]["step"])
-            points.append(
-                ((graph.nodes[a]["x"] + graph.nodes[b]["x"]) / 2, (graph.nodes[a]["y"] + graph.nodes[b]["y"]) / 2)
-            )
-        (x0, y0), (x1, y1) = points[0], points[-1]
-        stretch = 0.12
-        lines.append(
-            ((x0 - stretch * (x1 - x0), y0 - stretch * (y1 - y0)), (x1 + stretch * (x1 - x0), y1 + stretch * (y1 - y0)))
-        )
-    return lines
-
-
-def track_figure(track: Track, width: int = 640, height: int = 600, widget: bool = True) -> go.Figure:
-    """The track: lane links solid, cross-links dotted, fields shaped by lane, rivers, passenger, start, airport."""
-    graph = track.graph
-    layout = go.Layout(
-        width=width,
-        height=height,
-        margin={"l": 5, "r": 5, "t": 35, "b": 5},
-        showlegend=True,
-        dragmode=False,
-        legend={"orientation": "h", "y": -0.02, "font": {"size": 10}},
-        plot_bgcolor=BACKGROUND,
-        clickmode="event",
-        xaxis={"visible": False, "scaleanchor": "y"},
-        yaxis={"visible": False},
-        title={"text": "Ab die Post! - the track (proposed default, see ADP-C1)", "x": 0.5, "font": {"size": 14}},
-    )
-    figure = ui.BoardFigure(layout=layout) if widget else go.Figure(layout=layout)
-    for kind, style in (
-        ("lane", {"color": "#777777", "width": 2}),
-        ("cross", {"color": "#bbbbbb", "width": 1, "dash": "dot"}),
-    ):
-        xs: list[Any] = []
-        ys: list[Any] = []
-        for a, b, data in graph.edges(data=True):
-            if data["kind"] == kind:
-                xs += [graph.nodes[a]["x"], graph.nodes[b]["x"], None]
-                ys += [graph.nodes[a]["y"], graph.nodes[b]["y"], None]
-        figure.add_scatter(x=xs, y=ys, mode="lines", line=style, hoverinfo="skip", name=f"{kind} links")
-    for number, ((x0, y0), (x1, y1)) in enumerate(river_lines(track), start=1):
-        figure.add_scatter(
-            x=[x0, x1],
-            y=[y0, y1],
-            mode="lines",
-            line={"color": RIVER, "width": 5},
-            hoverinfo="skip",
-            name="river" if number == 1 else None,
-            showlegend=number == 1,
-        )
-        # the name just beyond the outer end, drawn above the fields (a trace's text went under the field markers)
-        figure.add_annotation(
-            x=x1 + 0.09 * (x1 - x0),
-            y=y1 + 0.09 * (y1 - y0),
-            text=f"river {number}",
-            showarrow=False,
-            font={"size": 11, "color": "#1f4e9c"},
-            bgcolor=BACKGROUND,
-        )
-    fields = [n for n, d in graph.nodes(data=True) if d["kind"] == "field"]
-    # Each field shows its number along its lane in the section, the number the texts use ("section 2, field 5").
-    figure.add_scatter(
-        x=[graph.nodes[n]["x"] for n in fields],
-        y=[graph.nodes[n]["y"] for n in fields],
-        mode="markers+text",
-        customdata=fields,
-        text=[str(graph.nodes[n]["step"]) for n in fields],
-        textfont={"size": 7, "color": "#333333"},
-        textposition="middle center",
-        hovertext=[graph.nodes[n]["label"] for n in fields],
-        hoverinfo="text",
-        name="fields",
-        showlegend=False,
-        marker={
-            "size": 12,
-            "color": "#ffffff",
-            "line": {"color": "#444444", "width": 1.2},
-            "symbol": [LANE_SYMBOL[graph.nodes[n]["lane"]] for n in fields],
-        },
-    )
-    # a legend entry per lane: the fields' shapes tell the lanes apart without colour
-    for lane in LANES:
-        figure.add_scatter(
-            x=[None],
-            y=[None],
-            mode="markers",
-            name=f"{lane} lane",
-            hoverinfo="skip",
-            marker={
-                "size": 11,
-                "color": "#ffffff",
-                "line": {"color": "#444444", "width": 1.2},
-                "symbol": LANE_SYMBOL[lane],
-            },
-        )
-    passenger = list(track.passenger_fields)
-    figure.add_scatter(
-        x=[graph.nodes[n]["x"] for n in passenger],
-        y=[graph.nodes[n]["y"] for n in passenger],
-        mode="markers+text",
-        text=["", "passenger"],
-        textposition="top right",
-        hoverinfo="text",
-        name="passenger fields",
-        hovertext=["passenger field (ADP-8.1)"] * len(passenger),
-        marker={"size": 19, "symbol": "star-open", "color": "#000000", "line": {"width": 2}},
-    )
-    ends = ["start", "airport"]
-    figure.add_scatter(
-        x=[graph.nodes[n]["x"] for n in ends],
-        y=[graph.nodes[n]["y"] for n in ends],
-        mode="markers+text",
-        text=["START", "AIRPORT"],
-        textposition="bottom center",
-        hoverinfo="text",
-        name="start / airport",
-        hovertext=["start field", "airport"],
-        customdata=ends,
-        marker={"size": 30, "symbol": "square", "color": "#dddddd", "line": {"color": "#000000", "width": 2}},
-    )
-    # room on both sides for the labels at the rivers' outer ends (plotly sizes the axes by the points alone)
-    xs = [data["x"] for _, data in graph.nodes(data=True)]
-    pad = 0.11 * (max(xs) - min(xs))
-    figure.update_xaxes(range=[min(xs) - pad, max(xs) + pad])
-    return figure
-
-
 def track_graph_chart(track: Track | None = None) -> go.Figure:
     """The networkx track graph with the shortest route along each lane and with lane changes."""
+    from .widget import track_figure  # the board's own picture of the track, under the routes
+
     track = track or load_track()
     graph = track.graph
-    figure = track_figure(track, width=760, height=700, widget=False)
+    figure = track_figure(track, width=760, height=700)
     figure.update_layout(title={"text": "The track graph: shortest routes from the start field to the airport"})
     routes = shortest_routes(track)
     for index, (lane, route) in enumerate(routes.items()):
@@ -528,10 +398,12 @@ def example_routes(track: Track | None = None, origin: str = "central-1-2", dist
 def example_route_chart(track: Track | None = None, origin: str = "central-1-2", distance: int = 5) -> go.Figure:
     """A yellow-marble move drawn step by step (ADP-C9): straight off, lane changes in between, straight landing;
     beside it, dashed, a route refused because it changes lane on its first step."""
+    from .widget import track_figure  # the board's own picture of the track, under the route
+
     track = track or load_track()
     graph = track.graph
     example = example_routes(track, origin, distance)
-    figure = track_figure(track, width=640, height=620, widget=False)
+    figure = track_figure(track, width=640, height=620)
     figure.update_layout(
         title={"text": f"ADP-C9: a move of {distance} fields with {example['changes']} lane changes", "x": 0.5}
     )

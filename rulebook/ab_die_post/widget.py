@@ -3,24 +3,30 @@ draw odds, the marble, hurricane damage and the scoring track; played with butto
 
 The widget only renders the state and sends moves through ``check``/``apply`` (via :class:`rulebook.ui.Table`).
 Everything it shows is said in players' words: fields by lane, river section and number, odds as percentages.
+The board's picture is built here (:func:`track_figure`, :func:`board_figure`) and drawn on a
+:class:`rulebook.views.BoardView`; its HTML comes from the templates in ``templates/``.
 """
 
 from __future__ import annotations
 
-import html
 import re
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
 import ipywidgets as widgets
+import plotly.graph_objects as go
 
-from .. import ui
-from ..ui import Table, settle_figure
-from . import advisor, charts, odds
-from .charts import BACKGROUND, RIVER, track_figure
+from .. import markup
+from ..session import Bot
+from ..ui import Table
+from ..views import BoardView, trace
+from . import advisor, odds
+from .charts import BACKGROUND, LANE_SYMBOL, RIVER
+from .explorer import Explorer
 from .narrate import PLAYER_NAME, player_label
 from .rules import (
-    FULL_DECK,
+    LANES,
     CardDrawn,
     DrawCard,
     Fly,
@@ -40,15 +46,28 @@ from .rules import (
     wind_distance,
 )
 
-__all__ = ["PALETTES", "PLAYER_NAME", "Board", "Explorer", "field_name", "percent", "player_label", "route_text", "say"]
+__all__ = [
+    "PALETTES",
+    "PLAYER_NAME",
+    "Board",
+    "Explorer",
+    "board_figure",
+    "field_name",
+    "percent",
+    "player_label",
+    "route_text",
+    "say",
+    "track_figure",
+]
 
 # Per player: a fill colour, a marker shape, a number and a name: shapes, numbers and names keep planes apart
 # without colour. The fills are at least 23 CAM02-UCS units apart under simulated deuteranomaly, protanomaly and
-# tritanomaly (severity 100), checked by tests/test_ab_die_post_narrate.py.
+# tritanomaly (severity 100), checked by tests/test_ab_die_post_narrate.py. style.css repeats the fills and the
+# marbles' colours as the classes rb-adp-seat-<n> and rb-adp-marble-<colour> (a test keeps them equal).
 PLAYER_FILL = ("#d62728", "#0072b2", "#f2c500", "#ffffff", "#999999", "#882255")
 PLAYER_TEXT = ("#ffffff", "#ffffff", "#000000", "#000000", "#000000", "#ffffff")  # the seat number on the fill
 PLAYER_SYMBOL = ("triangle-up", "square", "diamond", "circle", "star", "hexagram")
-PLAYER_GLYPH = ("&#9650;", "&#9632;", "&#9670;", "&#9679;", "&#9733;", "&#10017;")  # the marker shapes as text
+PLAYER_GLYPH = ("\u25b2", "\u25a0", "\u25c6", "\u25cf", "\u2605", "\u2721")  # the marker shapes as text
 # The hurricane indicator's marbles (always named in words too), at least 30 units apart under the same simulations.
 MARBLE_FILL = {"green": "#44aa99", "blue": "#332288", "red": "#cc3311", "yellow": "#f2c500", "black": "#000000"}
 TARGET_RING = "#e69f00"  # legal targets: orange rings
@@ -66,6 +85,17 @@ PALETTES: dict[str, list[str]] = {
 # The board fits beside the app's side panel: figure and controls column within 880 x 680 pixels.
 FIGURE_SIZE = 490
 COLUMN_WIDTH = "370px"
+
+# The traces a click answers on; each point's id is its field (customdata): a track field, the start or the airport.
+FIELDS, TARGETS, ROUTE, GHOSTS, SUGGESTED, PLANES = (
+    "fields",
+    "legal targets",
+    "last move",
+    "where planes were",
+    "suggested move (Hint)",
+    "planes",
+)
+CLICKABLE = (FIELDS, TARGETS, SUGGESTED)
 
 
 def percent(chance: Fraction) -> str:
@@ -129,83 +159,246 @@ def _short_hint(move: Any) -> str:
     return {DrawCard: "draw a card", Stop: "stop drawing", Fly: "fly", Stay: "stay put"}.get(type(move), str(move))
 
 
+# --- the board's picture ------------------------------------------------------------------------------------
+
+
+def river_lines(track: Track) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Segments across the three lanes where one river section ends and the next begins."""
+    graph = track.graph
+    lines = []
+    for section in range(1, track.sections):
+        points = []
+        for lane in LANES:
+            last = [n for n, d in graph.nodes(data=True) if d["lane"] == lane and d["section"] == section]
+            first = [n for n, d in graph.nodes(data=True) if d["lane"] == lane and d["section"] == section + 1]
+            a = max(last, key=lambda n: graph.nodes[n]["step"])
+            b = min(first, key=lambda n: graph.nodes[n]["step"])
+            points.append(
+                ((graph.nodes[a]["x"] + graph.nodes[b]["x"]) / 2, (graph.nodes[a]["y"] + graph.nodes[b]["y"]) / 2)
+            )
+        (x0, y0), (x1, y1) = points[0], points[-1]
+        stretch = 0.12
+        lines.append(
+            ((x0 - stretch * (x1 - x0), y0 - stretch * (y1 - y0)), (x1 + stretch * (x1 - x0), y1 + stretch * (y1 - y0)))
+        )
+    return lines
+
+
+def _add_links(figure: go.Figure, track: Track) -> None:
+    """The lane links solid, the cross-links dotted: one trace each."""
+    graph = track.graph
+    for kind, style in (
+        ("lane", {"color": "#777777", "width": 2}),
+        ("cross", {"color": "#bbbbbb", "width": 1, "dash": "dot"}),
+    ):
+        xs: list[Any] = []
+        ys: list[Any] = []
+        for a, b, data in graph.edges(data=True):
+            if data["kind"] == kind:
+                xs += [graph.nodes[a]["x"], graph.nodes[b]["x"], None]
+                ys += [graph.nodes[a]["y"], graph.nodes[b]["y"], None]
+        figure.add_scatter(x=xs, y=ys, mode="lines", line=style, hoverinfo="skip", name=f"{kind} links")
+
+
+def _add_rivers(figure: go.Figure, track: Track) -> None:
+    """The rivers between the sections, one trace (its legend entry shows or hides them all), each named."""
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    for number, ((x0, y0), (x1, y1)) in enumerate(river_lines(track), start=1):
+        xs += [x0, x1, None]
+        ys += [y0, y1, None]
+        # the name just beyond the outer end, drawn above the fields (a trace's text went under the field markers)
+        figure.add_annotation(
+            x=x1 + 0.09 * (x1 - x0),
+            y=y1 + 0.09 * (y1 - y0),
+            text=f"river {number}",
+            showarrow=False,
+            font={"size": 11, "color": "#1f4e9c"},
+            bgcolor=BACKGROUND,
+        )
+    figure.add_scatter(x=xs, y=ys, mode="lines", line={"color": RIVER, "width": 5}, hoverinfo="skip", name="river")
+
+
+def _add_fields(figure: go.Figure, track: Track) -> None:
+    """The lane fields, shaped by lane and numbered along it, with a legend entry per lane."""
+    graph = track.graph
+    fields = [n for n, d in graph.nodes(data=True) if d["kind"] == "field"]
+    # Each field shows its number along its lane in the section, the number the texts use ("section 2, field 5").
+    figure.add_scatter(
+        x=[graph.nodes[n]["x"] for n in fields],
+        y=[graph.nodes[n]["y"] for n in fields],
+        mode="markers+text",
+        customdata=fields,
+        text=[str(graph.nodes[n]["step"]) for n in fields],
+        textfont={"size": 7, "color": "#333333"},
+        textposition="middle center",
+        hovertext=[graph.nodes[n]["label"] for n in fields],
+        hoverinfo="text",
+        name=FIELDS,
+        showlegend=False,
+        marker={
+            "size": 12,
+            "color": "#ffffff",
+            "line": {"color": "#444444", "width": 1.2},
+            "symbol": [LANE_SYMBOL[graph.nodes[n]["lane"]] for n in fields],
+        },
+    )
+    # a legend entry per lane: the fields' shapes tell the lanes apart without colour
+    for lane in LANES:
+        figure.add_scatter(
+            x=[None],
+            y=[None],
+            mode="markers",
+            name=f"{lane} lane",
+            hoverinfo="skip",
+            marker={
+                "size": 11,
+                "color": "#ffffff",
+                "line": {"color": "#444444", "width": 1.2},
+                "symbol": LANE_SYMBOL[lane],
+            },
+        )
+
+
+def _add_landmarks(figure: go.Figure, track: Track) -> None:
+    """The passenger fields, the start field and the airport."""
+    graph = track.graph
+    passenger = list(track.passenger_fields)
+    figure.add_scatter(
+        x=[graph.nodes[n]["x"] for n in passenger],
+        y=[graph.nodes[n]["y"] for n in passenger],
+        mode="markers+text",
+        text=["", "passenger"],
+        textposition="top right",
+        hoverinfo="text",
+        name="passenger fields",
+        hovertext=["passenger field (ADP-8.1)"] * len(passenger),
+        marker={"size": 19, "symbol": "star-open", "color": "#000000", "line": {"width": 2}},
+    )
+    ends = ["start", "airport"]
+    figure.add_scatter(
+        x=[graph.nodes[n]["x"] for n in ends],
+        y=[graph.nodes[n]["y"] for n in ends],
+        mode="markers+text",
+        text=["START", "AIRPORT"],
+        textposition="bottom center",
+        hoverinfo="text",
+        name="start / airport",
+        hovertext=["start field", "airport"],
+        customdata=ends,
+        marker={"size": 30, "symbol": "square", "color": "#dddddd", "line": {"color": "#000000", "width": 2}},
+    )
+
+
+def track_figure(track: Track, width: int = 640, height: int = 600) -> go.Figure:
+    """The track: lane links solid, cross-links dotted, fields shaped by lane, rivers, passenger, start, airport.
+
+    The live board draws it (:func:`board_figure`), and the notebook's static track charts draw on it."""
+    figure = go.Figure(
+        layout=go.Layout(
+            width=width,
+            height=height,
+            margin={"l": 5, "r": 5, "t": 35, "b": 5},
+            showlegend=True,
+            dragmode=False,
+            legend={"orientation": "h", "y": -0.02, "font": {"size": 10}},
+            plot_bgcolor=BACKGROUND,
+            clickmode="event",
+            xaxis={"visible": False, "scaleanchor": "y"},
+            yaxis={"visible": False},
+            title={"text": "Ab die Post! - the track (proposed default, see ADP-C1)", "x": 0.5, "font": {"size": 14}},
+        )
+    )
+    _add_links(figure, track)
+    _add_rivers(figure, track)
+    _add_fields(figure, track)
+    _add_landmarks(figure, track)
+    # room on both sides for the labels at the rivers' outer ends (plotly sizes the axes by the points alone)
+    xs = [data["x"] for _, data in track.graph.nodes(data=True)]
+    pad = 0.11 * (max(xs) - min(xs))
+    figure.update_xaxes(range=[min(xs) - pad, max(xs) + pad])
+    return figure
+
+
+def _add_live_layers(figure: go.Figure) -> None:
+    """The layers each draw fills, above the track: the last routes, the ghosts, the rings, the hint, the planes."""
+    figure.add_scatter(
+        x=[], y=[], mode="lines", name=ROUTE, hoverinfo="text", line={"color": LAST_MOVE, "width": 2.5, "dash": "dot"}
+    )
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="markers+text",
+        name=GHOSTS,
+        hoverinfo="text",
+        textposition="middle center",
+        textfont={"size": 9, "color": GHOST},
+        marker={"size": 17, "color": GHOST, "line": {"width": 1.5}},
+    )
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="markers",
+        name=TARGETS,
+        hoverinfo="text",
+        marker={"size": 21, "symbol": "circle-open", "color": TARGET_RING, "line": {"width": 4}},
+    )
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="lines+markers+text",
+        name=SUGGESTED,
+        hoverinfo="text",
+        textposition="top center",
+        textfont={"size": 11, "color": HINT},
+        line={"color": HINT, "width": 3, "dash": "dash"},
+        marker={"size": 27, "symbol": "star-open", "color": HINT, "line": {"width": 2.5}},
+    )
+    figure.add_scatter(
+        x=[],
+        y=[],
+        mode="markers+text",
+        name=PLANES,
+        hoverinfo="text",
+        textposition="middle center",
+        textfont={"size": 10},
+        marker={"size": 19, "line": {"color": "#000000", "width": 1.5}},
+    )
+
+
+def board_figure(track: Track, size: int = FIGURE_SIZE) -> go.Figure:
+    """The live board's picture: the track, and above it the empty layers that :meth:`Board.draw` fills."""
+    figure = track_figure(track, width=size, height=size)
+    figure.update_layout(
+        title={"text": "The track (reconstructed, see ADP-C1)", "font": {"size": 12}, "y": 0.985},
+        margin={"l": 2, "r": 2, "t": 24, "b": 2},
+        legend={"font": {"size": 9}, "itemwidth": 30},
+    )
+    # of plotly's template board.js reads the font and the colours only: the rest (7.5 kB) would travel every redraw
+    base = figure.layout.template.layout
+    figure.layout.template = go.layout.Template(layout={"font": base.font, "colorway": base.colorway})
+    _add_live_layers(figure)
+    return figure
+
+
 class Board(Table):
     """A game of Ab die Post! in play: the track with planes at the left; buttons, the route or card chooser,
     the players' cards and the live odds in a column at its right; the move log folded away underneath."""
 
-    def __init__(
-        self,
-        state: State,
-        *,
-        seed: int = 0,
-        computer: Any = (),
-    ) -> None:
+    def __init__(self, state: State, *, seed: int = 0, computer: Mapping[int, str | Bot] | Iterable[int] = ()) -> None:
         super().__init__(state, seed=seed, computer=computer)
         self.track = state.track
-        # Built as a Figure and wrapped once complete: traces added to a live FigureWidget before its view exists
-        # are lost in Voila, while a widget created with its traces renders everywhere.
-        figure = track_figure(self.track, width=FIGURE_SIZE, height=FIGURE_SIZE, widget=False)
-        figure.update_layout(
-            title={"text": "The track (reconstructed, see ADP-C1)", "font": {"size": 12}, "y": 0.985},
-            margin={"l": 2, "r": 2, "t": 24, "b": 2},
-            legend={"font": {"size": 9}, "itemwidth": 30},
-        )
-        figure.add_scatter(
-            x=[],
-            y=[],
-            mode="lines",
-            name="last move",
-            hoverinfo="text",
-            line={"color": LAST_MOVE, "width": 2.5, "dash": "dot"},
-        )
-        figure.add_scatter(
-            x=[],
-            y=[],
-            mode="markers+text",
-            name="where planes were",
-            hoverinfo="text",
-            textposition="middle center",
-            textfont={"size": 9, "color": GHOST},
-            marker={"size": 17, "color": GHOST, "line": {"width": 1.5}},
-        )
-        figure.add_scatter(
-            x=[],
-            y=[],
-            mode="markers",
-            name="legal targets",
-            hoverinfo="text",
-            marker={"size": 21, "symbol": "circle-open", "color": TARGET_RING, "line": {"width": 4}},
-        )
-        figure.add_scatter(
-            x=[],
-            y=[],
-            mode="lines+markers+text",
-            name="suggested move (Hint)",
-            hoverinfo="text",
-            textposition="top center",
-            textfont={"size": 11, "color": HINT},
-            line={"color": HINT, "width": 3, "dash": "dash"},
-            marker={"size": 27, "symbol": "star-open", "color": HINT, "line": {"width": 2.5}},
-        )
-        figure.add_scatter(
-            x=[],
-            y=[],
-            mode="markers+text",
-            name="planes",
-            hoverinfo="text",
-            textposition="middle center",
-            textfont={"size": 10},
-            marker={"size": 19, "line": {"color": "#000000", "width": 1.5}},
-        )
-        self.figure = ui.BoardFigure(figure)
-        self.field_trace = next(trace for trace in self.figure.data if trace.name == "fields")
-        self.route_trace, self.ghost_trace, self.target_trace, self.hint_trace, self.plane_trace = self.figure.data[-5:]
-        graph = self.track.graph
-        # A click names its field by the coordinates the browser sends back, checked against the trace's field ids:
-        # a click on an older drawing (the rings moved since) is ignored rather than landing on another field.
-        self.field_at = {(graph.nodes[f]["x"], graph.nodes[f]["y"]): f for f in graph if self.track.lane[f] is not None}
-        self.field_trace.on_click(self._clicked)
-        self.target_trace.on_click(self._clicked)
+        self.places = frozenset(self.track.graph)  # what a click may name: the fields, the start and the airport
+        self.figure = BoardView(board_figure(self.track))
+        for name in CLICKABLE:
+            self.figure.on_click(name, self._clicked)
+        self.figure.on_stale(self._on_stale)
+        self._build_controls()
+        self._arrange()
+        self.start()
+
+    def _build_controls(self) -> None:
+        """The move buttons, the list of routes, payments and cards to keep, and the panels of the column."""
 
         def half() -> widgets.Layout:  # each button its own layout: a shared one would be one widget for all
             return widgets.Layout(width="50%")
@@ -235,6 +428,9 @@ class Board(Table):
         self.play_button.on_click(lambda _: self.play_choice())
         self.info = widgets.HTML()
         self.odds_panel = widgets.HTML()
+
+    def _arrange(self) -> None:
+        """The figure left of the column of controls, the status line above, the log folded away below."""
         self.log_box = widgets.Accordion(
             children=[widgets.VBox([self.history_bar, self.move_log])],
             titles=("Moves so far (newest first; click one to see the board after it)",),
@@ -259,7 +455,31 @@ class Board(Table):
             self.log_box,
         ]
         self.layout = widgets.Layout(max_width="880px")
-        self.start()
+
+    # the layers of the picture, by name (the figure keeps its traces; draw() updates them)
+    @property
+    def field_trace(self) -> Any:
+        return trace(self.figure.plot, FIELDS)
+
+    @property
+    def target_trace(self) -> Any:
+        return trace(self.figure.plot, TARGETS)
+
+    @property
+    def route_trace(self) -> Any:
+        return trace(self.figure.plot, ROUTE)
+
+    @property
+    def ghost_trace(self) -> Any:
+        return trace(self.figure.plot, GHOSTS)
+
+    @property
+    def hint_trace(self) -> Any:
+        return trace(self.figure.plot, SUGGESTED)
+
+    @property
+    def plane_trace(self) -> Any:
+        return trace(self.figure.plot, PLANES)
 
     # -- moves ---------------------------------------------------------------------------------------
     def choices(self) -> list[Any]:
@@ -292,10 +512,11 @@ class Board(Table):
         return self.play(self.choice.value)
 
     def click_field(self, field: str) -> bool:
-        """A click on a field: fly there if a route ends there (the passenger route first), else explain."""
+        """A click on a field (or the airport): fly there if a route ends there (the passenger route first), else
+        explain."""
         if self.replaying or self.finished:
             return self.play(Stay())  # the shared refusal: back to the game, or the game is over
-        if field not in self.field_at.values():
+        if field not in self.places:
             self.message, self.message_kind = "That is not a field of the track.", "error"
             self.redraw()
             return False
@@ -313,21 +534,16 @@ class Board(Table):
         routes.sort(key=lambda move: not picks_up_passenger(self.state, move.path))
         return self.play(routes[0])
 
-    def _clicked(self, trace: Any, points: Any, _selector: Any) -> None:
-        """A click on the track: the field under the pointer, if the trace still holds it at the clicked index."""
-        indices, xs, ys = getattr(points, "point_inds", ()), getattr(points, "xs", ()), getattr(points, "ys", ())
-        if not indices:
-            return
-        index = indices[0]
-        fields = tuple(trace.customdata or ())
-        named = fields[index] if isinstance(index, int) and 0 <= index < len(fields) else None
-        under = self.field_at.get((xs[0], ys[0])) if xs and ys else None
-        if named is None or named != under:
-            self.message = "That click was on an earlier drawing of the board (it has changed since): click again."
-            self.message_kind = "info"
-            self.redraw()
-            return
-        self.click_field(named)
+    def _clicked(self, point_id: Any) -> None:
+        """A click on a field, a ring or the hint's mark: the id is the field, one the trace holds as drawn now (the
+        BoardView checks it)."""
+        self.click_field(str(point_id))
+
+    def _on_stale(self, _trace: str, _point: Any, _revision: int) -> None:
+        """A click on a ring that has gone since the page drew it (a computer move, an Undo)."""
+        self.message = "That click was on an earlier drawing of the board (it has changed since): click again."
+        self.message_kind = "info"
+        self.redraw()
 
     # -- rendering -----------------------------------------------------------------------------------
     def describe_player(self, player: int | None) -> str:
@@ -410,8 +626,8 @@ class Board(Table):
         return (move.ones, move.twos, move.reds)
 
     def draw(self) -> None:
+        """Bring the buttons, the list, the picture and the panels up to date with ``self.state``."""
         state = self.state
-        graph = self.track.graph
         human = not self.replaying and state.player is not None and state.player not in self.bots
         legal = set(legal_moves(state)) if human else set()
         hinted = self.hinted if human else None
@@ -426,39 +642,41 @@ class Board(Table):
         self.choice.options = options
         values = [move for _, move in options]
         self.choice.value = hinted if hinted in values else values[0] if values else None
-        self.choice_label.value = f"<span style='font-size:12px'>{self.choice_title()}</span>"
+        self.choice_label.value = markup.render("label.html", package=__package__, text=self.choice_title())
         self.play_button.button_style = "primary" if options else ""
-        targets = sorted({move.path[-1] for _, move in options if isinstance(move, Move)})
-        xs, ys, texts, symbols, fills, colours = [], [], [], [], [], []
-        for player, field in enumerate(state.positions):
-            x, y = self.plane_point(state, player)
-            xs.append(x)
-            ys.append(y)
-            texts.append(str(player + 1))
-            symbols.append(PLAYER_SYMBOL[player])
-            fills.append(PLAYER_FILL[player])
-            colours.append(PLAYER_TEXT[player])
         self.draw_marks(state)
         self.draw_hint(state, hinted)
-        # One update per trace: a batch spanning several traces with different keys resets, in the browser, the
-        # keys a trace lacks (plotly's FigureWidget), which filled the orange rings with the default colour.
+        self.draw_targets(sorted({move.path[-1] for _, move in options if isinstance(move, Move)}))
+        self.draw_planes(state)
+        self.figure.draw()
+        self.info.value = self.info_html()
+        self.odds_panel.value = self.odds_html()
+        self.move_log.value = self.history_html()
+
+    def draw_targets(self, targets: list[str]) -> None:
+        """Ring the fields a route of the marble ends on; each ring's id is its field."""
+        graph = self.track.graph
         self.target_trace.update(
             x=[graph.nodes[f]["x"] for f in targets],
             y=[graph.nodes[f]["y"] for f in targets],
             customdata=targets,
             hovertext=[f"fly here: {field_name(self.track, f)}" for f in targets],
         )
+
+    def draw_planes(self, state: State) -> None:
+        """Each plane in its seat's shape and fill, numbered, on its field or its place by the start or airport."""
+        points = [self.plane_point(state, player) for player in range(state.players)]
         self.plane_trace.update(
-            x=xs,
-            y=ys,
-            text=texts,
-            textfont={"color": colours},
-            marker={"symbol": symbols, "color": fills},
+            x=[x for x, _ in points],
+            y=[y for _, y in points],
+            text=[str(player + 1) for player in range(state.players)],
+            textfont={"color": [PLAYER_TEXT[player] for player in range(state.players)]},
+            marker={
+                "symbol": [PLAYER_SYMBOL[player] for player in range(state.players)],
+                "color": [PLAYER_FILL[player] for player in range(state.players)],
+            },
             hovertext=[f"{player_label(p)} on {field_name(self.track, f)}" for p, f in enumerate(state.positions)],
         )
-        self.info.value = self.info_html()
-        self.odds_panel.value = self.odds_html()
-        self.move_log.value = self.history_html()
 
     def plane_point(self, state: State, player: int) -> tuple[float, float]:
         """Where a plane is drawn: on its field, or at its seat's own place by the start field or the airport (where
@@ -493,18 +711,7 @@ class Board(Table):
                     route_text += [told] * len(path) + [""]
                     ghosts.append((step.player, x, y, f"{player_label(step.player)} flew from here: {told}"))
             if isinstance(step.move, Fly) and after.flight == before.flight:  # a hurricane sends planes back
-                for player in range(before.players):
-                    was, now = before.positions[player], after.positions[player]
-                    if was != now and self.track.lane.get(was) is not None:
-                        where = field_name(self.track, was)
-                        ghosts.append(
-                            (
-                                player,
-                                graph.nodes[was]["x"],
-                                graph.nodes[was]["y"],
-                                f"{player_label(player)} was on {where}; the hurricane sent it back",
-                            )
-                        )
+                ghosts += self._sent_back(before, after)
         self.route_trace.update(x=route_x, y=route_y, hovertext=route_text)
         self.ghost_trace.update(
             x=[x for _, x, _, _ in ghosts],
@@ -514,28 +721,48 @@ class Board(Table):
             marker={"symbol": [f"{PLAYER_SYMBOL[player]}-open" for player, _, _, _ in ghosts]},
         )
 
+    def _sent_back(self, before: State, after: State) -> list[tuple[int, float, float, str]]:
+        """The ghosts of the planes a hurricane sent back: where each stood, with what happened."""
+        graph = self.track.graph
+        ghosts = []
+        for player in range(before.players):
+            was, now = before.positions[player], after.positions[player]
+            if was != now and self.track.lane.get(was) is not None:
+                where = field_name(self.track, was)
+                text = f"{player_label(player)} was on {where}; the hurricane sent it back"
+                ghosts.append((player, graph.nodes[was]["x"], graph.nodes[was]["y"], text))
+        return ghosts
+
     def draw_hint(self, state: State, move: Any) -> None:
         """Mark the move Hint suggested (``hinted``), never played: a route dashed in gold with a star where it
-        ends; any other move as a gold star round the plane, named beside it (its button turns orange too)."""
+        ends; any other move as a gold star round the plane, named beside it (its button turns orange too).
+        Each point's id is the field it stands on, so a click on the star flies there as a click on its ring."""
         graph = self.track.graph
         if move is None or state.player is None:
-            self.hint_trace.update(x=[], y=[], text=[], hovertext=[])
+            self.hint_trace.update(x=[], y=[], text=[], hovertext=[], customdata=[])
             return
         told = f"Hint: {self.describe_move(move, state)}"
         x, y = self.plane_point(state, state.player)
+        here = state.positions[state.player]
         if isinstance(move, Move) and all(field in graph for field in move.path):
             xs = [x] + [graph.nodes[f]["x"] for f in move.path[1:]]
             ys = [y] + [graph.nodes[f]["y"] for f in move.path[1:]]
             self.hint_trace.update(
                 x=xs,
                 y=ys,
+                customdata=[here, *move.path[1:]],
                 text=[""] * (len(xs) - 1) + ["hint"],
                 hovertext=[told] * len(xs),
                 marker={"size": [0] * (len(xs) - 1) + [27]},
             )
             return
         self.hint_trace.update(
-            x=[x], y=[y], text=[f"hint: {_short_hint(move)}"], hovertext=[told], marker={"size": [27]}
+            x=[x],
+            y=[y],
+            customdata=[here],
+            text=[f"hint: {_short_hint(move)}"],
+            hovertext=[told],
+            marker={"size": [27]},
         )
 
     def choice_title(self) -> str:
@@ -552,54 +779,43 @@ class Board(Table):
     def info_html(self) -> str:
         """Players' planes, cards and scores, the passenger, the marble and the last events."""
         state = self.state
-        rows = []
-        for player in range(state.players):
-            hand = state.hands[player]
-            position = state.positions[player]
-            lane = self.track.lane[position]
-            if lane is None:
-                where = "start field" if position == "start" else "airport"
-            else:
-                data = self.track.graph.nodes[position]
-                where = f"{lane} lane<br><small>section {data['section']}, field {data['step']}</small>"
-            mark = " &#9992;" if player == state.player else ""
-            passenger = " + passenger" if state.passenger == player else ""
-            share = min(100, round(100 * state.scores[player] / max(1, state.config.target)))
-            bar = (
-                f"<div style='width:40px;height:7px;border:1px solid #333;display:inline-block'>"
-                f"<div style='width:{share}%;height:100%;background:#555'></div></div>"
-            )
-            kind = "computer" if player in self.bots else "person"
-            rows.append(
-                f"<tr style='border-top:1px solid #ddd'><td><span style='color:{PLAYER_FILL[player]};"
-                f"-webkit-text-stroke:1px #000'>{PLAYER_GLYPH[player]}</span> "
-                f"<b>{html.escape(player_label(player))}</b>{mark}<br><small>{kind}</small></td>"
-                f"<td>{where}</td><td>{hand[0]}&times;1, {hand[1]}&times;2, {hand[2]}&times;<b>red 3</b>"
-                f"<br><small>{hand_points(hand)} point{'' if hand_points(hand) == 1 else 's'}{passenger}</small></td>"
-                f"<td>{bar} <b>{state.scores[player]}</b></td></tr>"
-            )
-        direction = "start field &rarr; airport" if state.direction == 1 else "airport &rarr; start field"
-        latest = []
         last_marble = next((m for m in reversed(state.history) if isinstance(m, MarbleShaken)), None)
-        if last_marble is not None:
-            latest.append(
-                f"last marble: <span style='color:{MARBLE_FILL[last_marble.colour]}'>&#11044;</span> "
-                f"<b>{last_marble.colour}</b>"
-            )
         last_card = next((m for m in reversed(state.history) if isinstance(m, CardDrawn)), None)
-        if last_card is not None:
-            latest.append(f"last card: <b>{'red 3' if last_card.value == 3 else last_card.value}</b>")
-        events = "".join(f"<li>{html.escape(self.say(event))}</li>" for event in state.events)
-        return (
-            f"<div style='font-size:12px;line-height:1.3;margin-top:4px'><b>Flight {state.flight}</b> "
-            f"({direction}), first to {state.config.target} points wins"
-            f"<table style='border-collapse:collapse;font-size:12px;line-height:1.2;width:100%' cellpadding='1'>"
-            f"<tr style='text-align:left'><th>player</th><th>where</th><th>cards</th><th>score</th></tr>"
-            f"{''.join(rows)}</table>"
-            f"Pile: {describe_cards(state.pile)}<br>Discard: {describe_cards(state.discard)}<br>"
-            f"{' &middot; '.join(latest)}"
-            f"<ul style='margin:2px 0;padding-left:1.4em'>{events}</ul></div>"
+        return markup.render(
+            "info.html",
+            package=__package__,
+            state=state,
+            rows=[self._player_row(player) for player in range(state.players)],
+            outbound=state.direction == 1,
+            goal=max(1, state.config.target),
+            pile=describe_cards(state.pile),
+            discard=describe_cards(state.discard),
+            marble=None if last_marble is None else last_marble.colour,
+            card=None if last_card is None else ("red 3" if last_card.value == 3 else last_card.value),
+            events=[self.say(event) for event in state.events],
         )
+
+    def _player_row(self, player: int) -> dict[str, Any]:
+        """One player's line of the table: who, where, which cards, what score."""
+        state = self.state
+        position = state.positions[player]
+        lane = self.track.lane[position]
+        data = self.track.graph.nodes[position]
+        return {
+            "seat": player,
+            "glyph": PLAYER_GLYPH[player],
+            "name": player_label(player),
+            "to_move": player == state.player,
+            "kind": "computer" if player in self.bots else "person",
+            "lane": lane,
+            "where": "start field" if position == "start" else "airport",
+            "section": data.get("section"),
+            "step": data.get("step"),
+            "hand": state.hands[player],
+            "points": hand_points(state.hands[player]),
+            "passenger": state.passenger == player,
+            "score": state.scores[player],
+        }
 
     def odds_html(self) -> str:
         """Live exact odds for the player to move: next card busts, reaching the flying minimum and the repair cost,
@@ -611,167 +827,29 @@ class Board(Table):
         pile, reserve = advisor.cards_left(state)  # the discard is shuffled in when the pile runs out (ADP-4.3)
         points, reds = hand_points(hand), hand[2]
         minimum = state.config.fly_minimum
-        bust = advisor.next_bust(reds, pile, reserve)
-        lines = [f"The next card is a third red 3 (bust): <b>{percent(bust)}</b>"]
         reach = advisor.reach(minimum, points, reds, pile, reserve)
-        lines.append(f"Reaching {minimum} points (to fly) before a bust: <b>{percent(reach)}</b>")
+        lines = [
+            ("The next card is a third red 3 (bust)", percent(advisor.next_bust(reds, pile, reserve))),
+            (f"Reaching {minimum} points (to fly) before a bust", percent(reach)),
+        ]
         lane = self.track.lane[state.positions[state.player]]
         if lane is not None:
             cost = odds.repair_cost(lane, state.config)
             chance = advisor.reach(cost, points, reds, pile, reserve)
-            lines.append(f"Reaching {cost} points (repairs on the {lane} lane): <b>{percent(chance)}</b>")
+            lines.append((f"Reaching {cost} points (repairs on the {lane} lane)", percent(chance)))
         advice = advisor.choose("points", points, reds, pile, reserve)
         if advice.value_if_draw is None:
-            verdict = f"<b>stop</b>: no card is left to draw; stopping keeps {points}"
+            verdict = ("stop", f"no card is left to draw; stopping keeps {points}")
         elif advice.draw:
             verdict = (
-                f"<b>draw on</b>: drawing, then stopping at the best moment, ends the turn with "
-                f"{float(advice.value_if_draw):.1f} points on average; stopping now keeps {points}"
+                "draw on",
+                f"drawing, then stopping at the best moment, ends the turn with {float(advice.value_if_draw):.1f} "
+                f"points on average; stopping now keeps {points}",
             )
         else:
             verdict = (
-                f"<b>stop</b>: stopping keeps {points} points; drawing on ends the turn with "
-                f"{float(advice.value_if_draw):.1f} points on average"
+                "stop",
+                f"stopping keeps {points} points; drawing on ends the turn with {float(advice.value_if_draw):.1f} "
+                "points on average",
             )
-        lines.append(f"For the most points in hand: {verdict}.")
-        return (
-            "<div style='font-size:12px;line-height:1.3;border:1px solid #ccc;padding:3px 5px;margin-top:4px'>"
-            "<b>Exact odds</b> (from the cards left in the pile)<br>" + "<br>".join(lines) + "</div>"
-        )
-
-
-class Explorer(widgets.VBox):
-    """The draw advisor beside the board (issue 13.2): for the hand of the player whose turn it is and the cards
-    left (pile, then the discard shuffled in), the exact chance that the next card busts, the chances to reach the
-    flying minimum and a chosen target this turn, the optimal choice for a chosen objective, and the policy chart.
-
-    It follows the board: redrawn after every move, from ``board.state`` (the position shown, also in a replay)."""
-
-    def __init__(self, board: Board, *, width: int = 340) -> None:
-        self.board = board
-        self.width = width
-        state = board.state
-        self.objective = widgets.Dropdown(
-            options=[
-                (f"reach {state.config.fly_minimum} points (to fly) this turn", "fly"),
-                ("reach the target this turn", "reach"),
-                ("the most points on average", "points"),
-            ],
-            value="reach",
-            description="Objective",
-            style={"description_width": "70px"},
-            layout=widgets.Layout(width=f"{min(width, 330)}px"),
-        )
-        self.target = widgets.BoundedIntText(
-            value=odds.repair_cost("inner", state.config),
-            min=0,
-            max=advisor.MAX_GOAL,
-            description="Target",
-            tooltip="Points in hand to reach this turn (8 pays an inner-lane repair)",
-            style={"description_width": "70px"},
-            layout=widgets.Layout(width="160px"),
-        )
-        self.heading = widgets.HTML()
-        self.result = widgets.HTML()
-        self.result.add_class("rulebook-explorer-result")
-        height = 300 if width <= 400 else 340
-        figure = charts.policy_chart(
-            advisor.policy("reach", FULL_DECK, goal=self.target.value), width=width, height=height
-        )
-        self.figure = ui.ChartFigure(figure)
-        self.objective.observe(lambda _: self.update(), "value")
-        self.target.observe(lambda _: self.update(), "value")
-        super().__init__(
-            [self.heading, self.objective, self.target, self.result, self.figure],
-            layout=widgets.Layout(width=f"{width}px", max_width=f"{width}px"),
-        )
-        self.add_class("rulebook-explorer")
-        board.listeners.append(self.update)
-        self.update()
-        settle_figure(self.figure)
-
-    def update(self, _board: Any = None) -> None:
-        """Show the advice for the position on the board."""
-        state = self.board.state
-        goal = self.target.value
-        if self.board.game.outcome(state) is not None:
-            self.heading.value = "<b>Draw advisor</b>: the game is over."
-            self.result.value = "<div style='font-size:12px'>Start a new game to see the odds of a hand.</div>"
-            return
-        advice = advisor.advise(state, goal=goal)
-        who = html.escape(player_label(advice.player))
-        reshuffle = f", then the discard ({describe_cards(advice.reserve)}) shuffled in" if sum(advice.reserve) else ""
-        reds = f"{advice.reds} red 3{'' if advice.reds == 1 else 's'}"
-        when = "" if state.phase == "turn" else " These are the odds of its next drawing turn."
-        self.heading.value = (
-            f"<div style='font-size:12px;line-height:1.35'><b>Draw advisor</b> for {who}, whose turn it is: "
-            f"<b>{advice.points} point{'' if advice.points == 1 else 's'}</b> in hand ({reds}). Cards left: "
-            f"{describe_cards(advice.pile)}{reshuffle}.{when}</div>"
-        )
-        aim = {"fly": advice.fly_minimum, "reach": goal}.get(self.objective.value)
-        if aim is None:
-            choice = advice.for_points
-        elif aim == goal:
-            choice = advice.for_reach
-        else:
-            choice = advisor.choose("reach", advice.points, advice.reds, advice.pile, advice.reserve, goal=aim)
-        lines = [
-            f"Next card busts (a third red 3): <b>{advisor.chance_text(advice.bust_next)}</b>",
-            f"Reach {advice.fly_minimum} points (to fly) this turn: <b>{advisor.chance_text(advice.reach_fly)}</b>",
-            f"Reach the target, {goal} points, this turn: <b>{advisor.chance_text(advice.reach_goal)}</b>",
-            self._verdict(advice, choice),
-        ]
-        self.result.value = "<div style='font-size:12px;line-height:1.4'>" + "<br>".join(lines) + "</div>"
-        objective = f"reach {aim}" if aim is not None else "most points"
-        table = advisor.policy(
-            choice.objective, advice.pile, advice.reserve, goal=aim or 0, max_points=self._most(aim or 0)
-        )
-        fresh = charts.policy_chart(
-            table,
-            hand=(advice.points, advice.reds),
-            title=f"Best choice ({objective}) with these cards left",
-            width=self.width,
-            height=self.figure.layout.height,
-        )
-        with self.figure.batch_update():
-            heat = self.figure.data[0]
-            heat.update(
-                x=fresh.data[0].x, z=fresh.data[0].z, text=fresh.data[0].text, hovertext=fresh.data[0].hovertext
-            )
-            self.figure.layout.title.text = fresh.layout.title.text
-            self.figure.layout.xaxis.update(fresh.layout.xaxis)
-        self._mark(fresh)
-
-    def _mark(self, fresh: Any) -> None:
-        """The live hand's outline: a trace of its own, added once."""
-        marks = [trace for trace in self.figure.data if trace.name == "your hand"]
-        new = [trace for trace in fresh.data if trace.name == "your hand"]
-        if not marks and new:
-            self.figure.add_trace(new[0])
-        elif marks:
-            marks[0].update(
-                x=new[0].x if new else [], y=new[0].y if new else [], hovertext=new[0].hovertext if new else []
-            )
-
-    @staticmethod
-    def _most(goal: int) -> int:
-        return max(12, min(goal + 3, 24))
-
-    @staticmethod
-    def _verdict(advice: advisor.Advice, choice: advisor.Choice) -> str:
-        """The optimal choice in words, with the exact values behind it."""
-        aim = (
-            f"to end the turn with {choice.goal} points or more"
-            if choice.objective == "reach"
-            else ("for the most points in hand on average")
-        )
-        if choice.value_if_draw is None:
-            return f"Best {aim}: <b>stop</b> (no card is left to draw)."
-        if advice.drawn:
-            stop_word = "stop"
-        elif advice.points >= advice.fly_minimum:
-            stop_word = "do not draw (fly instead)"
-        else:  # neither flying nor a turn without a card is allowed (ADP-5.1, ADP-C4)
-            stop_word = f"draw one card, then stop (flying needs {advice.fly_minimum})"
-        verb = "draw" if choice.draw else stop_word
-        return f"Best {aim}: <b>{verb}</b>. {html.escape(charts.values_text(choice))}"
+        return markup.render("odds.html", package=__package__, lines=lines, verdict=verdict)
