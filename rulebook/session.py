@@ -8,6 +8,7 @@ boardgame.io keeps its game logic in a reducer with no UI). Nothing here imports
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
@@ -16,6 +17,38 @@ from .core import IllegalMove, pick
 from .registry import Game
 
 Bot = Callable[[Any, random.Random], Any]
+
+
+# how the message of a refused Undo names the chance outcome that stops it, by the outcome's class (else "chance")
+CHANCE_WORDS = {
+    "Dice": "The dice have been rolled",
+    "CardDrawn": "A card has been drawn",
+    "MarbleShaken": "The hurricane indicator has shown its marble",
+}
+
+
+def chance_words(outcome: Any) -> str:
+    """A settled chance outcome in a refused Undo's words: "The dice have been rolled", "A card has been drawn"."""
+    return CHANCE_WORDS.get(type(outcome).__name__, "Chance has been settled")
+
+
+def _dice_of(rng: random.Random) -> tuple[Any, Any, Any] | None:
+    """The generator's state, its 625 words packed in 2.5 kB (``getstate`` holds 20 kB of ints); None if it has none."""
+    try:
+        version, internal, gauss = rng.getstate()
+    except (NotImplementedError, TypeError, ValueError):  # a SystemRandom, or a generator of another kind
+        return None
+    try:
+        packed: Any = array("I", internal).tobytes()
+    except (OverflowError, TypeError):
+        packed = internal
+    return version, packed, gauss
+
+
+def _set_dice(rng: random.Random, dice: tuple[Any, Any, Any]) -> None:
+    """Put a generator back in a state ``_dice_of`` read."""
+    version, packed, gauss = dice
+    rng.setstate((version, tuple(array("I", packed)) if isinstance(packed, bytes) else packed, gauss))
 
 
 def _entry_of(state: Any) -> Game:
@@ -109,7 +142,13 @@ class Session:
     said (``message``, of kind "info" or "error"; a refusal names its rule id).
 
     ``state`` is the position shown (an earlier one while the history is replayed), ``live`` the newest. ``names``
-    words the messages (a board passes itself); by default players are "Player 1", "Player 2", ..."""
+    words the messages (a board passes itself); by default players are "Player 1", "Player 2", ...
+
+    Undo never takes back a chance outcome that has been shown (dice rolled, a card drawn), as on Board Game Arena:
+    else a person could undo until the dice favour them. ``undo_chance=True`` (also ``board.undo_chance = True`` on
+    a board) lets Undo go back past chance, for teaching ("what if I had attacked from there?"). Either way Undo puts
+    the generator back as it was at the position returned to: taking back a move never re-rolls, and playing the same
+    moves again gives the same dice, cards and computer replies."""
 
     def __init__(
         self,
@@ -118,6 +157,7 @@ class Session:
         seed: int = 0,
         computer: Mapping[int, str | Bot] | Iterable[int] = (),
         names: Names | None = None,
+        undo_chance: bool = False,
     ) -> None:
         self.entry: Game = _entry_of(state)  # the registered game: its name, levels, explanations
         self.game = self.entry.engine  # its verbs
@@ -125,6 +165,7 @@ class Session:
         self.names = names if names is not None else Names()
         self.seed = seed
         self.rng = random.Random(seed)
+        self.undo_chance = undo_chance  # may Undo take back a chance outcome already shown? (for teaching)
         self.bots: dict[int, Bot] = computer_players(self.game_name, computer)
         players = getattr(state, "players", None)
         if isinstance(players, int) and any(seat >= players for seat in self.bots):
@@ -135,6 +176,9 @@ class Session:
         self.message_kind = "info"
         self.hinted: Any = None  # the move Hint suggested for this position (a board marks it); never played
         self._narrations: dict[int, tuple[Any, Any, str]] = {}
+        self._chances: dict[int, tuple[Any, Any, tuple[Any, ...]]] = {}  # per step: the chance outcomes settled in it
+        self._dice: dict[int, tuple[Any, tuple[Any, Any, Any]]] = {}  # per person's position: the generator there
+        self._keep_dice()
 
     # -- state -------------------------------------------------------------------------------------
     @property
@@ -209,16 +253,31 @@ class Session:
         return True
 
     def _settle_chance(self) -> None:
-        """Resolve the chance nodes in front of the newest state with the seeded generator (in place)."""
+        """Resolve the chance nodes in front of the newest state with the seeded generator (in place), and note the
+        generator where a person is to move next."""
         for _ in range(100_000):
             state = self.live
-            if self.game.outcome(state) is not None:
-                return
-            outcomes = self.game.chance_outcomes(state)
+            outcomes = () if self.game.outcome(state) is not None else self.game.chance_outcomes(state)
             if not outcomes:
+                self._keep_dice()
                 return
             self.states[-1] = self.game.apply(state, pick(outcomes, self.rng))
         raise RuntimeError("chance did not settle")
+
+    def _keep_dice(self) -> None:
+        """Note the generator's state at the newest position if a person is to move there: Undo returns to such a
+        position and puts the generator back (an unchanged state is shared, not copied)."""
+        index, state = len(self.states) - 1, self.live
+        player = self.current_player(state)
+        if player is None or player in self.bots or self.game.outcome(state) is not None:
+            return
+        dice = _dice_of(self.rng)
+        if dice is None:
+            return
+        kept = self._dice.get(index - 1)
+        if kept is not None and kept[1] == dice:
+            dice = kept[1]
+        self._dice[index] = (state, dice)
 
     def settle(self) -> list[Step]:
         """Resolve chance nodes with the seeded generator, then let computer players take their turns; returns
@@ -261,16 +320,55 @@ class Session:
         return f"; then {listed} (marked on the board; the log tells each, newest first)"
 
     def undo(self) -> None:
-        """Go back to the last earlier position where a person was to move (computer replies are undone with it)."""
+        """Go back to the last earlier position where a person was to move (computer replies are undone with it), but
+        not to one before a chance outcome settled since (``undo_chance`` allows that); the generator goes back too."""
         self.view = None
         self.hinted = None
-        for index in range(len(self.states) - 2, -1, -1):
-            player = self.current_player(self.states[index])
+        for index in range(len(self.states) - 1, 0, -1):
+            chance = () if self.undo_chance else self.chance_settled(index)
+            if chance:
+                self._say(f"{chance_words(chance[-1])}: a move that led to chance cannot be taken back.", "error")
+                return
+            player = self.current_player(self.states[index - 1])
             if player is not None and player not in self.bots:
-                del self.states[index + 1 :]
+                self._back_to(index - 1)
                 self._say("Took back your last move.")
                 return
         self._say("Nothing to undo.")
+
+    def _back_to(self, index: int) -> None:
+        """Drop the states after ``index`` and put the generator back as it was there (when it was noted)."""
+        del self.states[index + 1 :]
+        for kept in [self._dice, self._chances, self._narrations]:
+            for later in [i for i in kept if i > index]:
+                del kept[later]
+        noted = self._dice.get(index)
+        if noted is not None and noted[0] is self.states[index]:
+            _set_dice(self.rng, noted[1])
+
+    def chance_settled(self, index: int) -> tuple[Any, ...]:
+        """The chance outcomes (dice, cards drawn) settled in move ``index``, after the move itself: found by playing
+        the step's history entries from ``states[index - 1]`` and keeping those played where chance was due."""
+        if isinstance(index, bool) or not isinstance(index, int) or not 1 <= index < len(self.states):
+            raise ValueError(f"chance_settled: a move is numbered 1 to {len(self.states) - 1}, not {index!r}"[:200])
+        before, after = self.states[index - 1], self.states[index]
+        cached = self._chances.get(index)
+        if cached is not None and cached[0] is before and cached[1] is after:
+            return cached[2]
+        earlier = getattr(before, "history", ())
+        new = tuple(getattr(after, "history", ()))[len(earlier) :]
+        found: list[Any] = []
+        state = before
+        try:
+            for entry in new:
+                outcomes = () if self.game.outcome(state) is not None else self.game.chance_outcomes(state)
+                if any(entry == outcome for outcome, _ in outcomes):
+                    found.append(entry)
+                state = self.game.apply(state, entry)
+        except (IllegalMove, ValueError):  # a history that does not follow (a state put there by hand): what was found
+            pass
+        self._chances[index] = (before, after, tuple(found))
+        return tuple(found)
 
     def hint(self) -> Any:
         """The move the game's best computer player would make for the person to move, with its reason: told in

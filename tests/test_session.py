@@ -109,6 +109,7 @@ def test_a_person_plays_a_whole_game_against_the_computer(game):
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_undo_takes_back_a_person_s_move_with_the_computer_s_replies(game):
     session = against_the_computer(game)
+    session.undo_chance = True  # past cards drawn too: by default Undo stops at chance (issue 24.11, tests below)
     session.undo()
     assert session.message == "Nothing to undo." and len(session.states) == 1
     for _ in range(20):  # a turn may be several moves: play on until the computer answers
@@ -235,6 +236,7 @@ for game in GAMES:
     session.play(random.Random(0).choice(session.game.legal_moves(session.live)))
     session.show_move(0)
     replay = session.message
+    session.undo_chance = True  # the first move may draw a card, which Undo keeps by default (issue 24.11)
     session.undo()
     told[game] = [finished.finished, len(finished.log()), replay, session.message]
 print(json.dumps([told, [name for name in ("ipywidgets", "plotly", "anywidget", "traitlets") if name in sys.modules]]))
@@ -252,3 +254,163 @@ def test_sessions_never_import_a_widget_or_plotly():
     for finished, groups, replayed, undone in told.values():
         assert finished and groups >= 2
         assert (replayed, undone) == ("Replay: the position at the start.", "Took back your last move.")
+
+
+# -- issue 24.11: Undo never takes back a chance outcome that has been shown ---------------------------------------
+DICE_ROLLED = "The dice have been rolled: a move that led to chance cannot be taken back."
+CARD_DRAWN = "A card has been drawn: a move that led to chance cannot be taken back."
+
+
+def meetjesland_at_an_attack(**options) -> Session:
+    """Meetjesland for three, the person (White) to move in their first turn of play, with an attack open."""
+    session = Session(meetjesland.new_game(players=3, seed=1), seed=1, computer=(1, 2), **options).start()
+    while not any(isinstance(move, meetjesland.Attack) for move in meetjesland.legal_moves(session.live)):
+        assert session.play(meetjesland.legal_moves(session.live)[0]), session.message  # the starting points
+    assert session.live.phase == "play" and session.current_player(session.live) == 0
+    return session
+
+
+def attack(session: Session) -> meetjesland.Attack:
+    move = next(move for move in meetjesland.legal_moves(session.live) if isinstance(move, meetjesland.Attack))
+    assert session.play(move), session.message
+    assert isinstance(session.live.history[-1], meetjesland.Dice), "the attack's dice are rolled at once"
+    return move
+
+
+def place_reinforcements(session: Session) -> list:
+    """Place the points of a reinforcement one by one (no chance); returns the states."""
+    while True:
+        places = [move for move in meetjesland.legal_moves(session.live) if isinstance(move, meetjesland.Place)]
+        if not places:
+            return list(session.states)
+        assert session.play(places[0]), session.message
+
+
+def refused_undo(session: Session, message: str) -> None:
+    states, dice = list(session.states), session.rng.getstate()
+    session.undo()
+    assert (session.message, session.message_kind) == (message, "error")
+    assert session.states == states and session.rng.getstate() == dice, "a refused Undo changes nothing"
+
+
+def test_undo_keeps_an_attack_s_dice_and_takes_back_the_moves_after_them():
+    session = meetjesland_at_an_attack()
+    start = list(session.states)
+    assert session.play(meetjesland.Reinforce())  # a reinforcement (MJ-4.4) instead of an attack: no chance
+    reinforced = place_reinforcements(session)
+    assert len(reinforced) > len(start) + 1
+    session.undo()  # before the dice, Undo takes back as it always did
+    assert session.message == "Took back your last move." and session.states == reinforced[:-1]
+    while len(session.states) > len(start):
+        session.undo()
+        assert session.message == "Took back your last move."
+    assert session.states == start and session.live.stage == "start"
+    attack(session)
+    rolled = list(session.states)
+    if session.live.battle is not None:  # the battle goes on: a retreat, no chance, can be taken back
+        assert session.play(meetjesland.Retreat())
+        session.undo()
+        assert session.message == "Took back your last move." and session.states == rolled
+    refused_undo(session, DICE_ROLLED)
+    refused_undo(session, DICE_ROLLED)  # and again: Undo never reaches the attack
+    assert session.chance_settled(len(rolled) - 1) == (rolled[-1].history[-1],)
+    assert session.chance_settled(len(rolled) - 2) == ()
+    for wrong in (0, len(session.states), "1"):
+        with pytest.raises(ValueError, match="a move is numbered 1 to"):
+            session.chance_settled(wrong)
+
+
+def test_undo_keeps_a_drawn_card_in_ab_die_post():
+    session = against_the_computer("ab_die_post")
+    assert session.play(ab_die_post.DrawCard())
+    refused_undo(session, CARD_DRAWN)
+    drawn = session.step(len(session.states) - 1)
+    assert isinstance(drawn.after.history[-1], ab_die_post.CardDrawn)
+    assert session.chance_settled(drawn.index) == (drawn.after.history[-1],), "the card, not the move that drew it"
+
+
+def test_undo_keeps_the_terrain_card_drawn_at_a_person_s_turn_end_in_kingdom_builder():
+    session = Session(kingdom_builder.new_game(players=2, seed=1, first_game=True), seed=1).start()  # two people
+    for _ in range(3):
+        assert session.play(kingdom_builder.legal_moves(session.live)[0]), session.message
+    session.undo()  # a settlement, no chance: taken back
+    assert session.message == "Took back your last move." and len(session.states) == 3
+    assert session.play(kingdom_builder.legal_moves(session.live)[0])
+    assert session.play(kingdom_builder.EndTurn())
+    assert isinstance(session.live.history[-1], kingdom_builder.CardDrawn) and session.live.player == 1
+    refused_undo(session, CARD_DRAWN)
+    assert session.play(kingdom_builder.legal_moves(session.live)[0])  # Blue's first settlement
+    session.undo()
+    assert session.message == "Took back your last move." and session.live.player == 1
+    refused_undo(session, CARD_DRAWN)
+
+
+def test_undo_in_claim_which_has_no_chance_takes_every_move_back_with_the_same_computer_replies():
+    session = against_the_computer("claim")
+    start, dice = session.live, session.rng.getstate()
+    played = []
+    for _ in range(3):
+        played.append(claim.legal_moves(session.live)[0])
+        assert session.play(played[-1])
+    assert session.rng.getstate() != dice, "the computer's replies used the generator"
+    game = list(session.states)
+    for _ in range(3):
+        session.undo()
+        assert session.message == "Took back your last move." and session.current_player(session.live) == 0
+    assert session.states == [start] and session.rng.getstate() == dice, "the generator goes back with the moves"
+    session.undo()
+    assert (session.message, session.message_kind) == ("Nothing to undo.", "info")
+    for move in played:
+        assert session.play(move)
+    assert session.states == game, "the same moves again: the same replies"
+
+
+def chance_games(options: dict) -> dict:
+    """For each game with chance: a session with the person to move, and the move of theirs that leads to chance."""
+
+    def at_attack():
+        session = meetjesland_at_an_attack(**options)
+        move = next(move for move in meetjesland.legal_moves(session.live) if isinstance(move, meetjesland.Attack))
+        return session, move
+
+    def at_draw():
+        return Session(GAMES["ab_die_post"](), seed=1, computer=(1,), **options).start(), ab_die_post.DrawCard()
+
+    def at_turn_end():
+        session = Session(GAMES["kingdom_builder"](), seed=1, computer=(1,), **options).start()
+        for _ in range(3):
+            assert session.play(kingdom_builder.legal_moves(session.live)[0]), session.message
+        return session, kingdom_builder.EndTurn()
+
+    return {"meetjesland": at_attack, "ab_die_post": at_draw, "kingdom_builder": at_turn_end}
+
+
+@pytest.mark.parametrize("game", ["meetjesland", "ab_die_post", "kingdom_builder"])
+def test_undo_chance_takes_chance_back_for_teaching_and_playing_again_gives_the_same_outcome(game):
+    session, move = chance_games({"undo_chance": True})[game]()
+    states, dice = list(session.states), session.rng.getstate()
+    assert session.play(move)
+    after = list(session.states)
+    assert any(session.chance_settled(index) for index in range(len(states), len(after)))
+    session.undo()
+    assert (session.message, session.message_kind) == ("Took back your last move.", "info")
+    assert session.states == states and session.rng.getstate() == dice
+    assert session.play(move)
+    assert session.states == after, "taking back a move does not re-roll: the same dice, the same cards"
+    # by default the same move stays: chance shown is never taken back
+    session, move = chance_games({})[game]()
+    assert not session.undo_chance
+    states = list(session.states)
+    assert session.play(move)
+    assert len(session.states) > len(states)
+    refused_undo(session, DICE_ROLLED if game == "meetjesland" else CARD_DRAWN)
+
+
+def test_a_refused_undo_names_the_dice_or_the_card_else_chance():
+    from rulebook.session import chance_words
+
+    assert chance_words(meetjesland.Dice((6,), (2, 1))) == "The dice have been rolled"
+    assert chance_words(meetjesland.CardDrawn("infantry")) == "A card has been drawn"
+    assert chance_words(kingdom_builder.CardDrawn("canyon")) == "A card has been drawn"
+    assert chance_words(ab_die_post.MarbleShaken("black")) == "The hurricane indicator has shown its marble"
+    assert chance_words(("a coin", "heads")) == "Chance has been settled"
