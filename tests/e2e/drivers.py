@@ -76,8 +76,8 @@ def kingdom_builder(page, board) -> None:
 
 
 def ab_die_post(page, board) -> None:
-    """Draw a card and stop, turn after turn, until the plane may fly; then fly (the same game replayed in Python
-    tells how many turns that takes)."""
+    """Draw a card and stop, turn after turn, until the plane may fly; fly; then click an orange ring on the track
+    (the same game replayed in Python tells how many turns that takes, the marble and the rings it gives)."""
     from rulebook import ab_die_post as adp
     from rulebook.ab_die_post import widget
 
@@ -97,7 +97,14 @@ def ab_die_post(page, board) -> None:
             button(board, "Stop drawing").click()
             time.sleep(1.5)
     button(board, "Fly").click()
-    time.sleep(1.5)
+    assert table.play(adp.Fly()) and table.state.phase == "move", "the notebook's marble gives the plane no move"
+    board.locator(".widget-html, .rulebook-status", has_text="click an orange ring").first.wait_for(timeout=30_000)
+    # the rings are the trace named "legal targets", each point's id its field: the first ring is clicked
+    rings = list(table.target_trace.customdata)
+    names = [drawn.name for drawn in table.figure.plot.data]
+    arrival = f"to {widget.field_name(table.track, rings[0])}"
+    click_point(board, names.index("legal targets"), 0)
+    board.locator(".widget-html, .rulebook-status", has_text=arrival).first.wait_for(timeout=30_000)
 
 
 def claim(page, board) -> None:
