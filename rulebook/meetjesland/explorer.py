@@ -334,24 +334,23 @@ class Explorer(widgets.VBox):
         exact = stake + sum(defenders) <= EXACT_LIMIT
         odds = chain_odds(stake, defenders, CHAIN_TARGETS, exact=exact)
         name = state.board.name
-        on_map = bool(self.path and self.start)
         labels = [name(t) for t in self.path] if self.path else [f"territory {i}" for i in range(1, len(defenders) + 1)]
         self.chain_result.value = markup.render(
             "chain_result.html",
             package=__package__,
             stake=stake,
-            start=name(self.start) if on_map and self.start else "",
+            start=name(self.start) if self.path and self.start else "",
             listed=", ".join(f"{label} ({points})" for label, points in zip(labels, defenders)),
             count=len(defenders),
             all_taken=charts.percent(odds.all_taken),
             exactly=exactly(odds.all_taken),
             needed="; ".join(f"{target * 100:.0f} %: {odds.stakes[target]}" for target in CHAIN_TARGETS),
-            available=state.points_on(self.start) - 1 if on_map and self.start else None,
+            available=state.points_on(self.start) - 1 if self.path and self.start else None,
         )
-        outcomes = {(position + 1, 0, 0): 0 for position in range(len(defenders))}
         reached = [*odds.reached, 0]
-        for position in range(len(defenders)):  # chain_chart wants outcomes: "exactly this many taken"
-            outcomes[(position + 1, 0, 0)] = reached[position] - reached[position + 1]
+        outcomes: dict[tuple[int, int, int], float | Fraction] = {  # chain_chart wants "exactly this many taken"
+            (position + 1, 0, 0): reached[position] - reached[position + 1] for position in range(len(defenders))
+        }
         _refresh(self.chain_figure, charts.chain_chart(outcomes, labels, stake, self.width, self.chart_height))
 
     def _draw_path(self) -> None:
