@@ -23,7 +23,6 @@ from ..ui import Table
 from ..views import BoardView, trace
 from . import advisor, odds
 from .charts import BACKGROUND, LANE_SYMBOL, RIVER
-from .explorer import Explorer
 from .narrate import PLAYER_NAME, player_label
 from .rules import (
     LANES,
@@ -50,7 +49,6 @@ __all__ = [
     "PALETTES",
     "PLAYER_NAME",
     "Board",
-    "Explorer",
     "board_figure",
     "field_name",
     "percent",
@@ -853,3 +851,12 @@ class Board(Table):
                 "points on average",
             )
         return markup.render("odds.html", package=__package__, lines=lines, verdict=verdict)
+
+
+def __getattr__(name: str) -> object:
+    """``widget.Explorer`` still names the game's explorer, imported when first asked for (a board needs none)."""
+    if name == "Explorer":
+        from .explorer import Explorer
+
+        return Explorer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

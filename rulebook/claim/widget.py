@@ -824,4 +824,10 @@ def figure_pair(number: str | int, width: int = 860) -> go.Figure:
     return pair
 
 
-from .explorer import Explorer  # noqa: E402, F401 - the app's Threats tab looks for it here
+def __getattr__(name: str) -> object:
+    """``widget.Explorer`` still names the game's explorer, imported when first asked for (a board needs none)."""
+    if name == "Explorer":
+        from .explorer import Explorer
+
+        return Explorer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
