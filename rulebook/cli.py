@@ -62,11 +62,11 @@ def app_file(game: str) -> str:
 def app_notebook(game: str, folder: Path) -> Path:
     """The app's notebook: one cell that opens the game (Voila names the page after the file)."""
     title = app_file(game)
-    from . import ui
+    from . import views
 
-    # plotly's bundle beside the notebook, served by Voila as a file the browser keeps (see ui._LOADER)
-    name = ui.plotly_file(folder)
-    bundle_url = f"voila/files/{name}?v={name.split('-')[1].removesuffix('.js')}"
+    # plotly.js beside the notebook for the charts, served by Voila as a file the browser keeps (views.ChartView)
+    name = views.plotly_file(folder)
+    bundle_url = f"voila/files/{name}?v={name.split('-')[1]}"
     notebook = {
         "cells": [
             {
@@ -103,8 +103,8 @@ def voila_command(notebook: Path, port: int | None, token: str | None) -> list[s
         f"--Voila.root_dir={notebook.parent}",
         "--preheat_kernel=True",
         "--pool_size=1",
-        # the one file the page may fetch: plotly's bundle beside the notebook (ui.plotly_file)
-        "--VoilaConfiguration.file_allowlist=['plotly-[0-9a-f]{16}(-script)?[.]js']",
+        # the one file the page may fetch: plotly.js beside the notebook (views.plotly_file)
+        "--VoilaConfiguration.file_allowlist=['plotly-[0-9a-f]{16}-script[.]js']",
     ]
     command.append(f"--token={token}" if token else "--token")
     if port:
