@@ -16,7 +16,7 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from . import markup, registry, rules_text, ui
+from . import markup, registry, rules_text, views
 from .exercises import Exercise, ExercisePanel
 from .markup import Markup
 from .registry import Option
@@ -116,8 +116,8 @@ class App(widgets.VBox):
         computer: Any = None,
         plotly_url: str | None = None,
     ):
-        if plotly_url is not None:  # `rulebook app` serves plotly's bundle as a file (ui.serve_plotly_from)
-            ui.serve_plotly_from(plotly_url)
+        if plotly_url is not None:  # `rulebook app` serves plotly.js as a file (views.serve_plotly_from)
+            views.serve_plotly_from(plotly_url)
         self.setup: registry.Game = registry.game(game)
         self.game = game
         self.module = self.setup.engine

@@ -95,7 +95,7 @@ def board_modules() -> tuple[str, ...]:
 
 
 def _import_steps() -> str:
-    """The program :func:`_import_cpu` runs: the libraries, the boards, plotly's FigureWidget, the app, each timed."""
+    """The program :func:`_import_cpu` runs: the libraries, the boards, the first board figure, the app, each timed."""
     return (
         "import time\n"
         "t = time.process_time()\n"
@@ -105,7 +105,8 @@ def _import_steps() -> str:
         f"for name in {list(board_modules())!r}: __import__(name)\n"
         "boards = time.process_time() - t\n"
         "t = time.process_time()\n"
-        "import rulebook.ui; rulebook.ui.BoardFigure\n"
+        "import plotly.graph_objects as go; from rulebook.views import BoardView\n"
+        "BoardView(go.Figure(go.Scatter(x=[0], y=[0])))\n"
         "figure = time.process_time() - t\n"
         "t = time.process_time()\n"
         "import rulebook.app\n"
@@ -116,7 +117,7 @@ def _import_steps() -> str:
 
 def _import_cpu(runs: int = 9) -> tuple[float, ...]:
     """CPU seconds of each step of :func:`_import_steps` in fresh interpreters, the best of ``runs`` for each: the
-    libraries, then every game's board module on top of them, then plotly's FigureWidget, then the app."""
+    libraries, then every game's board module on top of them, then the first BoardView, then the app."""
     # as on a user's machine after the first start: bytecode written and reused (a shell with
     # PYTHONDONTWRITEBYTECODE set would otherwise count compiling our sources, but not the libraries', every time)
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
@@ -134,13 +135,13 @@ def _import_cpu(runs: int = 9) -> tuple[float, ...]:
 
 def app_imports() -> dict[str, object]:
     """What the games' boards cost to import on top of the libraries they stand on (the app's kernel imports them),
-    measured step by step in one interpreter, and what the first board adds: plotly's FigureWidget."""
+    measured step by step in one interpreter, and what the first board's figure adds (a BoardView)."""
     libraries, boards, figure, app = _import_cpu()
     return {
         "ipywidgets + anywidget + plotly.graph_objects + networkx + numpy, CPU (s)": round(libraries, 3),
         "then every game's board module, CPU (s)": round(boards, 3),
         "ratio boards / libraries": f"{(libraries + boards) / libraries:.2f}",
-        "then plotly's FigureWidget (defined when the first board is built), CPU (s)": round(figure, 3),
+        "then the first board's figure (a BoardView of plotly's JSON), CPU (s)": round(figure, 3),
         "then rulebook.app, CPU (s)": round(app, 3),
     }
 

@@ -2,312 +2,27 @@
 and ``apply``, chance resolved with a seeded generator, computer players, a status line and a move log
 (``move_log``; the name ``log`` is taken by traitlets).
 
-A game's widget subclasses :class:`Table` and draws its own board in :meth:`Table.redraw`.  Refused
-moves are shown in the status line with the rule id; a widget never lets a traceback reach the page.
+A game's widget subclasses :class:`Table` and draws its own board in :meth:`Table.draw` (on a
+:class:`~rulebook.views.BoardView`, or with plain ipywidgets).  Refused moves are shown in the status line with the
+rule id; a widget never lets a traceback reach the page. Its HTML comes from templates (:mod:`rulebook.markup`).
 """
 
 from __future__ import annotations
 
-import copy
-import functools
-import hashlib
 import html
-import importlib
-import importlib.util
 import re
-import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-# -- legacy figures: plotly.py's FigureWidget protocol (BoardFigure, ChartFigure, settle_figure), for the games not yet
-# drawn on rulebook.views (issue 22: deleted once none uses them; tests/test_views.py keeps other code off it) --------
+import anywidget
+import ipywidgets as widgets
+import traitlets
 
-
-class _Deferred:
-    """Stands for a module until something reads from it, then imports it."""
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __getattr__(self, attribute: str) -> Any:
-        return getattr(importlib.import_module(self._name), attribute)
-
-    def __bool__(self) -> bool:
-        return importlib.util.find_spec(self._name) is not None
-
-
-def _plotly_renderers_without_nbformat() -> None:
-    """Import plotly's renderers with nbformat put off until a figure is shown as a mime bundle.
-
-    plotly's FigureWidget imports ``plotly.io._renderers``, which imports nbformat at once only to check its version
-    when a figure is rendered as a mime bundle; nbformat pulls in jsonschema's format checkers, whose IRI grammar
-    takes about 1.5 s of CPU to build. Boards never need it; charts shown in a notebook still get it, on first use."""
-    if "plotly.io._renderers" in sys.modules or "nbformat" in sys.modules:
-        return
-    try:
-        from _plotly_utils import optional_imports
-    except ImportError:
-        return
-    skipped = getattr(optional_imports, "_not_importable", None)
-    if not isinstance(skipped, set):
-        return
-    skipped.add("nbformat")
-    try:
-        import plotly.io._renderers as renderers
-    finally:
-        skipped.discard("nbformat")
-    if getattr(renderers, "nbformat", "missing") is None:
-        renderers.nbformat = _Deferred("nbformat")
-
-
-import anywidget  # noqa: E402
-import ipywidgets as widgets  # noqa: E402
-import traitlets  # noqa: E402
-
-from . import markup, rules_text  # noqa: E402
-from .markup import Markup  # noqa: E402
-from .session import Bot, Names, Session, Step, computer_players, game_name  # noqa: E402, F401 (importable here too)
-from .views import BoardView, ChartView, FigureView  # noqa: E402, F401 (the figures drawn from their own state)
-
-# The charts of the odds explorers (ChartFigure) are drawn by plotly.js; the boards (BoardFigure) by board.js.
-#
-# anywidget (0.11) gives a model 2 s to load its JavaScript; a model that takes longer never receives another message
-# from the kernel, so its figure stops following the game.  Plotly ships its whole 5 MB bundle as each FigureWidget's
-# module, evaluated anew for every figure (about 1 s each here, several under load): on a page with three figures the
-# third one missed the 2 s and froze.  This loader evaluates the bundle once per page and shares it.
-#
-# Where the bundle comes from: the app (``rulebook app``) serves it as a file at an address (``_bundle_url``), so the
-# 5 MB never crosses the kernel's websocket, and as a classic script (see classic_script), whose compiled code the
-# browser keeps: from the third opening in the same browser, the bundle costs the page about 0.15 s instead of
-# 1.2 s.  Elsewhere (JupyterLab) the text travels in ``_bundle``.  There is no falling back to the kernel when the
-# address fails: anywidget holds every message to a model until its initialize returns, so the text could only
-# arrive after the 2 s; the chart says in the page that plotly did not load.
-_LOADER = """
-const bundles = (globalThis.__rulebookPlotlyBundles ??= new Map());
-
-function fromText(text) {
-  const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
-  const loading = import(url);
-  loading.finally(() => URL.revokeObjectURL(url)).catch(() => {});
-  return loading;
-}
-
-function fromScript(address, key) {
-  const name = "__rulebookPlotly_" + key;
-  return new Promise((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = address;
-    script.onload = () => (globalThis[name] ? resolve(globalThis[name]) : reject(new Error("no plotly in " + address)));
-    script.onerror = () => reject(new Error("could not load " + address));
-    document.head.appendChild(script);
-  });
-}
-
-function fromAddress(address, key) {
-  const url = new URL(address, document.baseURI).href;
-  return new URL(url).pathname.endsWith("-script.js") ? fromScript(url, key) : import(url);
-}
-
-function plotlyBundle(model) {
-  const key = model.get("_bundle_key");
-  if (!bundles.has(key)) {
-    const address = model.get("_bundle_url");
-    let loading;
-    if (model.get("_bundle")) loading = fromText(model.get("_bundle"));
-    else loading = fromAddress(address, key);
-    loading.catch(() => bundles.delete(key));
-    bundles.set(key, loading);
-  }
-  return bundles.get(key);
-}
-
-export default () => {
-  let figure = null;
-  let failure = null;
-  return {
-    async initialize(context) {
-      try {
-        const plotly = await plotlyBundle(context.model);
-        figure = await plotly.default();
-      } catch (error) {
-        failure = error;  // told in the page by render, not only in the console
-        return;
-      }
-      return figure.initialize(context);
-    },
-    render(context) {
-      if (failure) {
-        context.el.textContent =
-          "This chart cannot be drawn: its drawing library (plotly) did not load. Reload the page; if that does " +
-          "not help, restart the app. (" + failure.message + ")";
-        return;
-      }
-      return figure.render(context);
-    },
-  };
-};
-"""
-
-_BUNDLE_URL: str = ""
-
-
-_EXPORT = re.compile(r"export\{([^}]*)\};?")
-_LICENCE_TAIL = re.compile(r"\s*(?:/\*[\s\S]*?\*/\s*)*")
-_STATIC_IMPORT = re.compile(r"(?:^|[;}])\s*import\s*(?:[\w$]+\s*(?:,|from\b)|\{|\*|[\"'])")
-
-
-def classic_script(text: str, key: str) -> str | None:
-    """plotly's widget bundle (an ES module) as a classic script that leaves its exports in
-    ``globalThis.__rulebookPlotly_<key>``, or None if the bundle is not the single self-contained module this expects.
-
-    Why: browsers keep the compiled code of a classic script they load again (Chromium does from the third visit),
-    not of a module loaded with ``import()``; compiling plotly is most of the 1.2 s its bundle costs a page.  The
-    module's body runs unchanged inside a strict function, as a module's would; only its final export statement
-    becomes the assignment."""
-    found = list(_EXPORT.finditer(text))
-    if not found or "import.meta" in text or _STATIC_IMPORT.search(text):
-        return None
-    last = found[-1]
-    tail = text[last.end() :]
-    if not _LICENCE_TAIL.fullmatch(tail):
-        return None
-    names: dict[str, str] = {}
-    for part in last.group(1).split(","):
-        local, _, exported = part.strip().partition(" as ")
-        exported = exported.strip() or local
-        if not re.fullmatch(r"[\w$]+", local) or not re.fullmatch(r"[\w$]+", exported):
-            return None
-        names[exported] = local
-    if "default" not in names:
-        return None
-    exports = ", ".join(f"{exported}: {local}" for exported, local in names.items())
-    return (
-        f'(function () {{"use strict";\n{text[: last.start()]}\n'
-        f"globalThis.__rulebookPlotly_{key} = {{{exports}}};\n}})();\n{tail}"
-    )
-
-
-def plotly_file(folder: Path) -> str:
-    """Write plotly's widget bundle into ``folder`` under a name that names its contents; returns the name.
-
-    ``plotly-<key>-script.js`` is the bundle as a classic script (:func:`classic_script`); ``plotly-<key>.js`` the
-    module as plotly ships it, when it cannot be turned into one."""
-    from . import views
-
-    views.plotly_file(folder)  # and plotly.min.js beside it, for the ChartViews
-    text, key = _plotly_bundle()
-    script = classic_script(text, key)
-    name, content = (f"plotly-{key}-script.js", script) if script is not None else (f"plotly-{key}.js", text)
-    target = folder / name
-    if not target.exists() or target.read_text(encoding="utf-8") != content:
-        target.write_text(content, encoding="utf-8")
-    return name
-
-
-def serve_plotly_from(address: str) -> None:
-    """Boards built from now on load plotly's bundle from ``address`` (relative to the page) instead of receiving its
-    text from the kernel; ``""`` goes back to sending the text."""
-    from urllib.parse import urljoin
-
-    from . import views
-
-    global _BUNDLE_URL
-    _BUNDLE_URL = address
-    views.serve_plotly_from(urljoin(address, views.plotly_file_name()) if address else "")  # the file beside it
-
-
-@functools.cache
-def _plotly_bundle() -> tuple[str, str]:
-    """Plotly's widget bundle and a key naming its exact contents (read once per process)."""
-    _plotly_renderers_without_nbformat()
-    from plotly.basewidget import BaseFigureWidget
-
-    text = str(BaseFigureWidget._esm)  # anywidget's FileContents: str() is the file's text
-    return text, hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-_BOARD_ESM = Path(__file__).with_name("board.js")
-
-
-def _figure_classes() -> dict[str, type]:
-    """Define :class:`BoardFigure` and :class:`ChartFigure` on first use.
-
-    plotly's FigureWidget brings in its renderers, validators and narwhals: about 0.05 s of CPU, as much as all four
-    games' own modules together.  Importing a game's widget module (for its charts, its narration or its board
-    class) does not pay it; the first board built does."""
-    _plotly_renderers_without_nbformat()
-    import plotly.graph_objects as go
-
-    class ChartFigure(go.FigureWidget):
-        """A plotly FigureWidget drawn by plotly.js, whose bundle is evaluated once per page, however many charts the
-        page shows: for the odds explorers' charts (bars, heat maps)."""
-
-        _esm = _LOADER
-        _bundle = traitlets.Unicode().tag(sync=True)
-        _bundle_key = traitlets.Unicode().tag(sync=True)
-        _bundle_url = traitlets.Unicode().tag(sync=True)
-
-        @traitlets.default("_bundle_url")
-        def _default_bundle_url(self) -> str:
-            return _BUNDLE_URL
-
-        @traitlets.default("_bundle")
-        def _default_bundle(self) -> str:
-            return "" if self._bundle_url else _plotly_bundle()[0]
-
-        @traitlets.default("_bundle_key")
-        def _default_bundle_key(self) -> str:
-            return _plotly_bundle()[1]
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            # a chart beside the board is read, not zoomed or exported: plotly's tool bar only covered its title
-            self._config = {**self._config, "displayModeBar": False, "doubleClick": False}
-
-    class BoardFigure(go.FigureWidget):
-        """A board: a plotly FigureWidget of scatter traces (markers, lines, text), drawn as SVG by ``board.js``
-        instead of plotly.js.
-
-        Python builds and updates it as any FigureWidget, and its traces' ``on_click`` callbacks fire on a click;
-        the page loads a few kilobytes instead of plotly's 5 MB bundle (about a second of a page's main thread)."""
-
-        _esm = _BOARD_ESM
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            others = sorted({trace.type for trace in self.data} - {"scatter"})
-            if others:
-                raise ValueError(f"a board draws scatter traces only, not {', '.join(others)}: use ui.ChartFigure")
-
-    for cls in (ChartFigure, BoardFigure):
-        cls.__module__ = __name__
-        cls.__qualname__ = cls.__name__
-    return {"ChartFigure": ChartFigure, "BoardFigure": BoardFigure}
-
-
-def __getattr__(name: str) -> Any:
-    if name in ("BoardFigure", "ChartFigure"):
-        classes = _figure_classes()
-        globals().update(classes)
-        return classes[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def settle_figure(figure: Any) -> None:
-    """Make a FigureWidget's initial state what Python holds now.
-
-    Updates made to a FigureWidget before any browser view exists travel as one-off messages and do not change
-    the widget's synced state; JupyterLab replays them, Voila (which renders after the kernel ran) does not, and
-    its boards came up without their colours and highlights. Copying the current data and layout into the synced
-    state fixes both.  A BoardView or ChartView needs nothing: its synced state is always the figure it last drew."""
-    if isinstance(figure, FigureView):
-        return
-    figure._widget_data = copy.deepcopy(figure._data)
-    figure._widget_layout = copy.deepcopy(figure._layout)
-
-
-# -- end of legacy figures ---------------------------------------------------------------------------------------
+from . import markup, rules_text
+from .markup import Markup
+from .session import Bot, Names, Session, Step, computer_players, game_name  # noqa: F401 (importable here too)
+from .views import BoardView, ChartView, FigureView  # noqa: F401 (the figures drawn from their own state)
 
 
 class RuleText(anywidget.AnyWidget):
@@ -457,9 +172,6 @@ class Table(widgets.VBox, Names):
         """Let computer players move if one of them begins, then draw."""
         self.session.start()
         self.redraw()
-        figure = getattr(self, "figure", None)
-        if figure is not None:
-            settle_figure(figure)
         return self
 
     # -- history -----------------------------------------------------------------------------------

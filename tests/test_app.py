@@ -9,10 +9,9 @@ import json
 import re
 
 import pytest
-from plotly.basewidget import BaseFigureWidget
 from plotly.offline import get_plotlyjs
 
-from rulebook import claim, registry, rules_text, ui, views
+from rulebook import claim, registry, rules_text, views
 from rulebook.app import App, rules_html
 from rulebook.ui import Table
 
@@ -317,21 +316,26 @@ def test_the_app_notebook_is_one_cell_that_opens_the_game(tmp_path):
     notebook = json.loads(path.read_text())
     charts = tmp_path / views.plotly_file_name()  # plotly.min.js, for the ChartViews, beside the notebook
     assert charts.read_text() == get_plotlyjs()
-    bundles = [bundle for bundle in tmp_path.glob("plotly-*.js") if bundle != charts]
-    assert len(bundles) == 1, "plotly's bundle is served beside the notebook"
-    key = bundles[0].stem.split("-")[1]
-    assert bundles[0].read_text() == ui.classic_script(str(BaseFigureWidget._esm), key)
+    assert list(tmp_path.glob("plotly-*.js")) == [charts], "plotly.js is the one file served beside the notebook"
+    key = charts.stem.split("-")[1]
     assert [cell["source"] for cell in notebook["cells"]] == [
-        f"from rulebook.app import App\n\nApp('claim', plotly_url='voila/files/plotly-{key}-script.js?v={key}')"
+        f"from rulebook.app import App\n\nApp('claim', plotly_url='voila/files/{charts.name}?v={key}')"
     ]
     command = voila_command(path, 8899, "secret")
     assert "--Voila.ip=127.0.0.1" in command and "--token=secret" in command and "--preheat_kernel=True" in command
     allowed = next(part for part in command if part.startswith("--VoilaConfiguration.file_allowlist="))
     patterns = ast.literal_eval(allowed.partition("=")[2])
-    names = ((bundles[0].name, True), (f"plotly-{key}.js", True), (charts.name, True), ("Claim.ipynb", False))
-    names += (("plotly-0.js", False),)
+    names = ((charts.name, True), (f"plotly-{key}.js", False), ("Claim.ipynb", False), ("plotly-0-script.js", False))
     for name, served in names:
         assert any(re.fullmatch(pattern, name) for pattern in patterns) is served, name
+
+
+def test_an_app_given_plotly_s_address_has_its_charts_load_it_from_there():
+    try:
+        App("claim", seed=1, plotly_url="voila/files/plotly-0123456789abcdef-script.js?v=1")
+        assert views.ChartView().plotly_url == "voila/files/plotly-0123456789abcdef-script.js?v=1"
+    finally:
+        views.serve_plotly_from("")
 
 
 @pytest.mark.parametrize("game", GAMES)

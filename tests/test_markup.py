@@ -242,8 +242,6 @@ SHARED_MODULES = ("ui.py", "app.py", "exercises.py", "rules_text.py", "setup.py"
 @pytest.mark.parametrize("name", SHARED_MODULES)
 def test_the_shared_modules_hold_no_html_no_inline_style_and_no_javascript(name):
     source = (PACKAGE / name).read_text(encoding="utf-8")
-    # ui.py's fenced legacy figures (plotly's FigureWidget protocol, tests/test_views.py) go once no game uses them
-    source = re.sub(r"^# -- legacy figures.*?^# -- end of legacy figures", "", source, flags=re.S | re.M)
     assert not re.search(r"\bstyle\s*=\s*['\"]", source), "an inline style: a class in style.css instead"
     tags = re.findall(r"""["'][^"'\n]*</?(?:div|span|b|a|li|ol|h\d|br|style|script)[\s>/][^"'\n]*["']""", source)
     assert tags == [], f"HTML in a Python string: a template in rulebook/templates instead: {tags[:3]}"

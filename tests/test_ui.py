@@ -1,8 +1,8 @@
-"""The shared figures: boards drawn by board.js (no plotly.js), and charts that load plotly's bundle once per page."""
+"""The shared view of a game in play (ui.Table over a Session): boards drawn by board.js on BoardViews, the status line,
+the log with replay, undo and the computer's replies."""
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import random
 import re
@@ -10,16 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import plotly.graph_objects as go
 import pytest
-from plotly.basewidget import BaseFigureWidget
 
 from rulebook import ab_die_post, claim, kingdom_builder, meetjesland, ui
 from rulebook.ab_die_post import widget as adp_widget
 from rulebook.claim import widget as claim_widget
 from rulebook.kingdom_builder import widget as kb_widget
 from rulebook.meetjesland import widget as mj_widget
-from rulebook.ui import BoardFigure, ChartFigure
 from rulebook.views import BoardView
 
 BOARDS = {
@@ -31,94 +28,14 @@ BOARDS = {
 
 
 @pytest.mark.parametrize("game", sorted(BOARDS))
-def test_every_board_draws_on_a_board_figure(game):
+def test_every_board_draws_on_a_board_view(game):
     figure = BOARDS[game]().figure
-    # a BoardView, or (for the games not yet converted, issue 22) the FigureWidget that board.js also draws
-    assert isinstance(figure, (BoardView, BoardFigure))
+    assert isinstance(figure, BoardView)
     state = figure.get_state()
     # the module the browser runs is board.js, a few kilobytes, not plotly's bundle nor a loader of it
     assert state["_esm"] == (Path(ui.__file__).parent / "board.js").read_text()
     assert len(state["_esm"]) < 60_000 and "__rulebookPlotly" not in state["_esm"]
-    assert not {"_bundle", "_bundle_url", "_bundle_key"} & set(state)
-    traces = figure.plot.data if isinstance(figure, BoardView) else figure.data
-    assert {trace.type for trace in traces} == {"scatter"}
-
-
-def test_a_board_figure_refuses_what_board_js_does_not_draw():
-    with pytest.raises(ValueError, match="scatter traces only, not bar, heatmap: use ui.ChartFigure"):
-        BoardFigure(go.Figure([go.Bar(x=[1], y=[2]), go.Heatmap(z=[[1]]), go.Scatter(x=[0], y=[0])]))
-
-
-def test_the_chart_figure_sends_plotly_bundle_as_data_with_a_key_naming_its_contents():
-    figure = ChartFigure(go.Figure(go.Bar(x=[0, 1], y=[1, 0])))
-    state = figure.get_state()
-    bundle = str(BaseFigureWidget._esm)  # the file plotly would send as each figure's module
-    assert state["_bundle"] == bundle and len(bundle) > 1_000_000
-    assert state["_bundle_key"] == hashlib.sha256(bundle.encode()).hexdigest()[:16]
-    # the module the browser evaluates per figure is the small loader, which imports the bundle once per page
-    assert len(state["_esm"]) < 2_500 and "__rulebookPlotlyBundles" in state["_esm"]
-    assert "export default" in state["_esm"]
-
-
-def test_a_figure_served_by_the_app_names_the_bundle_s_address_instead_of_sending_its_text(tmp_path):
-    from rulebook import ui
-
-    name = ui.plotly_file(tmp_path)
-    bundle = str(BaseFigureWidget._esm)
-    key = hashlib.sha256(bundle.encode()).hexdigest()[:16]
-    assert name == f"plotly-{key}-script.js", "plotly's bundle no longer converts to a classic script"
-    assert (tmp_path / name).read_text() == ui.classic_script(bundle, key)
-    ui.serve_plotly_from(f"voila/files/{name}")
-    try:
-        figure = ChartFigure(go.Figure(go.Scatter(x=[0, 1], y=[1, 0])))
-    finally:
-        ui.serve_plotly_from("")
-    state = figure.get_state()
-    assert state["_bundle_url"] == f"voila/files/{name}" and state["_bundle"] == ""
-    assert state["_bundle_key"] == key
-    assert ChartFigure().get_state()["_bundle_url"] == ""  # back to sending the text
-
-
-def test_a_module_becomes_a_classic_script_that_leaves_its_exports_in_a_global():
-    from rulebook import ui
-
-    module = "var a=1;function b(){return a}export{b as default,a as value};\n/*! licence */\n"
-    script = ui.classic_script(module, "0123")
-    assert script == (
-        '(function () {"use strict";\nvar a=1;function b(){return a}\n'
-        "globalThis.__rulebookPlotly_0123 = {default: b, value: a};\n})();\n\n/*! licence */\n"
-    )
-    # a string that merely contains an export (plotly carries a web worker's source so) is left alone
-    inner = 'var w="export{x as default};";var d=2;export{d as default};'
-    assert ui.classic_script(inner, "k").endswith("globalThis.__rulebookPlotly_k = {default: d};\n})();\n")
-    for refused in (
-        'import{x}from"y";export{x as default};',  # a static import has no classic form
-        "var u=import.meta.url;export{u as default};",
-        "var a=1;export{a as value};",  # no default export: not a widget module
-        "var a=1;export{a as default};a++;",  # code after the export
-        "var a=1;",
-    ):
-        assert ui.classic_script(refused, "k") is None, refused
-
-
-def test_the_figure_behaves_as_a_plotly_figure_widget():
-    figure = BoardFigure(go.Figure(go.Scatter(x=[0, 1], y=[1, 0], name="points")))
-    clicks = []
-    figure.data[0].on_click(lambda trace, points, selector: clicks.append(points.point_inds))
-    figure.data[0].update(marker={"color": ["red", "blue"]})
-    assert isinstance(figure, go.FigureWidget)
-    assert list(figure.data[0].marker.color) == ["red", "blue"]
-    figure._handler_js2py_pointsCallback(
-        {
-            "new": {
-                "event_type": "plotly_click",
-                "points": {"trace_indexes": [0], "point_indexes": [1], "xs": [1], "ys": [0]},
-                "selector": None,
-                "device_state": {"alt": False, "ctrl": False, "meta": False, "shift": False, "button": 0, "buttons": 0},
-            }
-        }
-    )
-    assert clicks == [[1]]
+    assert {trace.type for trace in figure.plot.data} == {"scatter"}
 
 
 def test_the_status_line_says_what_the_computer_answered():
@@ -279,20 +196,27 @@ def test_a_finished_computer_game_marks_its_last_round_not_the_whole_game():
     assert players[0] != players[-1] or len(set(players)) == 1
 
 
-def test_importing_a_game_widget_module_leaves_plotly_s_figurewidget_for_the_first_board():
-    """Importing the four boards' modules costs about what their own code costs (issue 11.8): plotly's FigureWidget,
-    with its renderers, validators and narwhals, is defined when the first board is built."""
-    heavy = ("plotly.basewidget", "plotly.io._renderers", "narwhals", "nbformat")
+def test_no_board_needs_plotly_s_figure_widget():
+    """The four boards draw on BoardViews: importing their modules, and building one of each, imports none of
+    plotly's widget machinery (its FigureWidget, renderers, narwhals' dataframes, nbformat)."""
+    heavy = ("plotly.basewidget", "plotly.io._renderers", "nbformat", "jsonschema")
     code = (
         "import sys\n"
         "import rulebook.app, rulebook.meetjesland.widget, rulebook.kingdom_builder.widget\n"
-        "import rulebook.ab_die_post.widget, rulebook.claim.widget, rulebook.meetjesland.explorer\n"
+        "import rulebook.ab_die_post.widget, rulebook.claim.widget\n"
         f"print([name for name in {heavy!r} if name in sys.modules])\n"
-        "from rulebook import ui\n"
-        "figure = ui.BoardFigure()\n"
-        "import plotly.graph_objects as go\n"
-        "print(isinstance(figure, go.FigureWidget), 'plotly.basewidget' in sys.modules, 'nbformat' in sys.modules)\n"
+        "from rulebook import meetjesland, kingdom_builder, ab_die_post, claim\n"
+        "rulebook.meetjesland.widget.Board(meetjesland.new_game(players=3, seed=1))\n"
+        "rulebook.kingdom_builder.widget.Board(kingdom_builder.new_game(players=2, seed=1))\n"
+        "rulebook.ab_die_post.widget.Board(ab_die_post.new_game(players=2, seed=1))\n"
+        "rulebook.claim.widget.Board(claim.new_game(players=2, seed=1))\n"
+        f"print([name for name in {heavy!r} if name in sys.modules])\n"
     )
     lines = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
-    assert lines[0] == "[]"
-    assert lines[1] == "True True False"
+    assert lines[:2] == ["[]", "[]"]
+
+
+def test_the_legacy_figures_are_gone():
+    for name in ("BoardFigure", "ChartFigure", "settle_figure", "plotly_file", "serve_plotly_from", "classic_script"):
+        assert not hasattr(ui, name), name
+    assert "_py2js" not in (Path(ui.__file__).parent / "board.js").read_text()

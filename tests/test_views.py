@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 import pytest
 from plotly.offline import get_plotlyjs
 
-from rulebook import claim, ui, views
+from rulebook import claim, views
 from rulebook.views import BoardView, ChartView, plotly_json, point_ids, trace
 
 PACKAGE = Path(views.__file__).parent
@@ -177,14 +177,12 @@ def test_the_app_serves_plotly_js_beside_its_notebook(tmp_path):
     key = hashlib.sha256(get_plotlyjs().encode()).hexdigest()[:16]
     assert name == f"plotly-{key}-script.js" == views.plotly_file_name()
     assert (tmp_path / name).read_text() == get_plotlyjs()
-    # the app's notebook folder holds it beside the FigureWidgets' bundle, and a chart finds it beside that one
-    old = ui.plotly_file(tmp_path / "..")
-    assert (tmp_path / ".." / name).exists()
-    ui.serve_plotly_from(f"voila/files/{old}?v=1")
+    # a chart built after the app named the file's address loads plotly.js from there
+    views.serve_plotly_from(f"voila/files/{name}?v={key}")
     try:
-        assert ChartView().plotly_url == f"voila/files/{name}"
+        assert ChartView().plotly_url == f"voila/files/{name}?v={key}"
     finally:
-        ui.serve_plotly_from("")
+        views.serve_plotly_from("")
     assert ChartView().plotly_url == ""
 
 
@@ -227,25 +225,6 @@ PRIVATE = re.compile(
     r"_py2js_|_js2py_|_widget_data|_widget_layout|_plotly_utils|plotly\.basewidget|BaseFigureWidget"
     r"|\._data\b|\._layout\b|\._config\b|_layout_edit_in_process|_handler_js2py|optional_imports"
 )
-# the code kept for the games not yet drawn on rulebook.views (issue 22), fenced; deleted with ui.BoardFigure
-LEGACY = {
-    "ui.py": (r"^# -- legacy figures", r"^# -- end of legacy figures"),
-    "board.js": (r"^// -- legacy:", r"^// -- end of legacy"),
-}
-
-
-def _outside_legacy(path: Path) -> str:
-    text = path.read_text(encoding="utf-8")
-    fence = LEGACY.get(path.name) if path.parent == PACKAGE else None
-    if fence is None:
-        return text
-    begin, end = (re.compile(pattern, re.M) for pattern in fence)
-    while (start := begin.search(text)) is not None:
-        stop = end.search(text, start.end())
-        assert stop is not None, f"{path.name}: a legacy section that never ends"
-        text = text[: start.start()] + text[stop.end() :]
-    return text
-
 
 def test_no_code_reads_or_writes_plotly_s_private_widget_protocol():
     assert PRIVATE.search("figure._widget_data = x") and PRIVATE.search('model.set("_js2py_restyle", m)')
@@ -255,9 +234,7 @@ def test_no_code_reads_or_writes_plotly_s_private_widget_protocol():
     found = [
         f"{path.relative_to(PACKAGE)}:{text[: match.start()].count(chr(10)) + 1}: {match.group(0)}"
         for path in files
-        for text in [_outside_legacy(path)]
+        for text in [path.read_text(encoding="utf-8")]
         for match in PRIVATE.finditer(text)
     ]
-    assert found == [], "plotly.py's private names outside the legacy sections:\n" + "\n".join(found)
-    fenced = [p.name for p in files if re.search(r"^(#|//) -- legacy", p.read_text(encoding="utf-8"), re.M)]
-    assert set(fenced) <= set(LEGACY), fenced
+    assert found == [], "plotly.py's private names:\n" + "\n".join(found)

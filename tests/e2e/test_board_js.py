@@ -12,7 +12,7 @@ from pathlib import Path
 import plotly.graph_objects as go
 import pytest
 
-from rulebook import ui, views
+from rulebook import views
 from rulebook.views import BoardView, ChartView, trace
 from tests.e2e.conftest import SHOTS
 
@@ -41,7 +41,6 @@ async ([source, figures]) => {
       // the kernel's side: new synced values (one message, as ipywidgets sends them), a custom message
       update(changes) { Object.assign(values, changes); Object.keys(changes).forEach((key) => fire("change:" + key)); },
       receive: (content) => fire("msg:custom", content),
-      play(key, value) { values[key] = value; fire("change:" + key); },  // a FigureWidget's message (legacy)
     };
     widget.initialize?.({ model });
     const el = document.createElement("div");
@@ -54,15 +53,10 @@ async ([source, figures]) => {
 """
 
 
-def synced(figure) -> dict:
-    """What the page's model holds of a figure: a view's ``figure`` and ``revision``, or (legacy) a FigureWidget's
-    data and layout."""
-    if isinstance(figure, views.FigureView):
-        chart = ("config", "plotly_url", "plotly_key") if isinstance(figure, ChartView) else ()
-        names = ("figure", "revision", *chart)
-        return {name: getattr(figure, name) for name in names}
-    ui.settle_figure(figure)
-    return {"_widget_data": figure._widget_data, "_widget_layout": figure._widget_layout}
+def synced(figure: views.FigureView) -> dict:
+    """What the page's model holds of a figure: its ``figure`` and ``revision`` (and a chart's settings)."""
+    chart = ("config", "plotly_url", "plotly_key") if isinstance(figure, ChartView) else ()
+    return {name: getattr(figure, name) for name in ("figure", "revision", *chart)}
 
 
 @pytest.fixture()
@@ -101,7 +95,7 @@ def sent(page, kind: str = "send") -> list:
 
 def test_every_game_s_board_is_drawn_whole(page):
     """Each marker of size > 0 and each non-empty label of every visible trace is in the drawing, of all four boards
-    after a few moves and a hint (Claim's a BoardView, the others still FigureWidgets)."""
+    after a few moves and a hint."""
     from tests.test_ui import BOARDS
 
     boards = {game: make() for game, make in BOARDS.items()}
@@ -110,7 +104,8 @@ def test_every_game_s_board_is_drawn_whole(page):
     show(page, **{game: board.figure for game, board in boards.items()})
     for game, board in boards.items():
         figure = board.figure
-        for index, drawn in enumerate(figure.plot.data if isinstance(figure, BoardView) else figure.data):
+        assert isinstance(figure, BoardView)
+        for index, drawn in enumerate(figure.plot.data):
             if drawn.visible is False:
                 continue
             group = f"#{game} g.trace[data-trace='{index}']"
@@ -335,30 +330,3 @@ def test_a_chart_asks_the_kernel_for_plotly_when_no_address_serves_it(page):
     page.evaluate("([name, content]) => window.models[name].receive(content)", [asked[0][0], reply["content"]])
     for name in ("first", "second"):
         page.locator(f"#{name} .js-plotly-plot .main-svg").first.wait_for(state="visible", timeout=30_000)
-
-
-# -- legacy: ui.BoardFigure (plotly.py's FigureWidget messages), until every game draws on a BoardView ------------
-
-
-def test_legacy_board_figure_messages_change_the_drawing(page):
-    """The restyle and relayout messages plotly.py sends for an update, recorded from a FigureWidget, then played."""
-    figure = ui.BoardFigure(
-        go.Figure(
-            go.Scatter(x=[0, 1], y=[0, 1], mode="markers+text", text=["a", "b"], marker={"color": "grey"}),
-            layout={"width": 300, "height": 300, "title": {"text": "before"}},
-        )
-    )
-    show(page, board=figure)
-    messages: list[tuple[str, dict]] = []
-    names = ("_py2js_restyle", "_py2js_relayout", "_py2js_update")
-    figure.observe(lambda change: change["new"] and messages.append((change["name"], change["new"])), names=names)
-    figure.data[0].update(marker={"color": ["#ff0000", "#0000ff"]}, text=["c", "d"])
-    figure.layout.width = 320
-    for name, message in messages:
-        page.evaluate("([name, message]) => window.models.board.play(name, message)", [name, message])
-    page.wait_for_timeout(100)
-    fills = page.eval_on_selector_all("#board path.point", "els => els.map(e => e.getAttribute('fill'))")
-    assert fills == ["#ff0000", "#0000ff"] and page.get_attribute("#board svg", "width") == "320"
-    page.mouse.click(*centre(page, "#board path.point[data-point='1']"))
-    (click,) = sent(page, "_js2py_pointsCallback")
-    assert click["points"]["trace_indexes"] == [0] and click["points"]["point_indexes"] == [1]
