@@ -339,7 +339,8 @@ class Session:
     def _back_to(self, index: int) -> None:
         """Drop the states after ``index`` and put the generator back as it was there (when it was noted)."""
         del self.states[index + 1 :]
-        for kept in [self._dice, self._chances, self._narrations]:
+        kept: dict[int, Any]  # each notes something per step index
+        for kept in (self._dice, self._chances, self._narrations):
             for later in [i for i in kept if i > index]:
                 del kept[later]
         noted = self._dice.get(index)
