@@ -47,3 +47,15 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist .bench
+
+# The rulebook as a static website in site/ (JupyterLite and Pyodide, every file local; README: "Publish the rulebook
+# as a website"). Downloads are cached in .site-cache/; an unchanged checkout keeps the site it built.
+SITE_STAMP := $(VENV)/.site-installed
+.PHONY: site
+
+$(SITE_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[site]'
+	touch $(SITE_STAMP)
+
+site: $(SITE_STAMP)
+	$(BIN)/python -m rulebook.site
