@@ -424,3 +424,114 @@ def test_state_is_immutable():
     state = mj.new_game(4)
     with pytest.raises(dataclasses.FrozenInstanceError):
         state.turn = 2  # type: ignore[misc]
+
+
+# --- MJ-4.4 and MJ-C11: a turn of reinforcements moves no points (issue 25.5) ----------------------------------
+
+
+def test_MJ_4_4_after_reinforcements_you_pass_and_no_points_move():
+    """«Vous passez ensuite votre tour»: reinforcements taken and placed, the turn ends; moving points (MJ-5.9) is
+    part of conquering."""
+    position = playing(territories={"eeklo": (0, 5), "waarschoot": (0, 1), "kaprijke": (1, 2)})
+    assert mj.check(position, Fortify("eeklo", "waarschoot", 2)) is None  # before choosing, a move is possible
+    reinforced = mj.apply(position, Reinforce())
+    refused(reinforced, Fortify("eeklo", "waarschoot", 2), "MJ-4.4")  # points to place come first anyway
+    placed = mj.apply(reinforced, Place("eeklo", reinforced.to_place))
+    error = refused(placed, Fortify("eeklo", "waarschoot", 2), "MJ-4.4")
+    assert error.message == "you took reinforcements this turn: place them and pass; no points move"
+    assert not [move for move in mj.legal_moves(placed) if isinstance(move, Fortify)]
+    assert EndTurn() in mj.legal_moves(placed)
+
+
+def test_MJ_4_4_points_moved_then_no_reinforcements():
+    position = playing(territories={"eeklo": (0, 5), "waarschoot": (0, 1), "kaprijke": (1, 2)})
+    moved = mj.apply(position, Fortify("eeklo", "waarschoot", 2))
+    error = refused(moved, Reinforce(), "MJ-4.4")
+    assert error.message == "you moved points this turn: a turn of reinforcements only takes them"
+    assert Reinforce() not in mj.legal_moves(moved)
+    assert mj.check(moved, Attack("eeklo", "kaprijke", 2)) is None  # still a turn of conquest
+
+
+def test_MJ_C11_option_a_turn_of_reinforcements_may_move_points():
+    config = mj.Config(move_and_reinforce=True)
+    territories = {"eeklo": (0, 5), "waarschoot": (0, 1), "kaprijke": (1, 2)}
+    position = arrange(mj.new_game(4, seed=0, config=config), territories, to_place=0, stage="start", turn=0)
+    reinforced = mj.apply(position, Reinforce())
+    placed = mj.apply(reinforced, Place("eeklo", reinforced.to_place))
+    assert Fortify("eeklo", "waarschoot", 2) in mj.legal_moves(placed)
+    after = mj.apply(placed, Fortify("eeklo", "waarschoot", 2))
+    assert after.points_on("waarschoot") == 3 and after.moved == 2
+    refused(after, Attack("eeklo", "kaprijke", 2), "MJ-4.4")  # reinforcing still rules out conquering
+    moved_first = mj.apply(position, Fortify("eeklo", "waarschoot", 2))
+    assert Reinforce() in mj.legal_moves(moved_first)
+    with pytest.raises(ValueError, match="move_and_reinforce"):
+        mj.Config(move_and_reinforce="yes")
+
+
+def _moves_after_reinforcing(config: mj.Config) -> mj.State:
+    """A dealt game of seed 3 whose first turn takes reinforcements, places them and then moves points."""
+    import random
+
+    state = mj.new_game(4, seed=3, config=config)
+    rng = random.Random(3)
+    while state.phase == "setup":
+        state = rules.auto_setup(state, rng)
+    state = mj.apply(state, Reinforce())
+    own = state.territories_of(state.turn)
+    state = mj.apply(state, Place(own[0], state.to_place))
+    move = next(m for m in mj.legal_moves(state) if isinstance(m, Fortify))
+    return mj.apply(state, move)
+
+
+def test_MJ_C11_a_save_keeps_the_option_and_a_save_from_before_it_loads_with_it():
+    import json
+
+    played = _moves_after_reinforcing(mj.Config(move_and_reinforce=True))
+    text = mj.to_json(played)
+    assert json.loads(text)["setup"]["config"]["move_and_reinforce"] is True
+    assert mj.from_json(text) == played
+    # a save written before saves held a Config: players and seed only. It was played when a turn of
+    # reinforcements could move points, so it loads with the option on and replays to the same game
+    older = json.loads(text)
+    del older["setup"]["config"]
+    loaded = mj.from_json(json.dumps(older))
+    assert loaded == played and loaded.config == mj.Config(move_and_reinforce=True)
+    # the same moves saved under the default are refused at the move of points, naming the paragraph
+    default = json.loads(text)
+    default["setup"]["config"]["move_and_reinforce"] = False
+    with pytest.raises(ValueError, match=r"history\[\d+\] \(move .*MJ-4\.4"):
+        mj.from_json(json.dumps(default))
+
+
+def test_a_save_holds_the_set_up_options_and_refuses_a_bad_config_briefly():
+    import json
+
+    config = mj.Config(move_limit=3, hand_limit=6, brewery_value=4, set_values=(3, 5, 7), trade_down=True)
+    state = mj.new_game(3, seed=4, config=config)
+    assert mj.from_json(mj.to_json(state)) == state
+    save = json.loads(mj.to_json(state))
+    for bad, message in (
+        ("x" * 100_000, "must be an object"),
+        ({"move_limit": 3, "x" * 100_000: 1}, "unknown config field"),
+        ({"set_values": list(range(200_000))}, "set_values"),
+        ({"move_and_reinforce": "yes"}, "move_and_reinforce"),
+    ):
+        save["setup"]["config"] = bad
+        with pytest.raises(ValueError, match=message) as caught:
+            mj.from_json(json.dumps(save))
+        assert len(str(caught.value)) < 200
+    with pytest.raises(ValueError, match="missions"):
+        mj.to_json(mj.new_game(3, seed=4, config=mj.Config(missions=mj.MISSIONS[::-1])))
+
+
+def test_MJ_4_4_the_board_says_to_pass_once_reinforcements_are_placed():
+    from rulebook.meetjesland.widget import Board
+
+    territories = {"eeklo": (0, 5), "waarschoot": (0, 1), "kaprijke": (1, 2)}
+    cards = (("aalter", "bellem", "eeklo"), (), (), ())
+    position = playing(territories=territories, stage="reinforce", hands=cards)
+    assert Board(position).prompt() == "White: your reinforcements are placed; trade cards or press End turn (MJ-4.4)."
+    empty = dataclasses.replace(position, hands=((),) * 4)
+    assert Board(empty).prompt() == "White: nothing else can be done this turn; press End turn."
+    option = dataclasses.replace(position, config=mj.Config(move_and_reinforce=True))
+    assert "Move points" in Board(option).prompt()

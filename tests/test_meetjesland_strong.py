@@ -65,7 +65,9 @@ def test_it_brings_idle_points_to_the_front():
     board = DEAL.board
     everything = {t: (0, 1) for t in board.territories}
     everything.update({"eeklo": (1, 1), "sleidinge": (0, 10)})
-    state = playing(everything, stage="reinforce")
+    # a turn of reinforcements moves no points (MJ-4.4) unless the table plays MJ-C11's option
+    assert isinstance(bots.strong_player(playing(everything, stage="reinforce"), random.Random(0)), mj.EndTurn)
+    state = playing(everything, stage="reinforce", config=mj.Config(move_and_reinforce=True))
     move = bots.strong_player(state, random.Random(0))
     distance = bots._front_distance(state)
     assert isinstance(move, mj.Fortify) and move.origin == "sleidinge" and move.points == 7  # MJ-5.9: 7 a turn

@@ -195,6 +195,8 @@ def strong_player(state: State, rng: random.Random):
             return attack
         if state.stage == "start":
             return Reinforce()
+    if state.stage == "reinforce" and not state.config.move_and_reinforce:
+        return EndTurn()  # MJ-4.4: a turn of reinforcements ends once they are placed (MJ-C11)
     fortify = _strong_fortify(state)
     return fortify if fortify is not None else EndTurn()
 

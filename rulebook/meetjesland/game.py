@@ -17,6 +17,7 @@ def build(players: int, seed: int, options: dict[str, Any]) -> rules.State:
         brewery_value=options["brewery_value"],
         set_values=(options["set_three_different"], options["set_two_alike"], options["set_three_alike"]),
         trade_down=options["trade_down"],
+        move_and_reinforce=options["move_and_reinforce"],
     )
     state = rules.new_game(players=players, seed=seed, config=config)
     if options["starting_points"] == "random":
@@ -56,6 +57,12 @@ GAME = Game(
             False,
             help="MJ-4.8 asks for a trade of 3 cards; MJ-C8: a one-card Brewery trade down to the limit is enough",
         ),
+        Option(
+            "move_and_reinforce",
+            "Move points in a turn of reinforcements",
+            False,
+            help="MJ-4.4: after reinforcements you pass; MJ-C11: some tables let the same turn move points too",
+        ),
         Option("brewery_value", "Brewery card worth", 5, minimum=0, maximum=100, help="MJ-4.7"),
         Option("set_three_different", "Three colours worth", 4, minimum=0, maximum=100, help="MJ-4.7"),
         Option("set_two_alike", "Two alike and one worth", 6, minimum=0, maximum=100, help="MJ-4.7"),
@@ -80,7 +87,7 @@ GAME = Game(
     rules="meetjesland.ipynb",
     exercises="meetjesland.json",
     values="rulebook.meetjesland.answers:VALUES",
-    blurb="Conquer villages with dice and fulfil your secret mission first.",
+    blurb="Conquer territories with dice and fulfil your secret mission first.",
     bench=Bench(
         click=(4, 1),
         players=4,

@@ -180,6 +180,9 @@ class Config:
     brewery_value: int = 5  # MJ-4.7
     set_values: tuple[int, int, int] = (4, 6, 8)  # MJ-4.7: three different, two and one, three alike
     trade_down: bool = False  # MJ-C8 option: over the hand limit, any trade that brings the hand down to it will do
+    # MJ-C11 option: a turn of reinforcements may also move points (before or after taking them). Off: MJ-4.4's
+    # «Vous passez ensuite votre tour», and moving points is a part of conquering (MJ-5.9).
+    move_and_reinforce: bool = False
 
     def __post_init__(self) -> None:
         # Bounds the set-up panel offers too (rulebook/setup.py): wide enough for any house rule, narrow enough that
@@ -196,6 +199,8 @@ class Config:
             )
         if not isinstance(self.trade_down, bool):
             raise ValueError(f"Config.trade_down must be True or False, got {quote(self.trade_down)}")
+        if not isinstance(self.move_and_reinforce, bool):
+            raise ValueError(f"Config.move_and_reinforce must be True or False, got {quote(self.move_and_reinforce)}")
         values = self.set_values
         if not (isinstance(values, tuple) and len(values) == 3 and all(_whole(v, 0, 100) for v in values)):
             raise ValueError(f"Config.set_values must be three whole numbers from 0 to 100, got {quote(values)}")
@@ -551,9 +556,9 @@ def legal_moves(state: State) -> tuple:
         return ()
     # The candidates of _candidates are legal by construction except for conditions shared by every move of a kind
     # (the stage of the turn, points still to place, the hand limit), as _apply decides them: a trade needs a turn
-    # not yet at its conquests (MJ-C8), Reinforce a turn not yet begun (MJ-4.4), an attack a turn without
-    # reinforcements (MJ-4.4). Only those kinds are built, with shared move objects; a test compares the result
-    # with every candidate checked on its own.
+    # not yet at its conquests (MJ-C8), Reinforce a turn not yet begun and without points moved, an attack or a move
+    # of points a turn without reinforcements (MJ-4.4, MJ-C11). Only those kinds are built, with shared move
+    # objects; a test compares the result with every candidate checked on its own.
     if state.battle is not None or state.phase == "setup":
         return tuple(_candidates(state))
     player, stage = state.turn, state.stage
@@ -573,7 +578,8 @@ def legal_moves(state: State) -> tuple:
         for i in own:
             legal.extend(_places(names[i], state.to_place))
         return tuple(legal)
-    if stage == "start":
+    together = state.config.move_and_reinforce
+    if stage == "start" and (together or not state.moved):
         legal.append(_REINFORCE)
     neighbours = board.neighbour_indices
     if stage != "reinforce":
@@ -584,7 +590,7 @@ def legal_moves(state: State) -> tuple:
             for j in neighbours[i]:
                 if owner[j] != player:
                     legal.extend(_attacks(names[i], names[j], available))
-    limit = state.config.move_limit - state.moved
+    limit = state.config.move_limit - state.moved if stage != "reinforce" or together else 0
     for i in own:
         count = min(limit, points[i] - 1)
         if count < 1:
@@ -800,6 +806,8 @@ def _apply(state: State, move) -> State:
             raise IllegalMove("MJ-4.5", "you chose to conquer this turn: no points for territories")
         if state.stage == "reinforce":
             raise IllegalMove("MJ-4.4", "you already took your reinforcements this turn")
+        if state.moved and not state.config.move_and_reinforce:  # MJ-C11: moving points belongs to conquering
+            raise IllegalMove("MJ-4.4", "you moved points this turn: a turn of reinforcements only takes them")
         count = reinforcements(len(state.territories_of(state.turn)))
         return _evolve(state, stage="reinforce", to_place=count)
     if isinstance(move, Attack):
@@ -975,6 +983,8 @@ def _fortify(state: State, move: Fortify) -> State:
     origin = _territory(state, move.origin, "MJ-5.9")
     destination = _territory(state, move.destination, "MJ-5.9")
     points = _count(move.points, "MJ-5.9", "the points moved")
+    if state.stage == "reinforce" and not state.config.move_and_reinforce:  # MJ-C11: «Vous passez ensuite votre tour»
+        raise IllegalMove("MJ-4.4", "you took reinforcements this turn: place them and pass; no points move")
     if state.owner_of(origin) != state.turn or state.owner_of(destination) != state.turn:
         raise IllegalMove(
             "MJ-5.9", f"points move only between your own territories ({_name(origin)}, {_name(destination)})"
@@ -1026,22 +1036,52 @@ def _start_turn(state: State, player: int) -> State:
 # --- save files ------------------------------------------------------------------------------------
 
 
+# The Config fields a save file holds: every field the set-up offers (the map and the missions are the shipped
+# ones: a game with other missions cannot be saved).
+SAVED_CONFIG = ("move_limit", "hand_limit", "brewery_value", "set_values", "trade_down", "move_and_reinforce")
+# A save without a config was written before saves held one, when a turn of reinforcements could also move points
+# (MJ-C11): it replays with that rule, and with the defaults of that time for everything else (the same as now).
+OLDER_SAVES = {"move_and_reinforce": True}
+
+
 def to_json(state: State) -> str:
-    """The game as set-up plus move log; :func:`from_json` replays it to an equal state."""
+    """The game as set-up (players, seed, the Config's set-up fields) plus move log; :func:`from_json` replays it
+    to an equal state."""
     if state.arranged:
         raise ValueError("an arranged position has no move log from a deal, so it cannot be saved")
-    if state.config != Config():
-        raise ValueError("only games with the default Config can be saved")
-    return dump_game(GAME, RULES_VERSION, {"players": state.players, "seed": state.seed}, state.history)
+    if state.config.board != GAME or state.config.missions != MISSIONS:
+        raise ValueError("only games with the shipped map and missions can be saved")
+    config = {name: getattr(state.config, name) for name in SAVED_CONFIG}
+    config["set_values"] = list(config["set_values"])
+    setup = {"players": state.players, "seed": state.seed, "config": config}
+    return dump_game(GAME, RULES_VERSION, setup, state.history)
+
+
+def config_from_save(data) -> Config:
+    """The Config a save's ``setup.config`` describes (missing fields take the defaults); bad data: ValueError."""
+    if not isinstance(data, dict):
+        raise ValueError(f"saved game: setup 'config' must be an object, got {quote(data)}")
+    unknown = [str(key) for key in data if key not in SAVED_CONFIG]
+    if unknown:
+        known = ", ".join(SAVED_CONFIG)
+        raise ValueError(f"saved game: unknown config field {quote(min(unknown))} (a save holds {known})")
+    fields = dict(data)
+    values = fields.get("set_values")
+    if isinstance(values, list) and len(values) == 3:
+        fields["set_values"] = tuple(values)
+    return Config(**fields)  # Config checks every value, quoting a bad one short
 
 
 def from_json(text: str | bytes) -> State:
+    """A game saved by :func:`to_json`, replayed from its set-up; bad or illegal content raises ``ValueError``."""
     setup, history = load_game(text, GAME, RULES_VERSION)
-    if set(setup) != {"players", "seed"}:
-        raise ValueError(f"saved game: setup must have 'players' and 'seed', got {quote(sorted(map(str, setup)))}")
+    if not {"players", "seed"} <= set(setup) <= {"players", "seed", "config"}:
+        keys = quote(sorted(map(str, setup)))
+        raise ValueError(f"saved game: setup must have 'players' and 'seed' (and may have 'config'), got {keys}")
     if not isinstance(setup["seed"], int):
         raise ValueError(f"saved game: seed must be an int, got {quote(setup['seed'])}")
-    return replay_saved(new_game(setup["players"], setup["seed"]), history, MOVE_CLASSES, apply)
+    config = config_from_save(setup["config"]) if "config" in setup else Config(**OLDER_SAVES)
+    return replay_saved(new_game(setup["players"], setup["seed"], config), history, MOVE_CLASSES, apply)
 
 
 def replay(state: State) -> State:

@@ -679,11 +679,14 @@ class Board(Table):
         kinds = {type(move) for move in rules.legal_moves(state)}
         if kinds == {EndTurn}:
             return f"{who}: nothing else can be done this turn; press End turn."
-        if state.stage == "start":
+        if state.stage == "start" and Reinforce in kinds:
             count = rules.reinforcements(len(state.territories_of(state.turn)))
             trade = "trade cards, " if TradeCards in kinds else ""
             attack = ", or attack (click your territory, then a target)" if Attack in kinds else ", or move points"
             return f"{who}'s turn: {trade}press Reinforce to take {count} points{attack}."
+        if state.stage == "reinforce" and Fortify not in kinds:  # MJ-4.4: place them, then pass (MJ-C11)
+            trade = "trade cards or " if TradeCards in kinds else ""
+            return f"{who}: your reinforcements are placed; {trade}press End turn (MJ-4.4)."
         if state.stage == "reinforce":
             return f"{who}: move points (choose two of your neighbours, press Move points), then press End turn."
         if Attack in kinds:
