@@ -8,10 +8,12 @@ import json
 import os
 import re
 import secrets
+import socket
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any, NoReturn
 
 from . import registry
 
@@ -157,18 +159,70 @@ def main(argv: list[str] | None = None) -> int:
     return app(args.game, args.port)
 
 
+def fail(command: str, message: str) -> NoReturn:
+    """Stop a command with one line on stderr saying what was wrong, and exit code 2 (as argparse does)."""
+    print(f"rulebook {command}: {message}", file=sys.stderr, flush=True)
+    raise SystemExit(2)
+
+
+def chart_target(path: str) -> Path:
+    """The chart's file, checked before any game is played: its folder exists and the file can be written there (a
+    file that did not exist is not left behind)."""
+    target = Path(path)
+    if not target.parent.is_dir():
+        fail("study", f"--chart {path}: there is no folder {str(target.parent)!r}")
+    if target.is_dir():
+        fail("study", f"--chart {path}: that is a folder, not a file")
+    existed = target.exists()
+    try:
+        with open(target, "a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        fail("study", f"--chart {path}: cannot write there ({error.strerror or error})")
+    if not existed:
+        target.unlink(missing_ok=True)
+    return target
+
+
+def scheduler_client(address: str, timeout: float = 10) -> Any:
+    """A Dask client of the scheduler at ``address``, or one line saying why not: a malformed address at once, a
+    closed port within a few seconds, a scheduler that does not answer within ``timeout`` seconds."""
+    try:
+        from distributed import Client
+        from distributed.comm.addressing import parse_address, parse_host_port
+    except ImportError:
+        fail("study", "--scheduler needs Dask: pip install 'rulebook[study]'")
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            host, port = parse_host_port(location, 8786)
+            socket.create_connection((host, port), timeout=min(timeout, 5)).close()
+    except ValueError as error:
+        fail("study", f"--scheduler {address!r}: not a scheduler address ({error})")
+    except OSError as error:
+        fail("study", f"--scheduler {address!r}: nothing answers there ({error.strerror or error})")
+    try:
+        return Client(address, timeout=timeout)
+    except (OSError, TimeoutError, ValueError) as error:
+        fail("study", f"--scheduler {address!r}: no Dask scheduler answered within {timeout:g} s ({error})")
+
+
 def study(args: argparse.Namespace) -> int:
-    """``rulebook study``: a balance study, printed as a table (and written as a chart when asked)."""
+    """``rulebook study``: a balance study, printed as a table (and written as a chart when asked). Every argument
+    is checked before the first game; what was wrong is said in one line (exit code 2)."""
     from . import study as studies
 
     seats = [name.strip() for name in args.seats.split(",") if name.strip()]
+    try:
+        studies.check(args.game, seats, args.games, args.seed)
+    except ValueError as error:
+        fail("study", str(error))
+    if args.workers is not None and args.workers < 1:
+        fail("study", f"--workers: a whole number from 1, not {args.workers}")
+    chart = chart_target(args.chart) if args.chart else None
     executor = client = None
     if args.scheduler:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise SystemExit("rulebook study --scheduler needs Dask: pip install 'rulebook[study]'") from None
-        client = Client(args.scheduler)
+        client = scheduler_client(args.scheduler)
         executor = client.get_executor()
     try:
         result = studies.run(
@@ -181,14 +235,17 @@ def study(args: argparse.Namespace) -> int:
             progress=studies.progress_bar(sys.stderr),
         )
     except ValueError as error:
-        raise SystemExit(f"rulebook study: {error}") from None
+        fail("study", str(error))
     finally:
         if client is not None:
             client.close()
     print(result.table())
-    if args.chart:
-        result.figure().write_html(args.chart, include_plotlyjs=True)
-        print(f"chart written to {args.chart}")
+    if chart is not None:
+        try:
+            result.figure().write_html(chart, include_plotlyjs=True)
+        except OSError as error:
+            fail("study", f"--chart {args.chart}: cannot write there ({error.strerror or error}); the table is above")
+        print(f"chart written to {chart}")
     return 0
 
 

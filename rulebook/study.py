@@ -12,10 +12,11 @@ Dask cluster's executor (``distributed.Client(address).get_executor()``) for stu
 from __future__ import annotations
 
 import concurrent.futures
+import itertools
 import math
 import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,7 +74,12 @@ def play_game(game: str, seats: Sequence[str], seed: int, max_moves: int = 50_00
     return GameResult(seed, tuple(seats), first, winners, moves, result is not None)
 
 
-def _check(game: str, seats: Sequence[str], games: int) -> None:
+MAX_GAMES = 1_000_000  # one study's results stay in memory (a few hundred bytes a game)
+
+
+def check(game: str, seats: Sequence[str], games: int, seed: int = 0) -> None:
+    """Refuse a study that cannot be played, before any game: the game, the seats, the number of games and the seed
+    (game ``i`` uses ``seed + i``); ValueError says what was wrong."""
     if game not in registry.names():
         raise ValueError(f"no game {game!r} (games: {', '.join(registry.games())})")
     declared = registry.game(game)
@@ -85,14 +91,24 @@ def _check(game: str, seats: Sequence[str], games: int) -> None:
     for name in seats:
         if name not in known:
             raise ValueError(f"no computer player {name!r} in {declared.title} (players: {', '.join(known)})")
-    if not isinstance(games, int) or isinstance(games, bool) or games < 1:
-        raise ValueError(f"games: a whole number from 1, not {games!r}")
+    if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"games: a whole number from 1 to {MAX_GAMES:,}, not {games!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed: a whole number from 0 (game i uses seed + i), not {seed!r}")
+    declared.new_state(len(seats), seed)  # the first game's set-up, so that a refusal comes before any game
+
+
+def plan(seats: Sequence[str], games: int, seed: int = 0) -> Iterator[tuple[tuple[str, ...], int]]:
+    """The games of a study, one at a time: game ``i`` has the seats rotated by ``i`` places and the seed
+    ``seed + i`` (a generator, so that a long study starts at once)."""
+    n = len(seats)
+    for i in range(games):
+        yield tuple(seats[(seat + i) % n] for seat in range(n)), seed + i
 
 
 def schedule(seats: Sequence[str], games: int, seed: int = 0) -> list[tuple[tuple[str, ...], int]]:
-    """The games of a study: game ``i`` has the seats rotated by ``i`` places and the seed ``seed + i``."""
-    n = len(seats)
-    return [(tuple(seats[(seat + i) % n] for seat in range(n)), seed + i) for i in range(games)]
+    """The games of a study as a list (see :func:`plan`)."""
+    return list(plan(seats, games, seed))
 
 
 @dataclass(frozen=True)
@@ -188,33 +204,49 @@ def run(
     workers: int | None = None,
     executor: concurrent.futures.Executor | None = None,
     progress: Callable[[int, int], None] | None = None,
+    window: int | None = None,
 ) -> Study:
     """Play a study. Without ``executor``, a process pool of ``workers`` processes (default: every core); with
-    ``workers=1``, in this process. ``progress(done, total)`` is called as games finish."""
+    ``workers=1``, in this process. ``progress(done, total)`` is called as games finish. At most ``window`` games
+    are handed to the executor at a time (default: four per worker; 1000 on a given executor), so a long study
+    neither builds its whole plan nor queues every game before the first one ends."""
     seats = tuple(seats)
-    _check(game, seats, games)
-    plan = schedule(seats, games, seed)
-    results: dict[int, GameResult] = {}
+    check(game, seats, games, seed)
+    results: list[GameResult | None] = [None] * games
+    done = 0
 
-    def record(result: GameResult) -> None:
-        results[result.seed] = result
+    def record(index: int, result: GameResult) -> None:
+        nonlocal done
+        results[index] = result
+        done += 1
         if progress is not None:
-            progress(len(results), len(plan))
+            progress(done, games)
 
+    games_left = enumerate(plan(seats, games, seed))
     if executor is None and (workers or os.cpu_count() or 1) == 1:
-        for order, game_seed in plan:
-            record(play_game(game, order, game_seed))
+        for index, (order, game_seed) in games_left:
+            record(index, play_game(game, order, game_seed))
     else:
         own = executor is None
-        pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=workers or os.cpu_count())
+        processes = workers or os.cpu_count() or 1
+        pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=processes)
+        limit = window or (4 * processes if own else 1000)
+        pending: dict[concurrent.futures.Future[GameResult], int] = {}
         try:
-            futures = [pool.submit(play_game, game, order, game_seed) for order, game_seed in plan]
-            for future in concurrent.futures.as_completed(futures):
-                record(future.result())
+            for index, (order, game_seed) in itertools.islice(games_left, limit):
+                pending[pool.submit(play_game, game, order, game_seed)] = index
+            while pending:
+                finished, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in finished:
+                    record(pending.pop(future), future.result())
+                for index, (order, game_seed) in itertools.islice(games_left, len(finished)):
+                    pending[pool.submit(play_game, game, order, game_seed)] = index
         finally:
+            for future in pending:
+                future.cancel()
             if own:
-                pool.shutdown()
-    return Study(game, seats, tuple(results[game_seed] for _, game_seed in plan))
+                pool.shutdown(cancel_futures=True)
+    return Study(game, seats, tuple(result for result in results if result is not None))
 
 
 def progress_bar(stream: Any, width: int = 30) -> Callable[[int, int], None]:
