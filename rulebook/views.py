@@ -18,6 +18,7 @@ import datetime
 import functools
 import hashlib
 import math
+import struct
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,11 +38,20 @@ StaleHandler = Callable[[str, Any, int], None]
 # -- plotly's JSON as plain JSON ----------------------------------------------------------------------------------
 
 
+# plotly's typed-array dtypes (read as little-endian) as struct codes, for the reading without numpy; the 64-bit
+# integers and booleans too, which numpy reads as well
+_STRUCT_CODES = {"i1": "b", "u1": "B", "i2": "h", "u2": "H", "i4": "i", "u4": "I", "f4": "f", "f8": "d"}
+_STRUCT_CODES |= {"i8": "q", "u8": "Q", "b1": "?"}
+
+
 def _typed_array(spec: dict[str, Any]) -> list[Any]:
     """plotly's typed-array spec (``{"dtype": "i1", "bdata": <base64>, "shape": "3, 2"}``, what
-    ``to_plotly_json()`` makes of a numeric numpy array) as nested lists."""
-    import numpy
-
+    ``to_plotly_json()`` makes of a numeric numpy array) as nested lists: read with numpy where a figure holds numpy
+    arrays (numpy is imported only here), else with ``struct`` (a spec read from JSON where numpy is missing)."""
+    try:
+        import numpy
+    except ImportError:
+        return _typed_array_python(spec)
     dtype = numpy.dtype(spec["dtype"]).newbyteorder("<")  # plotly.js reads the bytes as little-endian
     values = numpy.frombuffer(base64.b64decode(spec["bdata"]), dtype=dtype)
     shape = spec.get("shape")
@@ -49,6 +59,35 @@ def _typed_array(spec: dict[str, Any]) -> list[Any]:
         values = values.reshape(tuple(int(part) for part in str(shape).split(",")))
     plain: list[Any] = _plain(values.tolist(), typed_arrays=False)
     return plain
+
+
+def _typed_array_python(spec: dict[str, Any]) -> list[Any]:
+    """:func:`_typed_array` without numpy: the same lists, the same numbers (float32 widened exactly, as numpy's
+    ``tolist`` does); ValueError for a dtype it does not know or bytes that do not fill the shape."""
+    code = _STRUCT_CODES.get(str(spec["dtype"]).lstrip("<>=|"))
+    if code is None:
+        raise ValueError(f"plotly typed array: dtype {spec['dtype']!r} is none of {', '.join(_STRUCT_CODES)}")
+    data = base64.b64decode(spec["bdata"])
+    size = struct.calcsize("<" + code)
+    if len(data) % size:
+        raise ValueError(f"plotly typed array: {len(data)} bytes are not a whole number of {spec['dtype']} values")
+    values: list[Any] = list(struct.unpack(f"<{len(data) // size}{code}", data))
+    shape = spec.get("shape")
+    if shape:
+        sizes = [int(part) for part in str(shape).split(",")]
+        if math.prod(sizes) != len(values):
+            raise ValueError(f"plotly typed array: {len(values)} values do not fill the shape {shape!r}")
+        values = _nested(values, sizes)
+    plain: list[Any] = _plain(values, typed_arrays=False)
+    return plain
+
+
+def _nested(values: list[Any], sizes: list[int]) -> list[Any]:
+    """A flat list as nested lists of the given sizes, the last axis innermost (numpy's order)."""
+    if len(sizes) <= 1:
+        return values
+    step = math.prod(sizes[1:])
+    return [_nested(values[index * step : (index + 1) * step], sizes[1:]) for index in range(sizes[0])]
 
 
 def _plain(value: Any, *, typed_arrays: bool) -> Any:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
-import numpy as np
 import plotly.graph_objects as go
 
 from ..charts import HEIGHT, finish
+from . import odds
 from .odds import AttackOdds
 
 WIDTH = 720
@@ -51,12 +52,19 @@ def _layout(
     return figure
 
 
-def win_heatmap(table: np.ndarray, title: str = "Chance to conquer a territory") -> go.Figure:
-    """Heatmap of a ``win_table`` ``[stake, defenders]``: rows are stakes 1.., columns defending points 1..."""
-    table = np.asarray(table, dtype=float)
-    stakes = list(range(1, table.shape[0]))
-    defenders = list(range(1, table.shape[1]))
-    values = table[1:, 1:]
+def win_heatmap(table: Any, title: str = "Chance to conquer a territory") -> go.Figure:
+    """Heatmap of a ``win_table`` ``[stake, defenders]`` (its array, its :class:`~.odds.Table` or nested lists):
+    rows are stakes 1.., columns defending points 1..."""
+    values: Any
+    if odds.USE_NUMPY:  # the cells as a float array, which plotly sends as a typed array
+        import numpy
+
+        values = numpy.asarray(table, dtype=float)[1:, 1:]
+    else:
+        rows = table.tolist() if hasattr(table, "tolist") else table
+        values = [[float(value) for value in row[1:]] for row in rows[1:]]
+    stakes = list(range(1, len(values) + 1))
+    defenders = list(range(1, (len(values[0]) if len(values) else 0) + 1))
     small = len(stakes) <= 15 and len(defenders) <= 15
     figure = go.Figure(
         go.Heatmap(

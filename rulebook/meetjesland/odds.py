@@ -3,7 +3,9 @@
 A battle is the classic Risk battle in Osborne's convention: ``stake`` is the attacking army (the point left
 behind on the origin is not part of it).  Every roll removes 1 or 2 points, so the chain of battle states is
 acyclic and one pass over the (stake, defenders) grid solves it.  Exact answers are ``Fraction``; the float
-paths are vectorised with numpy along anti-diagonals of the grid.
+paths are vectorised with numpy along anti-diagonals of the grid where numpy is installed, and run as plain loops
+where it is not (Pyodide in the browser has no numpy): the loops do the same operations in the same order, so both
+paths give the same floats to the last bit.  ``USE_NUMPY`` chooses the path; tests set it to try each one.
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-
-import numpy as np
+from typing import Any
 
 from rulebook.probability import draw_distribution, sorted_dice
 
@@ -37,6 +38,62 @@ BREWERY_VALUE = Config().brewery_value
 THREE_DIFFERENT_VALUE, PAIR_AND_ONE_VALUE, THREE_ALIKE_VALUE = Config().set_values
 
 Probability = float | Fraction
+
+try:
+    import numpy as np
+except ImportError:  # the browser's Python (Pyodide) has no numpy: the plain loops below stand in
+    np = None  # type: ignore[assignment]
+
+# The float passes use numpy when it imports; a test sets this to False to run the plain-Python path.
+USE_NUMPY: bool = np is not None
+# Whole numbers as arguments: numpy's integers too, where numpy is installed (whichever path computes).
+_WHOLE: tuple[type, ...] = (int,) if np is None else (int, np.integer)
+
+
+class Table(Sequence[tuple[Any, ...]]):
+    """A grid indexed ``[stake, defenders]`` like an array (``[stake]`` is a row, slices give a sub-grid), which
+    ``win_table`` returns where numpy is not used; ``tolist()`` gives nested lists, as an array's does."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: Any) -> None:
+        self._rows = tuple(tuple(row) for row in rows)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return len(self._rows), (len(self._rows[0]) if self._rows else 0)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, key: Any) -> Any:
+        if not isinstance(key, tuple):
+            rows = self._rows[key]
+            return Table(rows) if isinstance(key, slice) else rows
+        if len(key) != 2:
+            raise IndexError(f"a Table has two axes [stake, defenders], not {len(key)}")
+        stakes, defenders = key
+        if isinstance(stakes, slice):
+            picked = [row[defenders] for row in self._rows[stakes]]
+            return Table(picked) if isinstance(defenders, slice) else tuple(picked)
+        return self._rows[stakes][defenders]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Table) and self._rows == other._rows
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, like a list
+
+    def tolist(self) -> list[list[Any]]:
+        return [list(row) for row in self._rows]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        """``numpy.asarray(table)`` works too (numpy is imported only when asked for)."""
+        import numpy
+
+        return numpy.array(self.tolist(), dtype=dtype)
+
+    def __repr__(self) -> str:
+        return f"Table({self.tolist()!r})"
 
 
 # --- single rolls -----------------------------------------------------------------------------------------------
@@ -78,47 +135,70 @@ def _float_roll(attacker_dice: int, defender_dice: int) -> dict[tuple[int, int],
 
 def _check_counts(**counts: int) -> None:
     for name, value in counts.items():
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+        if not isinstance(value, _WHOLE) or isinstance(value, bool) or value < 0:
             raise ValueError(f"{name} must be a whole number >= 0, not {value!r}")
 
 
 # --- win probabilities: backward pass over the grid ---------------------------------------------------------------
 
 
-def _win_grid_float(max_stake: int, max_defenders: int, stop_at: int = 0) -> np.ndarray:
-    """P(conquest) for every start ``[stake, defenders]`` up to the maxima, in one O(N·M) float pass.
-
-    Cells with stake >= 3 and defenders >= 2 depend only on the anti-diagonal stake+defenders-2, so each
-    anti-diagonal is one strided slice of the flat array; the few boundary rows/columns are scalar loops."""
+def _win_edges(max_stake: int, max_defenders: int, stop_at: int) -> tuple[list[float], dict[int, list[float]]]:
+    """The grid's boundary, where the 3v2 recurrence does not hold: the column of one defender (by stake) and the
+    rows of stakes 1 and 2 (those not broken off at ``stop_at``)."""
     rows, columns = max_stake + 1, max_defenders + 1
-    win = np.zeros((rows, columns))
-    win[1:, 0] = 1.0
     first = stop_at + 1  # rows at or below stop_at are break-offs: P(conquest) = 0
-    if columns > 1:
-        column = [0.0] * rows
-        for stake in range(max(first, 1), rows):
-            table = _float_roll(min(stake, 3), 1)
-            column[stake] = table[(0, 1)] + table[(1, 0)] * column[stake - 1]
-        win[:, 1] = column
+    column = [0.0] * rows
+    for stake in range(max(first, 1), rows):
+        table = _float_roll(min(stake, 3), 1)
+        column[stake] = table[(0, 1)] + table[(1, 0)] * column[stake - 1]
+    edges: dict[int, list[float]] = {}
+    if max_defenders < 2:
+        return column, edges
+    if first <= 1 and max_stake >= 1:  # one die against two: only a full win removes a defender
+        p = _float_roll(1, 2)[(0, 1)]
+        edges[1] = row = [1.0, column[1]] + [0.0] * (columns - 2)
+        for defenders in range(2, columns):
+            row[defenders] = p * row[defenders - 1]
+    if first <= 2 and max_stake >= 2:
+        table = _float_roll(2, 2)
+        one = edges.get(1, [1.0, column[1]] + [0.0] * (columns - 2))
+        edges[2] = row = [1.0, column[2]] + [0.0] * (columns - 2)
+        for defenders in range(2, columns):
+            row[defenders] = table[(0, 2)] * row[defenders - 2] + table[(1, 1)] * one[defenders - 1]
+    return column, edges
+
+
+def _win_grid_float(max_stake: int, max_defenders: int, stop_at: int = 0) -> Any:
+    """P(conquest) for every start ``[stake, defenders]`` up to the maxima, in one O(N·M) float pass: a numpy
+    array, or (without numpy) a list of row lists holding the same floats."""
+    rows, columns = max_stake + 1, max_defenders + 1
+    column, edges = _win_edges(max_stake, max_defenders, stop_at)
+    first_interior = max(3, stop_at + 1)
+    if USE_NUMPY:
+        win = np.zeros((rows, columns))
+        win[1:, 0] = 1.0
+        if columns > 1:
+            win[:, 1] = column
+        for stake, row in edges.items():
+            win[stake, :] = row
+        if max_defenders >= 2:
+            _interior_backward(win, first_interior)
+        return win
+    grid = [[0.0] * columns for _ in range(rows)]
+    for stake, row in enumerate(grid):
+        row[0] = float(stake > 0)
+        if columns > 1:
+            row[1] = column[stake]
+    for stake, row in edges.items():
+        grid[stake] = row
     if max_defenders >= 2:
-        if first <= 1 and max_stake >= 1:  # one die against two: only a full win removes a defender
-            p = _float_roll(1, 2)[(0, 1)]
-            row = [1.0, win[1, 1]] + [0.0] * (columns - 2)
-            for defenders in range(2, columns):
-                row[defenders] = p * row[defenders - 1]
-            win[1, :] = row
-        if first <= 2 and max_stake >= 2:
-            table = _float_roll(2, 2)
-            row = [1.0, win[2, 1]] + [0.0] * (columns - 2)
-            for defenders in range(2, columns):
-                row[defenders] = table[(0, 2)] * row[defenders - 2] + table[(1, 1)] * win[1, defenders - 1]
-            win[2, :] = row
-        _interior_backward(win, max(3, first))
-    return win
+        _interior_backward_python(grid, first_interior)
+    return grid
 
 
 def _interior_backward(win: np.ndarray, first_stake: int) -> None:
-    """Fill cells stake >= first_stake, defenders >= 2 with the 3v2 recurrence, one anti-diagonal at a time."""
+    """Fill cells stake >= first_stake, defenders >= 2 with the 3v2 recurrence, one anti-diagonal at a time: each
+    anti-diagonal is one strided slice of the flat array."""
     rows, columns = win.shape
     max_stake, max_defenders = rows - 1, columns - 1
     table = _float_roll(3, 2)
@@ -136,6 +216,17 @@ def _interior_backward(win: np.ndarray, first_stake: int) -> None:
         target += q2 * flat[start - 2 * columns : stop - 2 * columns : step]
 
 
+def _interior_backward_python(win: list[list[float]], first_stake: int) -> None:
+    """:func:`_interior_backward` as plain loops: the same products and sums in the same order, so the same floats
+    (a cell needs only cells of smaller stake+defenders, so rows in order are as good as anti-diagonals)."""
+    table = _float_roll(3, 2)
+    q0, q1, q2 = table[(0, 2)], table[(1, 1)], table[(2, 0)]
+    for stake in range(first_stake, len(win)):
+        row, down, down2 = win[stake], win[stake - 1], win[stake - 2]
+        for defenders in range(2, len(row)):
+            row[defenders] = q0 * row[defenders - 2] + q1 * down[defenders - 1] + q2 * down2[defenders]
+
+
 def _win_grid_exact(max_stake: int, max_defenders: int, stop_at: int = 0) -> list[list[Fraction]]:
     """The same grid in exact Fractions (slow: denominators grow like 6**k; meant for tests and small tables)."""
     win = [[Fraction(0)] * (max_defenders + 1) for _ in range(max_stake + 1)]
@@ -150,16 +241,21 @@ def _win_grid_exact(max_stake: int, max_defenders: int, stop_at: int = 0) -> lis
     return win
 
 
-def win_table(max_stake: int, max_defenders: int, exact: bool = False) -> np.ndarray:
+def win_table(max_stake: int, max_defenders: int, exact: bool = False) -> Any:
     """Win probabilities indexed ``[stake, defenders]`` for every start up to the maxima, in one O(N²) pass.
 
-    Floats by default; ``exact=True`` gives an object array of Fractions (slow beyond ~40)."""
+    Floats by default; ``exact=True`` gives Fractions (slow beyond ~40). A numpy array (of objects when exact), or
+    without numpy a :class:`Table` holding the same numbers."""
     _check_counts(max_stake=max_stake, max_defenders=max_defenders)
     if exact:
+        rows = _win_grid_exact(max_stake, max_defenders)
+        if not USE_NUMPY:
+            return Table(rows)
         grid = np.empty((max_stake + 1, max_defenders + 1), dtype=object)
-        grid[:, :] = _win_grid_exact(max_stake, max_defenders)
+        grid[:, :] = rows
         return grid
-    return _win_grid_float(max_stake, max_defenders)
+    grid = _win_grid_float(max_stake, max_defenders)
+    return grid if USE_NUMPY else Table(grid)
 
 
 def win_probability(stake: int, defenders: int, stop_at: int = 0, exact: bool = False) -> Probability:
@@ -171,33 +267,41 @@ def win_probability(stake: int, defenders: int, stop_at: int = 0, exact: bool = 
         return Fraction(0) if exact else 0.0
     if exact:
         return _win_grid_exact(stake, defenders, stop_at)[stake][defenders]
-    return float(_win_grid_float(stake, defenders, stop_at)[stake, defenders])
+    return float(_win_grid_float(stake, defenders, stop_at)[stake][defenders])
 
 
 # --- terminal distributions: forward pass from the start ---------------------------------------------------------
 
 
-def _forward_float(mass: np.ndarray, stop_at: int) -> np.ndarray:
-    """Push probability mass from every live state to the terminal states, highest stake+defenders first."""
-    rows, columns = mass.shape
-    max_stake, max_defenders = rows - 1, columns - 1
-    flat = mass.reshape(-1)
+def _forward_float(mass: Any, stop_at: int) -> Any:
+    """Push probability mass from every live state to the terminal states, highest stake+defenders first: ``mass``
+    is a numpy array, or (without numpy) a list of row lists, changed in place and returned."""
+    max_stake, max_defenders = len(mass) - 1, len(mass[0]) - 1
     table = _float_roll(3, 2)
     q0, q1, q2 = table[(0, 2)], table[(1, 1)], table[(2, 0)]
     first_interior = max(3, stop_at + 1)
-    step = max_defenders
+    flat, step, columns = (mass.reshape(-1), max_defenders, max_defenders + 1) if USE_NUMPY else (None, 0, 0)
     for total in range(max_stake + max_defenders, 1, -1):
         # boundary states on this anti-diagonal: stake 1 or 2, or a single defender
         boundary = {(stake, total - stake) for stake in (1, 2)} | {(total - 1, 1)}
         for stake, defenders in boundary:
-            if stop_at < stake <= max_stake and 1 <= defenders <= max_defenders and mass[stake, defenders]:
-                here = mass[stake, defenders]
+            if stop_at < stake <= max_stake and 1 <= defenders <= max_defenders and mass[stake][defenders]:
+                here = mass[stake][defenders]
                 for (a, d), p in _float_roll(*dice_for(stake, defenders)).items():
-                    mass[stake - a, defenders - d] += here * p
+                    mass[stake - a][defenders - d] += here * p
         if max_defenders < 2:
             continue
         low, high = max(first_interior, total - max_defenders), min(max_stake, total - 2)
         if low > high:
+            continue
+        if flat is None:
+            # as the slices below: a cell two lower receives q0 from stake s, then q1 from s+1, then q2 from s+2
+            for stake in range(low, high + 1):
+                defenders = total - stake
+                here = mass[stake][defenders]
+                mass[stake][defenders - 2] += q0 * here
+                mass[stake - 1][defenders - 1] += q1 * here
+                mass[stake - 2][defenders] += q2 * here
             continue
         start, stop = low * step + total, high * step + total + 1
         source = flat[start:stop:step]
@@ -205,6 +309,17 @@ def _forward_float(mass: np.ndarray, stop_at: int) -> np.ndarray:
         flat[start - columns - 1 : stop - columns - 1 : step] += q1 * source
         flat[start - 2 * columns : stop - 2 * columns : step] += q2 * source
     return mass
+
+
+def _ends_float(starts: Mapping[int, float], defenders: int, stop_at: int) -> dict[tuple[int, int], float]:
+    """Terminal distribution in floats of battles against ``defenders`` starting from each stake with its
+    probability in ``starts`` (one battle, or the next link of a chain)."""
+    top = max(starts)
+    mass = np.zeros((top + 1, defenders + 1)) if USE_NUMPY else [[0.0] * (defenders + 1) for _ in range(top + 1)]
+    for stake, p in starts.items():
+        mass[stake][defenders] = p
+    _forward_float(mass, stop_at)
+    return {(s, d): float(mass[s][d]) for s, d in _terminal_cells(top, defenders, stop_at) if mass[s][d] > 0}
 
 
 def _terminal_cells(stake: int, defenders: int, stop_at: int) -> list[tuple[int, int]]:
@@ -244,10 +359,7 @@ def battle_outcomes(
         return dict(sorted(_forward_exact({(stake, defenders): Fraction(1)}, stop_at).items()))
     if defenders == 0 or stake <= stop_at:
         return {(stake, defenders): 1.0}
-    mass = np.zeros((stake + 1, defenders + 1))
-    mass[stake, defenders] = 1.0
-    _forward_float(mass, stop_at)
-    return {cell: float(mass[cell]) for cell in _terminal_cells(stake, defenders, stop_at) if mass[cell] > 0}
+    return _ends_float({stake: 1.0}, defenders, stop_at)
 
 
 def expected_left(stake: int, defenders: int, stop_at: int = 0, exact: bool = False) -> tuple[Probability, Probability]:
@@ -272,7 +384,7 @@ def chain_outcomes(
     _check_counts(stake=stake)
     path = list(defenders_along_path)
     for index, defenders in enumerate(path):
-        if not isinstance(defenders, (int, np.integer)) or defenders < 1:
+        if not isinstance(defenders, _WHOLE) or defenders < 1:
             raise ValueError(f"territory {index} on the path must hold at least 1 point, not {defenders!r}")
     one: Probability = Fraction(1) if exact else 1.0
     stakes: dict[int, Probability] = {stake: one} if stake >= 1 else {}
@@ -285,12 +397,7 @@ def chain_outcomes(
         if exact:
             ends = _forward_exact({(s, defenders): p for s, p in stakes.items()}, 0)
         else:
-            top = max(stakes)
-            mass = np.zeros((top + 1, defenders + 1))
-            for s, p in stakes.items():
-                mass[s, defenders] = p
-            _forward_float(mass, 0)
-            ends = {cell: float(mass[cell]) for cell in _terminal_cells(top, defenders, 0) if mass[cell] > 0}
+            ends = _ends_float(stakes, defenders, 0)
         stakes = {}
         last = index == len(path) - 1
         for (left, held), p in ends.items():
@@ -322,7 +429,7 @@ def smallest_stake(defenders: int | Sequence[int], target_probability: float, st
     Float arithmetic; the search doubles the stake and raises ``ValueError`` past 2**16 points."""
     if not 0 < target_probability < 1:
         raise ValueError(f"target probability must lie strictly between 0 and 1, not {target_probability!r}")
-    chain = not isinstance(defenders, (int, np.integer))
+    chain = not isinstance(defenders, _WHOLE)
     if chain:
         path = list(defenders)
         if stop_at:
@@ -345,10 +452,14 @@ def smallest_stake(defenders: int | Sequence[int], target_probability: float, st
         return 1
     size = max(8, 2 * defenders + stop_at)
     while size <= 1 << 16:
-        column = _win_grid_float(size, defenders, stop_at)[:, defenders]
-        hits = np.nonzero(column >= target_probability)[0]
-        if hits.size:
-            return int(hits[0])
+        grid = _win_grid_float(size, defenders, stop_at)
+        if USE_NUMPY:
+            hits = np.nonzero(grid[:, defenders] >= target_probability)[0]
+            first = int(hits[0]) if hits.size else None
+        else:
+            first = next((stake for stake, row in enumerate(grid) if row[defenders] >= target_probability), None)
+        if first is not None:
+            return first
         size *= 2
     raise ValueError(f"no stake up to {1 << 16} reaches {target_probability} against {defenders}")
 
