@@ -66,3 +66,99 @@ def test_the_notebook_and_board_file_point_into_the_repository_not_outside_it():
     text = NOTEBOOK.read_text() + (root / "graphs" / "meetjesland.json").read_text()
     assert "shared/" not in text
     assert (root / "rulebook" / "meetjesland" / "RESEARCH.md").is_file()
+
+
+def markdown_cells() -> list[str]:
+    return [
+        "".join(cell["source"]) for cell in json.loads(NOTEBOOK.read_text())["cells"] if cell["cell_type"] == "markdown"
+    ]
+
+
+def test_the_map_summary_the_notebook_prints():
+    board = mj.load_board()
+    assert analysis.cut_off(board, "maldegem") == ["middelburg"] and analysis.cut_off(board, "sleidinge") == []
+    assert analysis.summary(board).splitlines() == [
+        "Chokepoints (their loss cuts the map in two): Landegem (the only way to Vosselare), Maldegem (the only way"
+        " to Middelburg) and Zelzate-West (the only way to Zelzate-Oost).",
+        "Most neighbours to attack: Sleidinge 9, Ursel 7, Eeklo 6, Ertvelde 6, Hansbeke 6.",
+        "Green is entered through Belzele, Ertvelde, Rieme and Sleidinge.",
+        "Fewest conquests from Middelburg to Zelzate-Oost: 7, through Maldegem → Sint-Laureins → Kaprijke → "
+        "Bassevelde → Assenede → Zelzate-West → Zelzate-Oost.",
+    ]
+    # the prose after it: Sleidinge is the crossroads; the polders (reached two ways) are not cut off by one territory
+    assert analysis.degrees(board)[0][0] == "sleidinge"
+    polders = {"sint_margriete", "sint_jan_in_eremo", "waterland_oudeman", "watervliet"}
+    assert not any(polders & set(analysis.cut_off(board, t)) for t in board.territories)
+
+
+def test_the_rolls_of_the_rule_sheet_as_the_notebook_prints_them():
+    from rulebook.meetjesland import examples
+
+    assert examples.sheet_rolls() == [
+        "MJ-6.1: 6-1-1 against 3: the attacker loses nothing, the defender 1 point",
+        "MJ-6.2: 5-4-2 against 6-3: the attacker loses 1 point, the defender 1 point",
+        "MJ-6.3: 4-3-1 against 4-3: the attacker loses 2 points, the defender nothing",
+        "MJ-6.4: 5 against 4-2: the attacker loses nothing, the defender 1 point",
+    ]
+
+
+def test_the_numbers_the_clarifications_quote():
+    """MJ-C1's region sizes, MJ-C2's closed canals, MJ-C4's mission sizes and MJ-C9's example, from the map."""
+    from rulebook.meetjesland import rules
+
+    board = mj.load_board()
+    text = "\n".join(markdown_cells())
+    sizes = {region: len(members) for region, members in board.regions.items()}
+    assert "8 red, 4 yellow, 10 blue, 9 green,\n8 orange and 5 mauve" in text
+    assert sizes == {"red": 8, "yellow": 4, "blue": 10, "green": 9, "orange": 8, "mauve": 5}
+    assert sum(1 for *_, line in board.graph.edges(data="line") if line == "thick") == 9  # "Nine canal borders"
+    assert "Nine canal borders stay closed" in text
+    for mission, size in ((0, 18), (1, 17), (2, 18), (3, 18)):
+        assert sum(sizes[region] for region in rules.MISSIONS[mission].regions) == size
+    numbered = [t for t in board.territories if board.number(t)]
+    assert len(numbered) == 13 and {board.number(t) for t in numbered} == {2} and "zelzate_west" in numbered
+    # MJ-C9's example: the whole of red and Eeklo, no other numbered territory: 2 + 2 + 2 + 2 = 8
+    mine = {t: (0, 1) for t in board.regions["red"]} | {"eeklo": (0, 1)}
+    others = {t: (1, 1) for t in board.territories if t not in mine}
+    state = mj.arrange(mj.new_game(4, seed=0), mine | others)
+    assert rules.colour_bonus(state, 0) == 8 and "2 + 2 + 2 + 2 = 8 points" in text
+
+
+def test_the_clarification_of_moving_points_names_the_option_the_set_up_offers():
+    from rulebook.meetjesland import game
+
+    labels = {option.name: option.label for option in game.GAME.options}
+    words = " ".join("\n".join(markdown_cells()).replace("*", "").split())  # the text as read, line breaks aside
+    assert labels["move_and_reinforce"] in words and labels["trade_down"] in words
+    text = "\n".join(markdown_cells())
+    assert "«Vous passez ensuite votre tour»" in text and mj.Config().move_and_reinforce is False
+
+
+def test_a_first_reader_meets_one_word_for_territories_and_no_code_in_the_rules():
+    from rulebook import rules_text
+
+    prose = "\n".join(markdown_cells()).lower()
+    assert "village" not in prose.replace("village centres", "").replace("main village", "").replace(
+        "villages of evergem", ""
+    )
+    for rule, paragraph in rules_text.paragraphs("meetjesland").items():
+        for word in ("`", "Config", ".json", ".py", "seed", "Wilson"):
+            assert word not in paragraph.markdown, (rule, word)
+    first = markdown_cells()[0]
+    assert "The game in short" in first and "territor" in first
+
+
+def test_the_map_picture_draws_the_deal_as_the_board_does():
+    from rulebook.meetjesland import widget
+
+    state = mj.new_game(players=4, seed=1)
+    figure = widget.map_picture(state)
+    territories = next(trace for trace in figure.data if trace.name == "territories")
+    assert list(territories.text) == ["2"] * 44  # MJ-4.1: two points on every territory at the start
+    assert territories.marker.symbol[0] == widget.PLAYER_SYMBOL[state.owner[0]]
+    lines = {trace.name: trace.line.color for trace in figure.data if trace.name.endswith(" line")}
+    assert lines == {
+        "thin line": "#555555",
+        "white line": "#ffffff",
+        "thick line": "#1d4e89",
+    }  # MJ-C2: grey, white, blue

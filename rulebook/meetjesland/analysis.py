@@ -43,3 +43,37 @@ def shortest_attack_path(board: Board, origin: str, target: str) -> list[str]:
         if territory not in board.index:
             raise ValueError(f"unknown territory {territory!r}")
     return nx.shortest_path(passable_graph(board), origin, target)
+
+
+def _names(board: Board, territories) -> str:
+    """``Belzele, Ertvelde and Rieme``: territories by name, in the map's order of names."""
+    names = sorted(board.name(t) for t in territories)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def cut_off(board: Board, territory: str) -> list[str]:
+    """The territories that can no longer reach the rest of the map once ``territory`` is lost to them (all parts
+    but the largest of the passable map without it); [] for a territory that is not a chokepoint."""
+    graph = passable_graph(board)
+    graph.remove_node(territory)
+    parts = sorted(nx.connected_components(graph), key=len, reverse=True)
+    return sorted((t for part in parts[1:] for t in part), key=board.name)
+
+
+def summary(board: Board, region: str = "green", route: tuple[str, str] = ("middelburg", "zelzate_oost")) -> str:
+    """The map's graph in a few sentences: its chokepoints and what each cuts off, the territories with the most
+    neighbours, where ``region`` is entered from, and the fewest conquests along ``route``."""
+    points = [f"{board.name(t)} (the only way to {_names(board, cut_off(board, t))})" for t in chokepoints(board)]
+    most = degrees(board)[:5]
+    busiest = ", ".join(f"{board.name(t)} {count}" for t, count in most)
+    path = shortest_attack_path(board, *route)
+    return "\n".join(
+        (
+            f"Chokepoints (their loss cuts the map in two): {', '.join(points[:-1])} and {points[-1]}.",
+            f"Most neighbours to attack: {busiest}.",
+            f"{region.capitalize()} is entered through {_names(board, region_borders(board)[region])}.",
+            f"Fewest conquests from {board.name(path[0])} to {board.name(path[-1])}: {len(path) - 1}, through "
+            + " → ".join(board.name(t) for t in path[1:])
+            + ".",
+        )
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .narrate import narrate, player_name
+from .narrate import dice_text, narrate, player_name, points
 from .rules import (
     Attack,
     CardDrawn,
@@ -17,6 +17,7 @@ from .rules import (
     arrange,
     deck,
     new_game,
+    resolve_roll,
 )
 
 HAND = ("eeklo", "sleidinge", "waarschoot")  # yellow, green, yellow: two alike and one (MJ-4.7)
@@ -60,3 +61,29 @@ def worked_turn() -> list[tuple[str, State]]:
         story.append((f"{player_name(state.turn)}: {narrate(state, move, after)}", after))
         state = after
     return story
+
+
+# The rule sheet's four rolls (MJ-6.1 to MJ-6.4): its pictures are lost, so these dice are ones that give the result
+# each sentence describes (the first example gives its own dice).
+SHEET_ROLLS = (
+    ("MJ-6.1", (6, 1, 1), (3,)),
+    ("MJ-6.2", (5, 4, 2), (6, 3)),
+    ("MJ-6.3", (4, 3, 1), (4, 3)),  # both pairs tie: the defender wins both
+    ("MJ-6.4", (5,), (4, 2)),  # one attacking die meets only the highest of two
+)
+
+
+def sheet_rolls() -> list[str]:
+    """The four rolls of the rule sheet, each as players say it: the dice and what each side loses (MJ-5.6)."""
+    lines = []
+    for rule, attacker, defender in SHEET_ROLLS:
+        lost = resolve_roll(attacker, defender)
+        lines.append(
+            f"{rule}: {dice_text(Dice(attacker, defender))}: the attacker loses {_lost(lost[0])}, "
+            f"the defender {_lost(lost[1])}"
+        )
+    return lines
+
+
+def _lost(count: int) -> str:
+    return "nothing" if count == 0 else points(count)

@@ -321,6 +321,29 @@ def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -
     return figure
 
 
+def territory_layer(state: State) -> dict[str, Any]:
+    """The territories layer's values for ``state``: each territory's owner (colour and shape), points and hover."""
+    board = state.board
+    return {
+        "marker": {"color": [PLAYER_FILL[o] for o in state.owner], "symbol": [PLAYER_SYMBOL[o] for o in state.owner]},
+        "text": [str(p) for p in state.points],
+        "textfont": {"color": [PLAYER_TEXT[o] for o in state.owner]},
+        "hovertext": [
+            f"{board.name(t)}: {board.region(t)} region, bonus number {board.number(t)}<br>"
+            f"{PLAYER_COLOURS[o].capitalize()}, {plural(p, 'point')}"
+            for t, o, p in zip(board.territories, state.owner, state.points)
+        ],
+    }
+
+
+def map_picture(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -> go.Figure:
+    """The map of ``state`` as the live board draws it (borders, regions, owners and their points), without rings,
+    marks or controls: a picture for the rules text."""
+    figure = map_figure(state, width, height)
+    figure.update_traces(selector={"name": "territories"}, **territory_layer(state))
+    return figure
+
+
 def last_move_marks(steps: list[Any]) -> dict[str, Any]:
     """What the map marks for ``steps``: arrows (from, to) of attacks and moves, in order; points lost per
     territory with their owner before (ghosts); territories that changed hands; points gained per territory."""
@@ -714,19 +737,8 @@ class Board(Table):
 
     def _draw_territories(self) -> None:
         """Each territory's owner (colour and shape), its points and hover text, and the rings of the choice."""
-        state, board = self.state, self.state.board
-        territories = board.territories
-        self._update_layer(
-            "territories",
-            marker={"color": [PLAYER_FILL[o] for o in state.owner], "symbol": [PLAYER_SYMBOL[o] for o in state.owner]},
-            text=[str(p) for p in state.points],
-            textfont={"color": [PLAYER_TEXT[o] for o in state.owner]},
-            hovertext=[
-                f"{board.name(t)}: {board.region(t)} region, bonus number {board.number(t)}<br>"
-                f"{PLAYER_COLOURS[o].capitalize()}, {plural(p, 'point')}"
-                for t, o, p in zip(territories, state.owner, state.points)
-            ],
-        )
+        territories = self.state.board.territories
+        self._update_layer("territories", **territory_layer(self.state))
         highlight = self._highlights()
         rings = [RINGS[highlight[t]] if t in highlight else RINGS["chosen"] for t in territories]
         self._update_layer(
