@@ -48,9 +48,7 @@ def ab_die_post_flight_leader(state: rules.State) -> int:
     if not placed:
         raise ValueError("no plane has left the departure field: nobody is placed")
     leader = placed[0][0]
-    counted = sorted(
-        ((_fields_to_river(state, state.positions[player]), player) for player, _ in placed), reverse=True
-    )
+    counted = sorted(((_fields_to_river(state, state.positions[player]), player) for player, _ in placed), reverse=True)
     if len(counted) > 1 and counted[0][0] == counted[1][0]:
         raise ValueError(
             f"counting fields to the river, players {counted[0][1] + 1} and {counted[1][1] + 1} tie for first: "
