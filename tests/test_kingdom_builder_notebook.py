@@ -88,3 +88,66 @@ def test_areas_with_networkx_and_the_bots():
     records = bots.tournament(("greedy", "random"), games=12, seed=2)
     greedy_wins = sum(r["won"] for r in records if r["bot"] == "greedy")
     assert greedy_wins > sum(r["won"] for r in records if r["bot"] == "random")
+
+
+def markdown() -> str:
+    return "\n".join(
+        "".join(c["source"]) for c in json.loads(NOTEBOOK.read_text())["cells"] if c["cell_type"] == "markdown"
+    )
+
+
+def test_the_sentences_the_notebook_prints_instead_of_tuples_and_dicts():
+    from rulebook.kingdom_builder import words
+
+    graph = kb.board_graph(kb.FIRST_GAME_SECTIONS)
+    assert words.hex_text(graph, (12, 7)) == (
+        "(12,7) is a location hex (Oasis, 2 tiles), in the oasis section (bottom-left quarter), not on the outer edge."
+    )
+    assert (
+        words.hex_text(graph, (0, 0))
+        == "(0,0) is a flower field hex, in the tavern section (top-left quarter), on the outer edge."
+    )
+    state = kb.new_game(players=3, seed=11, first_game=True)
+    for terrain in ("grass", "desert", "forest"):
+        state = kb.apply(state, kb.CardDrawn(terrain))
+    assert words.hands_text(kb.view(state, 1)) == "Orange grassland, Blue desert, White hidden"
+    first = words.chances_text(kb.chance_outcomes(kb.new_game(players=2, seed=1)))
+    assert first == "grassland 1/5, canyon 1/5, desert 1/5, flower field 1/5, forest 1/5"  # 5 of 25 cards each
+    assert words.hexes_text([(8, 7), (7, 7)]) == "(7,7) and (8,7)" and words.join([]) == "nothing"
+    paddock = kb.position({(5, 10): 0}, hands=("grass", "forest"))
+    assert (
+        words.tiles_text(paddock, 0) == "the Paddock tile of (6,11), usable"
+        and words.tiles_text(paddock, 1) == "no tile"
+    )
+    scored = kb.position({(0, 2): 0, (7, 6): 0, (7, 7): 0, (7, 8): 0}, hands=("grass", "forest"))
+    assert (
+        words.score_text(kb.score(scored)).splitlines()[0]
+        == "Orange: Fishermen 0, Knights 6, Merchants 0, castles 0: 6 gold"
+    )
+    assert words.per_player((12, 0)) == "Orange 12, Blue 0"
+    assert words.per_quarter((78, 74, 63, 69)) == "78 top-left, 74 top-right, 63 bottom-left, 69 bottom-right"
+
+
+def test_the_translation_keeps_the_turn_after_and_marks_the_reading():
+    """«Les tuiles sont jouables le tour suivant son acquisition» and «Le tour suivant l'acquisition d'une tuile lieu
+    permet d'avoir une action bonus»: the turn after, not "from the turn after"; KB-C11 says how the engine reads
+    it, quoting the aid's own words (the aid has no "once per turn")."""
+    from rulebook import rules_text
+
+    paragraphs = rules_text.paragraphs("kingdom_builder")
+    assert "the turn after they are taken" in paragraphs["KB-5.2"].markdown
+    assert paragraphs["KB-7.1"].markdown.startswith("**KB-7.1** The turn after a location tile is taken")
+    reading = paragraphs["KB-C11"].markdown
+    assert "«le tour suivant son\nacquisition»" in reading and "«perdue»" in reading
+    assert '"once per turn"' not in reading and "once per turn" not in markdown().split("## 7.")[0]
+
+
+def test_one_heading_per_cell_and_examples_outside_the_rules_paragraphs():
+    from rulebook import rules_text
+
+    cells = ["".join(c["source"]) for c in json.loads(NOTEBOOK.read_text())["cells"] if c["cell_type"] == "markdown"]
+    for source in cells:
+        headings = [line for line in source.splitlines() if line.startswith("#")]
+        assert len(headings) <= 1 and (not headings or source.startswith(headings[0])), source[:60]
+    for rule in ("KB-C10", "KB-C13", "KB-C15"):  # their examples used to run on inside them
+        assert len(rules_text.paragraphs("kingdom_builder")[rule].markdown.split("\n\n")) == 1, rule
