@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from ..core import quote
 from ..ui import Table
 from ..views import BoardView, trace
 from . import bots as claim_bots
@@ -535,11 +536,29 @@ class Board(Table):
         self.redraw()
 
     def click_point(self, point: Point | None) -> None:
-        """What a click on ``point`` does: select a piece, move it, place, remove or put a tower there."""
+        """What a click on ``point`` does: select a piece, move it, place, remove or put a tower there. Anything
+        but a (row, column) pair of whole numbers naming a point of the island is refused in the status line."""
         state = self.state
         if point is None:
             return
-        point = tuple(point)
+        if self.shown_only:  # a position to look at (an exercise before its answer): the status line says so
+            self.redraw()
+            return
+        if (
+            not isinstance(point, (tuple, list))
+            or len(point) != 2
+            or not all(isinstance(part, int) and not isinstance(part, bool) for part in point)
+        ):
+            self.message = f"Not a point: {quote(point)} (a point is a row and a column, two whole numbers)"
+            self.message_kind = "error"
+            self.redraw()
+            return
+        point = (point[0], point[1])
+        if point not in state.island.points:
+            where = f"Row {quote(point[0], 12)}, column {quote(point[1], 12)}"  # not "(r, c)": that reads as a name
+            self.message, self.message_kind = f"{where} is not a point of the island (CL-4.2)", "error"
+            self.redraw()
+            return
         if self.replaying:
             self.view = None  # as the shared move controls do: a click during a replay returns to the game
             self.message = "Back to the game: you were looking at an earlier move."
