@@ -20,7 +20,7 @@ from . import markup, registry, rules_text, views
 from .exercises import Exercise, ExercisePanel
 from .markup import Markup
 from .registry import Option
-from .ui import Table
+from .ui import Table, build, close_widgets
 
 PANEL_WIDTH = "360px"
 MAX_UPLOAD = 5_000_000  # bytes: a save of a very long game is well under 1 MB
@@ -36,6 +36,16 @@ class Game:
     options: dict[str, Any] = field(default_factory=dict)
     loaded: Any = None  # the loaded position, for a game that came from a file
     source: str = ""
+
+
+@dataclass
+class _Away:
+    """The game put aside while an exercise is on the board, kept as it was: "Back to your game" shows it again."""
+
+    board: Table
+    game: Game
+    explorer: tuple[widgets.Widget, ...]  # the odds tab's explorer of that board (none if it was never opened)
+    display: str | None  # the board's layout.display before it was hidden
 
 
 class RulesPanel(anywidget.AnyWidget):
@@ -125,6 +135,8 @@ class App(widgets.VBox):
         self.board: Table | None = None
         self.current: Game | None = None
         self.entropy = random.SystemRandom()
+        self._away: _Away | None = None  # the game in progress while an exercise is on the board
+        self.exercise_shown: Exercise | None = None  # the exercise on the board, if one is
 
         self.about = widgets.HTML()
         self.notice = widgets.HTML()
@@ -132,6 +144,7 @@ class App(widgets.VBox):
         self.banner = self._build_banner()
         self.tabs = self._build_side_panel()
         self.board_box = widgets.Box(layout=widgets.Layout(flex="1 1 auto", min_width="0"))
+        self.exercise_view = self._build_exercise_view()
         body = widgets.HBox([self.board_box, self.tabs], layout=widgets.Layout(align_items="flex-start"))
         super().__init__([toolbar, self.notice, self.banner, body], layout=widgets.Layout(width="100%"))
         self.add_class("rulebook-app")
@@ -180,6 +193,29 @@ class App(widgets.VBox):
         )
         banner.add_class("rulebook-banner")
         return banner
+
+    def _build_exercise_view(self) -> widgets.VBox:
+        """What stands in the board's place while an exercise is shown: a line naming it with "Back to your game",
+        over the exercise's own board (:meth:`show_exercise` puts it in)."""
+        self.exercise_text = widgets.HTML()
+        self.back_button = widgets.Button(
+            description="Back to your game",
+            icon="undo",
+            button_style="success",
+            tooltip="The game you were playing, exactly as you left it",
+            layout=widgets.Layout(width="170px", flex="0 0 auto"),
+        )
+        self.back_button.add_class("rulebook-back-to-game")
+        self.back_button.on_click(lambda _: self.back_to_game())
+        self.exercise_bar = widgets.HBox(
+            [self.exercise_text, self.back_button],
+            layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="8px", padding="2px 0"),
+        )
+        self.exercise_bar.add_class("rulebook-exercise-bar")
+        self.odds_note = widgets.HTML(markup.render("exercise_odds_note.html"))  # the odds tab during an exercise
+        view = widgets.VBox([self.exercise_bar], layout=widgets.Layout(width="100%"))
+        view.add_class("rulebook-exercise-board")
+        return view
 
     def _build_side_panel(self) -> widgets.Tab:
         """The tabs beside the board: set-up, rules, exercises and the game's explorer (if it has one); every tab but
@@ -301,14 +337,17 @@ class App(widgets.VBox):
         return True
 
     def restart(self) -> None:
-        """The same game again from its start: same players, seats, seed and options (or the loaded position)."""
-        if self.current is not None:
+        """The same game again from its start: same players, seats, seed and options (or the loaded position); while
+        an exercise is shown, the exercise's position again (the game put aside stays as it was)."""
+        if self.exercise_shown is not None:
+            self.show_exercise(self.exercise_shown, self.exercise_shown.state())
+        elif self.current is not None:
             self._start(self.current)
             self._say("Restarted: the same game from its start.")
 
     def _start(self, game: Game) -> None:
         state = game.loaded if game.loaded is not None else self.setup.new_state(game.players, game.seed, game.options)
-        board = self.board_class(state, seed=game.seed, computer=game.computer)
+        board = build(lambda: self.board_class(state, seed=game.seed, computer=game.computer))
         self.current = game
         self._show(board)
 
@@ -318,6 +357,7 @@ class App(widgets.VBox):
         if self._exercises is None:
             panel = ExercisePanel(self.game, on_show=self.show_exercise)
             panel.feedback.handlers.append(self.open_rule)  # a rule id in the feedback opens the rules tab
+            panel.check_handlers.append(self._exercise_checked)
             self._exercises = panel
             self.exercises_box.children = (panel,)
         return self._exercises
@@ -343,15 +383,29 @@ class App(widgets.VBox):
         if self.explorer_class is None or self.board is None or self.odds_box.children:
             return
         if self.tabs.selected_index == self.odds_tab:
-            self.odds_box.children = (self.explorer_class(self.board),)
+            board, explorer_class = self.board, self.explorer_class
+            self.odds_box.children = (build(lambda: explorer_class(board)),)
 
-    def _show(self, board: Table) -> None:
+    def _follow(self, board: Table) -> None:
+        """Make ``board`` the app's: the banner and the about line follow it, its rule ids open the rules tab."""
         self.board = board
         board.listeners.append(self._board_changed)
         for text in (board.status, board.move_log):
             text.handlers.append(self.open_rule)
+
+    def _show(self, board: Table) -> None:
+        """Put a new game's board in place of what was shown, and close the boards and explorers it replaces (a
+        replaced board left open stays in the kernel and the page: 70 to 120 widgets per New game)."""
+        retired: list[widgets.Widget] = [] if self.board is None else [self.board]
+        retired += [child for child in self.odds_box.children if child is not self.odds_note]
+        if self._away is not None:  # a new game ends the exercise, and the game put aside for it
+            retired += [self._away.board, *self._away.explorer]
+            self._away, self.exercise_shown = None, None
+            self.exercise_view.children = (self.exercise_bar,)
+        self._follow(board)
         self.board_box.children = (board,)
         self.odds_box.children = ()
+        close_widgets(*retired)
         self._build_explorer()
         self._board_changed(board)
 
@@ -388,11 +442,66 @@ class App(widgets.VBox):
         return f"{rule}  {' '.join(words[:7])}…"
 
     def show_exercise(self, exercise: Exercise, state: Any) -> None:
-        """Put an exercise's position on the board, as Load does (no computer players); New game returns to play."""
+        """Show an exercise's position on a board of its own, in the place of the game's board, which is kept as it
+        was ("Back to your game" shows it again, the same board). The exercise's board has no computer players and
+        shows no legal target, hint or score until the answer is checked (:meth:`_exercise_checked`)."""
+        self._say(f"Setting up exercise {exercise.id} on its own board…")
         players = getattr(state, "players", self.setup.default_players)
         game = Game(players=players, seed=0, computer={}, loaded=state, source=f"exercise {exercise.id}")
-        self._start(game)
-        self._say(f"Exercise {exercise.id} is on the board. New game (under Set-up) returns to normal play.")
+        try:
+            board = build(lambda: self.board_class(state, seed=0, computer={}))
+        except ValueError as error:
+            self._say(f"Exercise {exercise.id} cannot be shown: {error}", error=True)
+            return
+        board.show_only(
+            f"Exercise {exercise.id}: the position only. Answer under Exercises; once your answer is checked, "
+            "the board shows the moves and you can play on from here."
+        )
+        retired: list[widgets.Widget] = []
+        if self._away is None:  # the game in progress is put aside as it is, board and all
+            assert self.board is not None and self.current is not None
+            self._away = _Away(self.board, self.current, tuple(self.odds_box.children), self.board.layout.display)
+            self.board.layout.display = "none"  # hidden, not closed: its page stays drawn for the way back
+        elif self.board is not None:
+            retired.append(self.board)  # the board of the exercise shown before
+        self.exercise_shown, self.current = exercise, game
+        self._follow(board)
+        self.exercise_text.value = markup.render(
+            "exercise_bar.html", exercise=exercise.id, moves=len(getattr(self._away.board.live, "history", ()))
+        )
+        self.exercise_view.children = (self.exercise_bar, board)
+        self.board_box.children = (self.exercise_view, self._away.board)
+        self.odds_box.children = (self.odds_note,)  # the game's explorer waits with the game
+        close_widgets(*retired)
+        self._board_changed(board)
+        self._say(f"Exercise {exercise.id} is on its own board; your game waits: Back to your game returns to it.")
+
+    def _exercise_checked(self, exercise: Exercise) -> None:
+        """Once the answer to the exercise on the board is checked, its board plays: legal targets, hints, moves."""
+        board = self.board
+        if self.exercise_shown is None or exercise.id != self.exercise_shown.id or board is None:
+            return
+        if board.shown_only:
+            board.show_only("")
+            self._say(f"Exercise {exercise.id} is checked: play on from its position, or go back to your game.")
+
+    def back_to_game(self) -> None:
+        """Close the exercise's board and show the game put aside for it, exactly as it was left."""
+        away = self._away
+        if away is None:
+            return
+        exercise_board = self.board
+        self._away, self.exercise_shown = None, None
+        self.board, self.current = away.board, away.game
+        away.board.layout.display = away.display
+        self.board_box.children = (away.board,)
+        self.exercise_view.children = (self.exercise_bar,)
+        self.odds_box.children = away.explorer
+        if exercise_board is not None and exercise_board is not away.board:
+            close_widgets(exercise_board)
+        self._build_explorer()
+        self._board_changed(away.board)
+        self._say("Back to your game, as you left it.")
 
     # -- save and load --------------------------------------------------------------------------------------
     def saved(self) -> tuple[str, str]:

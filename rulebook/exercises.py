@@ -23,6 +23,9 @@ import functools
 import inspect
 import json
 import re
+import types
+import typing
+from collections import abc
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +34,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from . import markup, registry, rules_text
-from .core import decode_move
+from .core import cut, decode_move, quote
 from .markup import Markup
 
 KINDS = ("legal", "most", "value")
@@ -221,18 +224,76 @@ def _question(reading: _Reading, item: dict[str, Any], where: str) -> tuple[str,
         raise _problem(where, f"'most' needs a measure, and {reading.game} has none")
     value_name, args = item.get("value", ""), item.get("args", {})
     if kind == "value":
-        if value_name not in reading.values:
-            raise _problem(where, f"value function {value_name!r} is not one of {', '.join(reading.values)}")
+        if not isinstance(value_name, str) or value_name not in reading.values:
+            raise _problem(where, f"value function {quote(value_name)} is not one of {', '.join(reading.values)}")
     elif value_name or args:
         raise _problem(where, "'value' and 'args' belong to value questions only")
     if not isinstance(args, dict):
         raise _problem(where, "'args' must be an object")
     if kind == "value":
+        function = reading.values[value_name]
         try:
-            inspect.signature(reading.values[value_name]).bind(None, **args)
+            inspect.signature(function).bind(None, **args)
         except TypeError as error:
             raise _problem(where, f"the arguments do not fit {value_name} ({error})") from None
+        _check_argument_types(function, args, where)
     return kind, value_name, args
+
+
+def _argument_types(function: Callable[..., Any]) -> dict[str, Any]:
+    """The annotated types of a value function's parameters ({} where they cannot be read)."""
+    try:
+        return typing.get_type_hints(function)
+    except (NameError, TypeError, AttributeError, SyntaxError):  # an annotation naming what its module lacks
+        return {}
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether a JSON value is of the annotated type: the types JSON holds (text, whole numbers, numbers, true or
+    false, lists, objects), with their items; a type JSON cannot name (a state, a move class) is not checked."""
+    if hint is Any:
+        return True
+    origin, inner = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        return any(_fits(value, option) for option in inner)
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    if hint in (list, tuple) or origin in (list, tuple, abc.Sequence):
+        items = [option for option in inner if option is not Ellipsis]
+        return isinstance(value, list) and all(_fits(each, items[0]) for each in value) if items else True
+    if hint is dict or origin in (dict, abc.Mapping):
+        return isinstance(value, dict) and (not inner or all(_fits(each, inner[1]) for each in value.values()))
+    return True
+
+
+def _type_name(hint: Any) -> str:
+    names = {int: "a whole number", float: "a number", str: "a text", bool: "true or false"}
+    if hint in names:
+        return names[hint]
+    origin = typing.get_origin(hint)
+    if hint in (list, tuple) or origin in (list, tuple, abc.Sequence):
+        inner = [option for option in typing.get_args(hint) if option is not Ellipsis]
+        return f"a list of {_type_name(inner[0]).split(' ', 1)[-1]}s" if inner else "a list"
+    if hint is dict or origin in (dict, abc.Mapping):
+        return "an object"
+    return getattr(hint, "__name__", str(hint))
+
+
+def _check_argument_types(function: Callable[..., Any], args: Mapping[str, Any], where: str) -> None:
+    """Refuse an argument of the wrong type for its value function ("player": "0" where a seat number is meant):
+    the function would fail while marking, long after the file was read."""
+    hints = _argument_types(function)
+    for name, value in args.items():
+        if name in hints and not _fits(value, hints[name]):
+            raise _problem(where, f"'args.{name}' must be {_type_name(hints[name])}, not {quote(value)}")
 
 
 def _position(reading: _Reading, position: Any, where: str) -> None:
@@ -302,7 +363,16 @@ def exercise(game: str, identifier: str) -> Exercise:
 
 
 def computed_answer(item: Exercise) -> tuple[int, ...]:
-    """The indices of the right choices, as the engine decides them in the exercise's position."""
+    """The indices of the right choices, as the engine decides them in the exercise's position; ValueError naming
+    the exercise when the engine cannot decide (a value function refusing its arguments, a move it cannot read)."""
+    try:
+        return _computed_answer(item)
+    except (ValueError, LookupError, TypeError, ArithmeticError) as error:
+        reason = cut(str(error) or type(error).__name__, 160)
+        raise ValueError(f"exercise {cut(item.id, 60)}: its answer cannot be computed ({reason})") from None
+
+
+def _computed_answer(item: Exercise) -> tuple[int, ...]:
     state = item.state()
     declared = registry.game(item.game)
     game = declared.engine
@@ -379,7 +449,8 @@ class ExercisePanel(widgets.VBox):
     Next, Reset and "Show on the board". Progress is kept for as long as the panel lives (the app or notebook session).
 
     ``on_show(exercise, state)`` puts a position on the app's board; without it (a notebook) the panel shows the
-    position on a board of its own, under the exercise."""
+    position on a board of its own, under the exercise. Either board shows the position only (no legal targets, no
+    hint) until the answer is checked: the ``check_handlers`` hear ``handler(exercise)`` after each check."""
 
     def __init__(self, game: str, on_show: Callable[[Exercise, Any], None] | None = None) -> None:
         from .ui import RuleText
@@ -388,6 +459,8 @@ class ExercisePanel(widgets.VBox):
         self.items = exercises(game)
         self.solved: set[str] = set()
         self.on_show = on_show
+        self.check_handlers: list[Callable[[Exercise], None]] = []
+        self.shown: tuple[Exercise, Any] | None = None  # the exercise on the panel's own board, and that board
         self.index = 0
         self.progress = widgets.HTML()
         self.progress.add_class("rulebook-exercise-progress")
@@ -406,7 +479,9 @@ class ExercisePanel(widgets.VBox):
         self.check_button.on_click(lambda _: self.check())
         self.next_button = widgets.Button(description="Next", tooltip="The next exercise")
         self.next_button.on_click(lambda _: self.next())
-        self.show_button = widgets.Button(description="Show on the board", tooltip="Put this position on the board")
+        self.show_button = widgets.Button(
+            description=SHOW, tooltip="This position on a board of its own (your game is kept)"
+        )
         self.show_button.layout.width = "150px"
         self.show_button.on_click(lambda _: self.show())
         for button in (self.check_button, self.next_button):
@@ -459,6 +534,7 @@ class ExercisePanel(widgets.VBox):
         self.question.value = markup.render(
             "exercise_question.html", question=item.question, hint=hint, rules=item.rules
         )
+        old_choices = self.choice_box.children  # closed once replaced: each exercise shown built new ones
         if item.several:
             self.radio = None
             self.boxes = [
@@ -474,6 +550,7 @@ class ExercisePanel(widgets.VBox):
                 layout=_wide(),
             )
             self.choice_box.children = (self.radio,)
+        close_widgets(*old_choices)
         self.feedback.value = ""
         self.feedback.detail = ""
 
@@ -494,11 +571,21 @@ class ExercisePanel(widgets.VBox):
     def check(self) -> bool:
         """Mark the answer: the feedback says right or wrong and why; a right answer counts as solved."""
         item = self.current
-        right, text = feedback_html(item, self.chosen())
+        chosen = self.chosen()
+        try:
+            right, text = feedback_html(item, chosen)
+        except ValueError as error:  # an answer the engine cannot compute (a broken exercise): told, not raised
+            self.feedback.value = markup.render("exercise_broken.html", exercise=item.id, error=str(error))
+            return False
         self.feedback.value = rules_text.rule_links(text, rules_text.paragraphs(self.game))
         if right:
             self.solved.add(item.id)
             self._draw_picker()
+        if chosen:  # the answer is told now: a board showing this exercise may show its moves
+            if self.shown is not None and self.shown[0].id == item.id and self.shown[1].shown_only:
+                self.shown[1].show_only("")
+            for handler in list(self.check_handlers):
+                handler(item)
         return right
 
     def next(self) -> None:
@@ -519,14 +606,53 @@ class ExercisePanel(widgets.VBox):
         self.go_to(0)
 
     def show(self) -> None:
-        """Put the exercise's position on the board (the app's, or the panel's own in a notebook)."""
+        """Put the exercise's position on a board (the app's, or the panel's own in a notebook), showing the position
+        only until the answer is checked; the button says the board is being built meanwhile."""
         item = self.current
-        state = item.state()
-        if self.on_show is not None:
-            self.on_show(item, state)
-            return
-        board_class = registry.game(self.game).board_class()
-        self.board_box.children = (board_class(state, seed=0, computer={}),)
+        self.show_button.disabled = True
+        self.show_button.description = "Building the board…"
+        self.show_button.icon = "hourglass-half"
+        try:
+            state = item.state()
+            if self.on_show is not None:
+                self.on_show(item, state)
+                return
+            board_class = registry.game(self.game).board_class()
+            board = _build(lambda: board_class(state, seed=0, computer={}))
+            board.show_only(
+                f"Exercise {item.id}: the position only. Answer above; once your answer is checked, the board "
+                "shows the moves and you can play on from here."
+            )
+            old = self.board_box.children
+            self.board_box.children = (board,)
+            self.shown = (item, board)
+            close_widgets(*old)
+        finally:
+            self.show_button.disabled = False
+            self.show_button.description = SHOW
+            self.show_button.icon = ""
+
+    def close(self) -> None:
+        """Close the panel and every widget it built (its choices, its own board)."""
+        if self.comm is not None:
+            close_widgets(self)
+
+
+SHOW = "Show on the board"  # the notebooks name the button so
+
+
+def close_widgets(*roots: Any) -> int:
+    """:func:`rulebook.ui.close_widgets` (imported when first needed, as the panel's RuleText is)."""
+    from .ui import close_widgets as close
+
+    return close(*roots)
+
+
+def _build(make: Callable[[], Any]) -> Any:
+    """:func:`rulebook.ui.build`: a board that holds every widget it opened, for :func:`close_widgets`."""
+    from .ui import build
+
+    return build(make)
 
 
 def _row() -> widgets.Layout:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anywidget
 import ipywidgets as widgets
@@ -77,6 +77,68 @@ class RuleText(anywidget.AnyWidget):
         return rules_text.rule_links(escaped, rules_text.paragraphs(self.game))
 
 
+def _widgets_in(value: Any, depth: int = 0) -> Iterator[widgets.Widget]:
+    """The widgets held in ``value``: the value itself, or those in its lists, tuples, sets and dicts (three levels
+    down at most: a widget's traits, a list of its controls; a figure's JSON is deeper and holds none)."""
+    if isinstance(value, widgets.Widget):
+        yield value
+    elif depth < 3 and isinstance(value, (list, tuple, set, frozenset, dict)):
+        for item in value.values() if isinstance(value, dict) else value:
+            if isinstance(item, (widgets.Widget, list, tuple, set, frozenset, dict)):
+                yield from _widgets_in(item, depth + 1)
+
+
+def close_widgets(*roots: Any) -> int:
+    """Close every widget reachable from ``roots``: the widgets in their trees (children, layouts, styles) and those
+    their attributes hold outside the tree (a control not shown, a board an explorer follows, a figure). A closed
+    widget leaves the kernel and the page; returns how many were closed.
+
+    Callables (handlers, listeners) are not followed: a board's listener is a method of the app that shows it."""
+    closed = 0
+    seen: set[int] = set()
+    stack = [widget for root in roots for widget in _widgets_in(root)]
+    while stack:
+        widget = stack.pop()
+        if id(widget) in seen:
+            continue
+        seen.add(id(widget))
+        stack.extend(_widgets_in(list(vars(widget).values())))  # the traits (in _trait_values) and the attributes
+        if widget.comm is not None:
+            widgets.Widget.close(widget)  # the base close: a Table's own close() would walk its tree again
+            closed += 1
+    return closed
+
+
+def _open_widgets() -> dict[str, widgets.Widget]:
+    """The widgets open in this kernel, by model id (ipywidgets keeps them until they are closed)."""
+    from ipywidgets.widgets import widget as module
+
+    instances = getattr(module, "_instances", None)
+    return dict(instances if instances is not None else widgets.Widget.widgets)
+
+
+def live_widgets() -> int:
+    """How many widgets are open in this kernel (a board that was replaced and not closed stays counted)."""
+    return len(_open_widgets())
+
+
+W = TypeVar("W", bound=widgets.Widget)
+
+
+def build(make: Callable[[], W]) -> W:
+    """``make()`` (a board, an explorer), holding in its ``built`` every widget opened while it was made, so that
+    :func:`close_widgets` closes them with it: a layout a board replaced while building it (``button.layout =
+    ...``) is no longer in any tree, and would stay open. If ``make`` fails, what it opened is closed."""
+    before = set(_open_widgets())
+    try:
+        made = make()
+    except BaseException:
+        close_widgets(*[widget for key, widget in _open_widgets().items() if key not in before])
+        raise
+    made.built = tuple(widget for key, widget in _open_widgets().items() if key not in before)
+    return made
+
+
 class _Shared:
     """An attribute of a board that belongs to its session: read from (and written to) ``board.session``."""
 
@@ -107,7 +169,6 @@ class Table(widgets.VBox, Names):
     state = _Shared()
     live = _Shared()
     finished = _Shared()
-    replaying = _Shared()
     game = _Shared()
     seed = _Shared()
     rng = _Shared()
@@ -129,6 +190,11 @@ class Table(widgets.VBox, Names):
     ) -> None:
         self.session = Session(state, seed=seed, computer=computer, names=self)
         self.listeners: list[Callable[[Table], None]] = []
+        # while set, the board shows its position and plays nothing (an exercise before its answer is checked): no
+        # legal targets, no hint, every move control off, and this text in the status line (see show_only)
+        self.shown_only = ""
+        # panels a game's board fills with what an exercise may ask (scores, odds): hidden while shown_only is set
+        self.answer_panels: tuple[widgets.Widget, ...] = ()
         self._frozen: list[Any] = []
         name = self.session.game_name
         self.status = RuleText(name, layout=widgets.Layout(min_height="2.6em"))
@@ -145,26 +211,57 @@ class Table(widgets.VBox, Names):
         super().__init__(**kwargs)
         self.add_class("rulebook-board")
 
+    @property
+    def replaying(self) -> bool:
+        """Whether the board only shows a position: an earlier one of the history, or (``shown_only``) one to look
+        at before playing. Every game's board offers no move, target or hint then, and its move controls are off."""
+        return self.session.replaying or bool(self.shown_only)
+
+    def show_only(self, text: str) -> None:
+        """Show the position and play nothing, with ``text`` in the status line (an exercise before its answer);
+        ``show_only("")`` lets the board play again, with its targets and hints."""
+        self.shown_only = str(text)
+        self.redraw()
+
+    def close(self) -> None:
+        """Close the board and every widget it built (its figure, controls, log), shown or not."""
+        if self.comm is not None:  # (a board closed already, or collected, has nothing left to close)
+            close_widgets(self)
+
     # -- what a click or a button does: the session acts, the board draws ------------------------------
+    def _refused_while_shown_only(self) -> bool:
+        if not self.shown_only:
+            return False
+        self.redraw()  # the status line says why nothing is played
+        return True
+
     def play(self, move: Any) -> bool:
         """Try a move for the person to move (:meth:`Session.play`); a refusal is told in the status line."""
+        if self._refused_while_shown_only():
+            return False
         played = self.session.play(move)
         self.redraw()
         return played
 
     def undo(self) -> None:
         """Take back the last move of a person, with the computer's replies to it."""
+        if self._refused_while_shown_only():
+            return
         self.session.undo()
         self.redraw()
 
     def hint(self) -> Any:
         """Tell and mark the move the best computer player suggests (never played); returns it, or None."""
+        if self._refused_while_shown_only():
+            return None
         move = self.session.hint()
         self.redraw()
         return move
 
     def show_move(self, index: int) -> None:
         """Replay: show the position after move ``index`` (0 is the start); the newest returns to the game."""
+        if self._refused_while_shown_only():
+            return
         self.session.show_move(index)
         self.redraw()
 
@@ -254,6 +351,8 @@ class Table(widgets.VBox, Names):
             control.disabled = False
         self._frozen = []
         self.status.value = self.status_html()
+        for panel in self.answer_panels:
+            panel.layout.display = "none" if self.shown_only else None
         self.draw()
         self._draw_history_bar()
         if self.finished or self.replaying:
@@ -284,8 +383,11 @@ class Table(widgets.VBox, Names):
     # -- shared rendering ----------------------------------------------------------------------
     def status_html(self) -> str:
         """The status line: whose turn and what to do (or the replayed position), then the last action's message."""
+        if self.shown_only:  # nothing of the position's moves (the prompt may name them) and no refusal
+            return markup.render("status.html", shown_only=self.shown_only, message="")
         return markup.render(
             "status.html",
+            shown_only="",
             replay=self.replaying,
             view=self.view,
             last=len(self.states) - 1,

@@ -426,6 +426,7 @@ class Board(Table):
         self.play_button.on_click(lambda _: self.play_choice())
         self.info = widgets.HTML()
         self.odds_panel = widgets.HTML()
+        self.answer_panels = (self.odds_panel,)  # the draw advice an exercise asks for: hidden until it is answered
 
     def _arrange(self) -> None:
         """The figure left of the column of controls, the status line above, the log folded away below."""

@@ -439,6 +439,7 @@ class Board(Table):
         self.card = widgets.HTML()
         self.tiles = widgets.HTML()
         self.scores = widgets.HTML()
+        self.answer_panels = (self.scores,)  # the gold an exercise asks for: hidden until it is answered
         self.goals = widgets.HTML(goals_html(state))
         cards = [(name.title(), name) for name in (*state.cards, "castles")]
         self.scoring_card = widgets.Dropdown(
