@@ -1,5 +1,5 @@
 """The threat explorer beside the Claim board: what an enemy's next step or jump could capture, and the player's
-own captures, counted by hand from a written position; the explorer follows the board and its number input."""
+own captures, counted by hand from a written position; the explorer follows the board and its colour menu."""
 
 from __future__ import annotations
 
@@ -41,22 +41,22 @@ def test_threats_and_captures_counted_by_hand():
     assert capture_moves(claim.new_game(players=2, seed=1), 0) == []  # nothing is captured before the battle
 
 
-def test_the_explorer_follows_its_number_and_the_board():
+def test_the_explorer_follows_its_colour_and_the_board():
     board = Board(bait(), computer={1: "greedy"})
     explorer = Explorer(board)
     assert "rulebook-explorer" in explorer._dom_classes
     assert "rulebook-explorer-result" in explorer.result._dom_classes
-    assert explorer.player.value == 1  # the person plays red
+    assert explorer.player.value == 0 and explorer.player.label == "Red"  # the person plays red
     shown = text(explorer.result.value)
     assert shown.startswith("Red has 3 pieces and 1 tower on the board.")
     assert "3 of these 4 (3/4) can be captured" in shown
     assert "the tower on B5, the piece on A4, the piece on E1" in shown
     assert "Blue: step from B3 to B4 takes 2" in shown and "Blue: step from F2 to E2 takes 1" in shown
     assert "step from E1 to F1 takes a blue piece on F2" in shown
-    explorer.player.value = 2
+    explorer.player.value = 1  # Blue
     shown = text(explorer.result.value)
     assert shown.startswith("Blue has 2 pieces and 0 towers") and "1 of these 2 (1/2)" in shown
-    explorer.player.value = 1
+    explorer.player.value = 0
     board.play(claim.Step((1, 0), (1, 1)))  # red blocks B4; the computer answers; the explorer follows
     assert explorer.update in board.listeners
     assert text(explorer.result.value) != shown and "B3 to B4" not in text(explorer.result.value)
@@ -67,7 +67,7 @@ def test_before_the_battle_the_explorer_says_when_captures_begin():
     explorer = Explorer(board)
     assert "captured only in the battle (CL-7.1)" in text(explorer.result.value)
     before = explorer.result.value
-    explorer.player.value = 2
+    explorer.player.value = 1
     assert explorer.result.value != before and "Blue has" in text(explorer.result.value)
 
 

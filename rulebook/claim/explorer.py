@@ -29,14 +29,13 @@ class Explorer(widgets.VBox):
         self.board = board
         state = board.state
         people = [seat for seat in range(state.players) if seat not in board.bots]
-        self.player = widgets.BoundedIntText(
-            value=(people[0] if people else 0) + 1,
-            min=1,
-            max=state.players,
-            description="Player",
-            tooltip="Whose pieces to look at: "
-            + ", ".join(f"{seat + 1} {colour}" for seat, colour in enumerate(state.colours)),
-            layout=widgets.Layout(width="150px"),
+        # the players by their colours, as the board and its players panel name them (a seat's value is its number)
+        self.player = widgets.Dropdown(
+            options=[(colour.capitalize(), seat) for seat, colour in enumerate(state.colours)],
+            value=people[0] if people else 0,
+            description="Colour",
+            tooltip="Whose pieces and towers to look at",
+            layout=widgets.Layout(width="170px"),
             style={"description_width": "4em"},
         )
         self.key = widgets.HTML()
@@ -60,7 +59,7 @@ class Explorer(widgets.VBox):
         from .widget import GLYPH
 
         state = self.board.state
-        seat = min(max(self.player.value, 1), state.players) - 1
+        seat = self.player.value
         colour = state.colours[seat]
         self.key.value = markup.render("threats_key.html", package=__package__, colour=colour, glyph=GLYPH[colour])
         self.result.value = threats_html(state, seat)
