@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import secrets
 import socket
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import registry
+from . import registry, serve
 
 
 def notebooks_dir() -> Path:
@@ -25,30 +22,34 @@ def notebooks_dir() -> Path:
     return folder
 
 
-def lab_command(port: int | None, ip: str = "127.0.0.1", token: str | None = None) -> list[str]:
-    """JupyterLab on notebooks/, bound to ``ip`` (this machine only unless asked otherwise) with a token, whatever the
-    user's Jupyter config says: both are given on the command line, which overrides config files."""
-    command = [
-        sys.executable,
-        "-m",
-        "jupyterlab",
-        "--no-browser",
-        f"--ServerApp.root_dir={notebooks_dir()}",
-        f"--ServerApp.ip={ip}",
-        f"--IdentityProvider.token={token or secrets.token_hex(24)}",
-    ]
-    if port:
-        command.append(f"--port={port}")
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")
-    return command
+def lab_command(port: int | None, ip: str = serve.LOOPBACK, token: str | None = None) -> list[str]:
+    """JupyterLab on notebooks/, on ``ip`` (this machine only unless asked otherwise) with a token, whatever the
+    user's Jupyter config says (:func:`rulebook.serve.lab_command`)."""
+    return serve.lab_command(port, ip, token, root_dir=notebooks_dir())
 
 
-def lab(port: int | None, ip: str = "127.0.0.1") -> int:
-    """JupyterLab on notebooks/, token authentication on (Jupyter prints the address with its token)."""
-    where = "this machine only" if ip == "127.0.0.1" else f"the address {ip}, so other machines may reach it"
-    print(f"Starting JupyterLab on {where}; open the address with its token printed below.", flush=True)
-    return subprocess.call(lab_command(port, ip))
+def _where(ip: str) -> str:
+    if serve.is_loopback(ip):
+        return "this machine only"
+    return f"the address {ip}, so other machines may reach it (the token is still required)"
+
+
+def lab(port: int | None, ip: str = serve.LOOPBACK) -> int:
+    """JupyterLab on notebooks/ with a fresh token; its address, token included, is printed once it answers."""
+    try:
+        ip = serve.check_ip(ip)
+        port = serve.choose_port(ip, port, serve.LAB_PORT)
+    except ValueError as error:
+        fail("lab", str(error))
+    token = serve.fresh_token()
+    host = serve.local_host(ip)
+    print(f"Starting JupyterLab on {_where(ip)}; Ctrl-C stops it.", flush=True)
+    return serve.supervise(
+        lab_command(port, ip, token),
+        ready=lambda: serve.answers(f"http://{host}:{port}/api/status", token),
+        announce=f"JupyterLab is ready: open {serve.address(ip, port, '/lab', token)}",
+        out=lambda line: print(line, flush=True),
+    )
 
 
 def app_file(game: str) -> str:
@@ -92,37 +93,48 @@ def app_notebook(game: str, folder: Path) -> Path:
     return path
 
 
-def voila_command(notebook: Path, port: int | None, token: str | None) -> list[str]:
-    """Voila on 127.0.0.1 with a token; a kernel is started and the page run before anyone asks for it, so the
-    page opens on a ready board."""
-    command = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(notebook),
-        "--no-browser",
-        "--Voila.ip=127.0.0.1",
-        f"--Voila.root_dir={notebook.parent}",
-        "--preheat_kernel=True",
-        "--pool_size=1",
-        # the one file the page may fetch: plotly.js beside the notebook (views.plotly_file)
-        "--VoilaConfiguration.file_allowlist=['plotly-[0-9a-f]{16}-script[.]js']",
-    ]
-    command.append(f"--token={token}" if token else "--token")
-    if port:
-        command.append(f"--port={port}")
-    return command
+APP_FILES = ["plotly-[0-9a-f]{16}-script[.]js"]  # what the app's page may fetch: plotly.js (views.plotly_file)
 
 
-def app(game: str, port: int | None, token: str | None = None) -> int:
-    """One game as an app: the board, its set-up and its rules, served by Voila with token authentication."""
+def voila_command(notebook: Path, port: int | None, token: str | None, **options: Any) -> list[str]:
+    """Voila on 127.0.0.1 with a token, whatever the user's config says; a kernel is started and the page run
+    before anyone asks for it, so the page opens on a ready board (:func:`rulebook.serve.voila_command`: ``ip``,
+    ``max_kernels``, ``idle_timeout``)."""
+    return serve.voila_command(notebook, port, token, files=APP_FILES, **options)
+
+
+def app(
+    game: str,
+    port: int | None,
+    token: str | None = None,
+    *,
+    ip: str = serve.LOOPBACK,
+    max_kernels: int | None = None,
+) -> int:
+    """One game as an app: the board, its set-up and its rules, served by Voila with a fresh token; its address,
+    token included, is printed once it answers."""
+    try:
+        ip = serve.check_ip(ip)
+        port = serve.choose_port(ip, port, serve.APP_PORT)
+    except ValueError as error:
+        fail("app", str(error))
+    if max_kernels is not None and not 1 <= max_kernels <= 1000:
+        fail("app", f"--max-kernels: a whole number from 1 to 1000, not {max_kernels}")
+    token = token or serve.fresh_token()
+    host = serve.local_host(ip)
+    places = max_kernels or serve.default_places()
     with tempfile.TemporaryDirectory(prefix="rulebook-app-") as folder:
         notebook = app_notebook(game, Path(folder))
         print(
-            f"Serving {app_file(game)} as an app; open the http://127.0.0.1:... address with its token printed below.",
+            f"Serving {app_file(game)} as an app on {_where(ip)}, up to {places} games at once; Ctrl-C stops it.",
             flush=True,
         )
-        return subprocess.call(voila_command(notebook, port, token))
+        return serve.supervise(
+            voila_command(notebook, port, token, ip=ip, max_kernels=places),
+            ready=lambda: serve.listens(host, port),
+            announce=f"The app is ready: open {serve.address(ip, port, '/', token)}",
+            out=lambda line: print(line, flush=True),
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="rulebook", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     lab_parser = commands.add_parser("lab", help="open JupyterLab on the rulebook notebooks")
-    lab_parser.add_argument("--port", type=int, default=None)
+    lab_parser.add_argument("--port", type=int, default=None, help="port to listen on (default: 8888 or the next free)")
     lab_parser.add_argument(
         "--ip",
         default="127.0.0.1",
@@ -138,7 +150,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     app_parser = commands.add_parser("app", help="serve one game's notebook as an app (Voila, code hidden)")
     app_parser.add_argument("game", choices=games)
-    app_parser.add_argument("--port", type=int, default=None)
+    app_parser.add_argument("--port", type=int, default=None, help="port to listen on (default: 8866 or the next free)")
+    app_parser.add_argument(
+        "--ip",
+        default=serve.LOOPBACK,
+        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every network); a token is "
+        "required whatever it is",
+    )
+    app_parser.add_argument(
+        "--max-kernels",
+        type=int,
+        default=None,
+        metavar="N",
+        help="most games served at once (each page has its own kernel, about 120 MB); a page beyond them is told "
+        "the server is full (default: one per 300 MB of free memory, at most 64)",
+    )
     study_parser = commands.add_parser("study", help="play many games between computer players: who wins how often")
     study_parser.add_argument("game", choices=games)
     study_parser.add_argument("--games", type=int, default=40, help="how many games (default 40)")
@@ -156,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         return lab(args.port, args.ip)
     if args.command == "study":
         return study(args)
-    return app(args.game, args.port)
+    return app(args.game, args.port, ip=args.ip, max_kernels=args.max_kernels)
 
 
 def fail(command: str, message: str) -> NoReturn:
