@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import registry, study
+from . import loadtest, registry, study
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {
@@ -205,6 +205,8 @@ def main() -> int:
     notebooks = notebook_times()
     notebooks["all notebooks (s)"] = round(sum(notebooks.values()), 2)
     sections.append(("Notebook execution (s, kernel start included)", notebooks))
+    # a class opening one app at once: 1, 4, 8 and 16 pages on 127.0.0.1, bounded in time (rulebook.loadtest)
+    sections.append(("Load test: pages of one app opened together (Chromium, 127.0.0.1)", loadtest.figures()))
     lines = ["# rulebook benchmark", "", f"{time.strftime('%Y-%m-%d %H:%M')}, Python {sys.version.split()[0]}", ""]
     for title, figures in sections:
         lines += [f"## {title}", "", "| measure | value | target |", "| --- | --- | --- |"]
