@@ -42,3 +42,37 @@ def test_the_order_check_can_fail():
     numbers = [number(rule) for rule in ("MJ-C1", "MJ-C9", "MJ-C3")]
     assert numbers != sorted(numbers)
     assert number("KB-C12.10") > number("KB-C12.9")
+
+
+CODE_WORDS = ("`", "Config", ".json", ".py", "Wilson")  # code, file names and statistics jargon (issue 25.6)
+
+
+@pytest.mark.parametrize("game", rules_text.GAMES)
+def test_the_rules_paragraphs_carry_no_code_words(game):
+    """Set-up options are named by their labels in the app; the code behind them is in each notebook's 'for the
+    curious' note, outside the rules."""
+    import re
+
+    for rule, paragraph in rules_text.paragraphs(game).items():
+        for word in CODE_WORDS:
+            assert word not in paragraph.markdown, f"{rule} carries {word!r}"
+        assert not re.search(r"\bseed\b", paragraph.markdown), f"{rule} speaks of a seed"
+
+
+@pytest.mark.parametrize("game", rules_text.GAMES)
+def test_each_markdown_cell_holds_at_most_one_heading_and_starts_with_it(game):
+    import json
+
+    notebook = json.loads(rules_text.notebook_path(game).read_text(encoding="utf-8"))
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        source = "".join(cell["source"])
+        headings = [line for line in source.splitlines() if line.startswith("#")]
+        assert len(headings) <= 1, f"{game}: one cell holds {headings}"
+        assert not headings or source.startswith(headings[0]), f"{game}: {headings[0]!r} starts mid-cell"
+
+
+def test_the_heading_check_can_fail():
+    text = "Some prose.\n\n## The live board\n\nMore."
+    assert not text.startswith([line for line in text.splitlines() if line.startswith("#")][0])
