@@ -50,7 +50,7 @@ class Paragraph:
 def notebooks_dir() -> Path:
     """The notebooks folder of a checkout, or the copy a wheel installs inside the package."""
     here = Path(__file__).resolve().parent
-    for folder in (here.parent / "notebooks", here / "notebooks"):
+    for folder in (here / "notebooks", here.parent / "notebooks"):  # an installed wheel's own copy first
         if folder.is_dir():
             return folder
     raise FileNotFoundError("the rulebook's notebooks/ folder was not found next to the package")
