@@ -114,3 +114,42 @@ def test_the_palettes_stay_apart_for_colour_blind_eyes():
             for a, b in itertools.combinations(range(len(colours)), 2):
                 distance = colorspacious.deltaE(seen[a], seen[b], input_space="sRGB1")
                 assert distance >= 15, (name, kind, colours[a], colours[b], distance)
+
+
+def test_pieces_carry_no_letter_to_confuse_with_a_territory_and_each_colour_has_its_own_shape():
+    from rulebook.claim.widget import GLYPH, SYMBOL, TOWER_MARK
+
+    board = board_of("R......\nr......\n..b....\n....B..\n......b")
+    pieces = trace(board.figure.plot, "pieces")
+    by_point = {
+        (x, y): (text, symbol, size)
+        for x, y, text, symbol, size in zip(pieces.x, pieces.y, pieces.text, pieces.marker.symbol, pieces.marker.size)
+    }
+    assert by_point[(0.0, -1.0)] == ("", "circle", 19) and by_point[(2.0, -2.0)] == ("", "square", 19)
+    assert by_point[(0.0, 0.0)] == (TOWER_MARK, "circle", 27) and by_point[(4.0, -3.0)] == (TOWER_MARK, "square", 27)
+    letters = set(claim.rules.TERRITORY_LETTERS) | set(claim.rules.TERRITORY_LETTERS.upper())
+    assert not letters & set("".join(pieces.text))
+    # four shapes, none two of the round ones (a hexagon reads as a circle at 19 px): red and green, both dark in
+    # grey, are a circle and a triangle
+    assert len(set(SYMBOL.values())) == 4 and not {"hexagon", "octagon", "pentagon"} & set(SYMBOL.values())
+    assert len(set(GLYPH.values())) == 4
+
+
+def test_a_territory_letter_sits_between_four_of_its_points_clear_of_every_mark():
+    """Each letter is at the middle of a square of four points of its territory (on the islands of 2, 3 and 4
+    players): half a step from each of them, out of reach of a piece, a tower, a ring or a star, and of the lattice
+    lines and borders."""
+    from rulebook.claim.widget import _letter_spot
+
+    for players, seed in ((2, 7), (3, 1), (4, 11)):
+        island = claim.new_game(players=players, seed=seed).island
+        for letter, points in island.territories.items():
+            x, y = _letter_spot(island, letter)
+            row, column = -y, x
+            assert row % 1 == 0.5 and column % 1 == 0.5, (players, letter)
+            corners = {(row + dr, column + dc) for dr in (-0.5, 0.5) for dc in (-0.5, 0.5)}
+            assert corners <= set(points), (players, letter)
+    board = Board(claim.new_game(players=2, seed=7))
+    spots = xy(board, "territory letters")
+    assert len(spots) == len(board.state.island.territories)
+    assert all(min(abs(x - px) + abs(y + pr) for pr, px in board.state.island.points) == 1.0 for x, y in spots)

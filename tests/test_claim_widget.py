@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import ipywidgets as widgets
@@ -123,6 +124,8 @@ def test_a_whole_two_player_game_by_clicks():
             if board.selected != move.origin:
                 pick(board, move.origin)
             pick(board, move.destination)
+            if board.jumping:  # the piece could jump on from there: a click on it ends the jump
+                pick(board, move.destination)
         elif isinstance(move, claim.Stop):
             board.stop_button.click()
         else:
@@ -274,3 +277,158 @@ def test_the_rules_figures_draw_their_moves_once_without_a_second_caption():
     assert [(list(t.x), list(t.y)) for t in paths] == [([1.0, 2.0, None], [-2.0, -2.0, None])] * 2
     ghosts = [trace for trace in pair.data if trace.name == "taken off"]
     assert [list(zip(t.x, t.y)) for t in ghosts] == [[], [(3.0, -2.0)]]  # the blue piece on D3, after only
+
+
+# --- a jump made landing by landing (issue 26.6) ------------------------------------------------------------------
+
+LAND = "\n".join(["aaaabbb"] * 5)  # 5 rows: row 0 of the diagram is row 5 on the board
+DOUBLE = ".......\n.......\nrb.b...\n.......\n.....b."  # red on A3 jumps B3 to C3, then D3 to E3
+
+
+def double_jump() -> Board:
+    return Board(claim.from_diagram(f"players: red blue\nto-move: red\nphase: battle\n\n{LAND}\n\n{DOUBLE}\n"))
+
+
+def drawn(board: Board, name: str) -> list[tuple[float, float]]:
+    shown = trace(board.figure.plot, name)
+    return [(x, y) for x, y in zip(shown.x or (), shown.y or ()) if x is not None]
+
+
+def test_a_multi_jump_goes_on_from_its_first_landing_without_clicking_the_piece_again():
+    board = double_jump()
+    start = board.state
+    pick(board, (2, 0))
+    assert sorted(trace(board.figure.plot, "targets").text) == ["jump to C3", "jump to E3", "step to A2", "step to A4"]
+    pick(board, (2, 2))  # C3: the piece may jump on from there, so nothing is played yet
+    assert board.state is start and board.jumping and board.landings == ((2, 2),)
+    assert board.selected == (2, 0)  # the piece is still in hand
+    assert "jumping from A3, on C3 now: click a ringed point to jump on" in board.status.text
+    assert list(trace(board.figure.plot, "targets").text) == ["jump on to E3"]  # the rings show the next landing
+    assert (2.0, -2.0) in drawn(board, "pieces") and (0.0, -2.0) not in drawn(board, "pieces")  # drawn on C3
+    assert drawn(board, "jump so far") == [(0.0, -2.0), (2.0, -2.0)]
+    pick(board, (2, 4))  # E3: no jump on from there, so the jump is played
+    assert board.state.history == (claim.Jump((2, 0), ((2, 2), (2, 4))),)
+    assert "is empty" not in board.status.text
+    assert "Red: jumps from A3 over B3 to C3, then over D3 to E3" in board.status.text
+    assert not board.jumping and board.selected is None and drawn(board, "jump so far") == []
+
+
+def test_a_jump_ends_where_the_piece_stands_on_a_click_on_it_or_stop_and_undo_takes_a_landing_back():
+    board = double_jump()
+    pick(board, (2, 0))
+    pick(board, (2, 2))
+    assert not board.stop_button.disabled and "End the jump" in board.stop_button.tooltip
+    board.undo()  # the landing is taken back: the piece is in hand on its starting point, nothing played
+    assert board.landings == () and board.selected == (2, 0) and board.state.history == ()
+    assert "The piece is back on A3: nothing was played." in board.status.text
+    assert board.stop_button.disabled  # no series of captures to stop
+    pick(board, (2, 2))
+    pick(board, (2, 2))  # a click on the landed piece ends the jump there
+    assert board.state.history == (claim.Jump((2, 0), ((2, 2),)),)
+    board.undo()
+    assert board.state.history == ()
+    pick(board, (2, 0))
+    pick(board, (2, 2))
+    board.stop_button.click()  # Stop ends it there too
+    assert board.state.history == (claim.Jump((2, 0), ((2, 2),)),)
+
+
+def test_clicks_in_the_middle_of_a_jump_take_it_back_explain_or_take_up_another_piece():
+    board = double_jump()
+    pick(board, (2, 0))
+    pick(board, (2, 2))
+    pick(board, (0, 6))  # an empty point the piece cannot reach: explained, the jump still in hand
+    assert board.jumping and "in the middle of its jump" in board.status.text and board.state.history == ()
+    assert "Refused" not in board.status.text
+    pick(board, (2, 0))  # its starting point: taken back, the piece still in hand
+    assert not board.jumping and board.selected == (2, 0)
+    assert "The piece is back on A3: nothing was played." in board.status.text
+    two = Board(claim.from_diagram(f"players: red blue\nto-move: red\nphase: battle\n\n{LAND}\n\n{DOUBLE[:-1]}r\n"))
+    pick(two, (2, 0))
+    pick(two, (2, 2))
+    pick(two, (4, 6))  # another red piece: the jump is let go and that piece taken up
+    assert not two.jumping and two.selected == (4, 6) and two.state.history == ()
+    assert "for the piece on G1" in two.status.text
+
+
+def test_the_seeded_battles_double_jump_is_played_by_clicking_the_piece_then_each_landing():
+    import random
+
+    start = bots.play_until_battle(claim.new_game(players=2, seed=1), random.Random(1))
+    move = claim.Jump((2, 1), ((4, 1), (4, 3)))
+    assert move in claim.legal_moves(start) and start.turn == 0
+    board = Board(start, seed=1, computer={1: "greedy"})
+    pick(board, move.origin)
+    for landing in move.path:
+        assert board.state is start
+        assert (float(landing[1]), float(-landing[0])) in drawn(board, "targets")  # ringed before the click
+        pick(board, landing)
+    assert board.state.history[len(start.history)] == move
+    assert board.live.turn == 0 and len(board.live.history) == len(start.history) + 2  # and the computer answered
+
+
+def test_the_boards_jumps_from_a_landing_are_the_engines():
+    """jump_ends from a piece's own point lists exactly the engine's jumps of that piece, and every path it gives
+    after a landing is one the engine plays, through that landing (random positions of seeded games)."""
+    import random
+
+    from rulebook.claim.widget import jump_ends
+
+    checked = 0
+    for seed in (1, 2, 3):
+        rng = random.Random(seed)
+        state = bots.play_until_battle(claim.new_game(players=2, seed=seed), rng)
+        for _ in range(30):
+            if state.result is not None:
+                break
+            pieces = state.pieces(state.turn) if state.follow_up is None else (state.follow_up,)
+            for piece in pieces:
+                moves = claim.legal_moves(state)
+                engine = {m.destination: m.path for m in moves if isinstance(m, claim.Jump) and m.origin == piece}
+                assert jump_ends(state, piece) == engine
+                for path in engine.values():
+                    for end, longer in jump_ends(state, piece, path[:1]).items():
+                        assert longer[0] == path[0] and longer[-1] == end
+                        assert claim.check(state, claim.Jump(piece, longer)) is None
+                        checked += 1
+            state = claim.apply(state, bots.greedy_bot(state, rng))
+    assert checked > 20
+
+
+# --- the players panel (issue 26.4) -------------------------------------------------------------------------------
+
+
+def _rows(board: Board) -> list[list[str]]:
+    rows = re.findall(r"<tr class=\"rb-cl-player[^\"]*\">(.*?)</tr>", board.score_view.value, re.S)
+    cells = [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S) for row in rows]
+    return [[html.unescape(re.sub(r"<[^>]+>", "", cell)).strip() for cell in row] for row in cells]
+
+
+def test_the_players_panel_counts_pieces_towers_and_territories_and_marks_the_player_to_move():
+    state = claim.from_diagram(
+        f"players: red blue\nto-move: red\nphase: battle\n\n{LAND}\n\nR...B..\nr...b..\n.r.....\n.......\n......b\n"
+    )
+    board = Board(state, computer={1: "greedy"})
+    assert _rows(board) == [
+        ["\u25b6", "\u25cf Red (you)", "2", "1", "a"],
+        ["", "\u25a0 Blue (computer)", "2", "1", "b"],
+    ]
+    assert board.score_view.value.count("rb-cl-to-move") == 1 and "3 towers win." in board.score_view.value
+    assert "rulebook-players" in board.score_view._dom_classes
+    board.play(claim.Step((2, 1), (3, 1)))  # red moves, blue (the computer) answers: red is to move again
+    assert _rows(board)[0][0] == "\u25b6" and len(board.state.history) == 2
+
+
+def test_four_players_are_shown_by_side_with_the_towers_partners_share():
+    board = Board(claim.new_game(players=4, seed=11), seed=11, computer={1: "greedy", 2: "greedy", 3: "random"})
+    value = board.score_view.value
+    assert "Red + Green: 0 of 5 towers together" in value and "Blue + Yellow: 0 of 5 towers together" in value
+    assert [row[1] for row in _rows(board)] == [
+        "\u25cf Red (you)",
+        "\u25b2 Green (computer)",
+        "\u25a0 Blue (computer)",
+        "\u25c6 Yellow (computer)",
+    ]
+    assert [row[0] for row in _rows(board)] == ["\u25b6", "", "", ""]
+    people = Board(claim.new_game(players=3, seed=1))  # everyone at one screen: no "you"
+    assert [row[1] for row in _rows(people)] == ["\u25cf Red", "\u25a0 Blue", "\u25c6 Yellow"]

@@ -1,5 +1,9 @@
 """The live Claim board: click a piece, then a highlighted point; placement, removal and towers on the same board.
 
+A jump over several pieces is played as players make it: click the piece, then each landing point in turn. While the
+engine lets the piece jump on, the landed piece stays in hand and the rings show where it may land next; a click on
+the piece (or Stop) ends the jump where it stands.
+
 Everything the figure's clicks do can also be done with the controls (a point picker and a move list),
 which is how the tests drive the widget without a browser.  Points are named as players name them: a column letter
 and a row number counted from the bottom ("C5"), drawn along the figure's edges; the engine's own texts, which
@@ -8,13 +12,14 @@ write points as (row, column), are put into those names before the page shows th
 
 from __future__ import annotations
 
-import html
+import dataclasses
 import re
 from typing import Any, NamedTuple
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from .. import markup
 from ..core import quote
 from ..ui import Table
 from ..views import BoardView, trace
@@ -33,6 +38,7 @@ from .rules import (
     Step,
     Stop,
     captures_of,
+    check,
     conquerable,
     legal_moves,
     teams_of,
@@ -43,7 +49,7 @@ from .rules import (
 # under deuteranomaly, protanomaly and tritanomaly at full severity; tests/test_claim_colours.py): the pieces' colours;
 # the ground of the island with the tints of territories held by a tower and the two kinds of ring drawn on it.
 COLOUR_HEX = {"red": "#b71c1c", "blue": "#42a5f5", "yellow": "#fdd835", "green": "#00796b"}
-TEXT_ON = {"red": "white", "blue": "#212121", "yellow": "#212121", "green": "white"}  # the letter on a piece
+TEXT_ON = {"red": "white", "blue": "#212121", "yellow": "#212121", "green": "white"}  # the tower mark on a piece
 LAND = "#fefefb"  # every territory nobody holds: the thick borders and the letters tell territories apart
 TINT = {"red": "#f78079", "blue": "#b8bcfb", "yellow": "#e1c431", "green": "#13d6b8"}  # a territory a tower holds
 TARGET = "#6a1b9a"  # rings on the points the selected piece (or a tower, a removal) can go to; the selected piece
@@ -53,9 +59,13 @@ PALETTES: dict[str, list[str]] = {
     "pieces": [*COLOUR_HEX.values(), LAND, HINT],
     "island": [LAND, *TINT.values(), TARGET, LAST, HINT],
 }
-# a shape per colour as well as a hue, so the board reads without colour vision and in grey-scale
-SYMBOL = {"red": "circle", "blue": "square", "yellow": "diamond", "green": "hexagon"}
-GLYPH = {"red": "\u25cf", "blue": "\u25a0", "yellow": "\u25c6", "green": "\u2b22"}  # the same shapes in text
+# a shape per colour as well as a hue, so the board reads without colour vision and in grey-scale (red and green are
+# both dark in grey: a circle and a triangle, not a circle and a hexagon). Pieces carry no letter: "b" and "r" would
+# read as the territories' letters a-e. A tower is larger, thickly outlined and carries a rook.
+SYMBOL = {"red": "circle", "blue": "square", "yellow": "diamond", "green": "triangle-up"}
+GLYPH = {"red": "\u25cf", "blue": "\u25a0", "yellow": "\u25c6", "green": "\u25b2"}  # the same shapes in text
+TOWER_MARK = "\u265c"  # the rook on a tower (a piece has no mark)
+PIECE_SIZE, TOWER_SIZE = 19, 27
 
 # The live board's figure fits in this box (pixels, wide x high), beside a controls column of CONTROLS_WIDTH: together
 # they fit the 880 x 680 the app gives a board.  The island's rows and columns decide the size inside the box.
@@ -148,6 +158,42 @@ def hint_marks(move: Any) -> tuple[list[Point], list[Point]]:
     if isinstance(move, (Place, PlaceTower, Remove)):
         return [], [move.point]
     return [], []  # Stop and Pass name no point: the status line says them
+
+
+def jump_ends(state: State, origin: Point, landed: tuple[Point, ...] = ()) -> dict[Point, tuple[Point, ...]]:
+    """Where the piece jumping from ``origin``, landed on ``landed`` so far, can end its jump by jumping on: each
+    point with the whole path to it (``landed``, then the fewest further landings, found in the engine's order), kept
+    where the engine would play that jump (CL-6.2, CL-C4, and CL-7.4 for a piece capturing again)."""
+    here = landed[-1] if landed else origin
+    left = {origin, *landed}  # the piece has left its origin (nothing to jump over) and lands on no point twice
+    came_from: dict[Point, Point] = {here: here}
+    order: list[Point] = []
+    frontier = [here]
+    while frontier:
+        following = []
+        for point in frontier:
+            for over, land in state.island.jumps[point]:
+                if over == origin or state.at(over) == "." or land in left or land in came_from:
+                    continue
+                if state.at(land) != ".":
+                    continue
+                came_from[land] = point
+                following.append(land)
+        following.sort()
+        order.extend(following)
+        frontier = following
+    paths: dict[Point, tuple[Point, ...]] = {}
+    for land in order:  # a landing point comes after the one it was reached from
+        paths[land] = paths.get(came_from[land], landed) + (land,)
+    return {point: path for point, path in paths.items() if check(state, Jump(origin, path)) is None}
+
+
+def _jumped(state: State, origin: Point, landed: tuple[Point, ...]) -> State:
+    """The position as drawn while a piece is in the middle of a jump: the piece on its last landing."""
+    rows = [list(row) for row in state.grid]
+    rows[landed[-1][0]][landed[-1][1]] = rows[origin[0]][origin[1]]
+    rows[origin[0]][origin[1]] = "."
+    return dataclasses.replace(state, grid=tuple("".join(row) for row in rows))
 
 
 def board_figure(state: State, title: str = "", width: int = 640, marks: Marks = NO_MARKS) -> go.Figure:
@@ -255,7 +301,7 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
             mode="markers+text",
             name="pieces",
             showlegend=False,
-            textfont={"size": 12, "family": "Arial Black"},
+            textfont={"size": 14},  # the rook on a tower; a piece has no text
             hovertemplate="%{hovertext}<extra></extra>",
         )
     )
@@ -265,7 +311,7 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
             y=[],
             mode="text",
             name="territory letters",
-            textfont={"color": "#424242", "size": 11},
+            textfont={"color": "#212121", "size": 13},
             hoverinfo="skip",
             showlegend=False,
         )
@@ -340,6 +386,18 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
             marker={"symbol": "star-open", "size": 38, "color": HINT, "line": {"width": 3, "color": HINT}},
         )
     )
+    figure.add_trace(
+        go.Scatter(  # 12: a jump being made: from the point it started on through each landing so far (not played)
+            x=[],
+            y=[],
+            mode="lines+markers",
+            name="jump so far",
+            line={"color": TARGET, "width": 3},
+            marker={"symbol": "circle-open", "size": 12, "color": TARGET, "line": {"width": 2, "color": TARGET}},
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
     figure.update_layout(
         title=title or None,
         width=width,
@@ -365,7 +423,10 @@ def _update(
     selected: Point | None = None,
     marks: Marks = NO_MARKS,
     hinted: Any = None,
+    jump: tuple[Point, ...] = (),
 ) -> None:
+    """Bring the changing traces up to date with ``state``; ``jump`` is a jump being made, not yet played (the point
+    it started on, then each landing: ``state`` shows the piece on the last)."""
     board = state.island
     owner_colour = {}
     for letter in board.letters:
@@ -390,19 +451,24 @@ def _update(
         tower = char.isupper()
         symbols.append(SYMBOL[colour])
         colours.append(COLOUR_HEX[colour])
-        sizes.append(27 if tower else 19)
-        texts.append(char)
+        sizes.append(TOWER_SIZE if tower else PIECE_SIZE)
+        texts.append(TOWER_MARK if tower else "")
         text_colours.append(TEXT_ON[colour])
         outlines.append(TARGET if point == selected else "black")
         widths.append(5 if tower else 3 if point == selected else 1)
         where = point_name(point, board.height)
-        hovers.append(f"{colour} {'tower' if tower else 'piece'} on {where}, territory {board.territory[point]}")
+        if jump and point == jump[-1]:
+            hovers.append(
+                f"{colour} piece jumping from {point_name(jump[0], board.height)}, now on {where}: "
+                "click it to end the jump here"
+            )
+        else:
+            hovers.append(f"{colour} {'tower' if tower else 'piece'} on {where}, territory {board.territory[point]}")
     label_x, label_y, label_text = [], [], []
-    for letter, points in board.territories.items():
-        row = sum(p[0] for p in points) / len(points)
-        column = sum(p[1] for p in points) / len(points)
-        label_x.append(column + 0.32)
-        label_y.append(-row + 0.32)
+    for letter in board.territories:
+        x, y = _letter_spot(board, letter)
+        label_x.append(x)
+        label_y.append(y)
         # a held territory's letter carries its owner's shape, so ownership reads without the tint's hue
         colour = owner_colour[letter]
         label_text.append(f"{letter}{GLYPH[colour]}" if colour else letter)
@@ -444,7 +510,7 @@ def _update(
         marker={
             "symbol": [SYMBOL[colour] for _, colour, _ in marks.ghosts],
             "color": [COLOUR_HEX[colour] for _, colour, _ in marks.ghosts],
-            "size": [27 if tower else 19 for _, _, tower in marks.ghosts],
+            "size": [TOWER_SIZE if tower else PIECE_SIZE for _, _, tower in marks.ghosts],
             "line": {"color": "black", "width": 1},
         },
     )
@@ -452,6 +518,27 @@ def _update(
     hint_path, hint_points = hint_marks(hinted)
     trace(figure, "suggested move").update(x=[_xy(p)[0] for p in hint_path], y=[_xy(p)[1] for p in hint_path])
     trace(figure, "suggested points").update(x=[_xy(p)[0] for p in hint_points], y=[_xy(p)[1] for p in hint_points])
+    started = list(jump[:-1])  # the piece itself stands on the last landing: its marker is not covered
+    trace(figure, "jump so far").update(
+        x=[_xy(p)[0] for p in jump],
+        y=[_xy(p)[1] for p in jump],
+        marker={"size": [12 if index < len(started) else 0 for index in range(len(jump))]},
+    )
+
+
+def _letter_spot(board: Island, letter: str) -> tuple[float, float]:
+    """Where a territory's letter goes (figure coordinates): the middle of a square of four of its points, the one
+    nearest its centre, where no piece, ring, star, lattice line or border can be; a territory with no such square
+    has its letter a quarter step off its centre."""
+    points = board.territories[letter]
+    row = sum(p[0] for p in points) / len(points)
+    column = sum(p[1] for p in points) / len(points)
+    own = set(points)
+    squares = [(r + 0.5, c + 0.5) for r, c in points if {(r + 1, c), (r, c + 1), (r + 1, c + 1)} <= own]
+    if not squares:
+        return column + 0.32, -row + 0.32
+    middle_row, middle_column = min(squares, key=lambda spot: ((spot[0] - row) ** 2 + (spot[1] - column) ** 2, spot))
+    return middle_column, -middle_row
 
 
 class Board(Table):
@@ -462,6 +549,11 @@ class Board(Table):
     def __init__(self, state: State, *, seed: int = 0, computer: Any = ()) -> None:
         super().__init__(state, seed=seed, computer=computer)
         self.selected: Point | None = None
+        # a jump being made with the selected piece, not yet played: its landing points so far, the landings after
+        # each click (Undo takes the last click back), and the position they were clicked in
+        self.landings: tuple[Point, ...] = ()
+        self._landing_clicks: list[tuple[Point, ...]] = []
+        self._landed_in: State | None = None
         height = state.island.height
         drawing = go.Figure()
         _draw(drawing, state, "", FIGURE_BOX)
@@ -493,7 +585,7 @@ class Board(Table):
             tooltip="End the series of captures, or go on without a tower",
             layout=_button(70),
         )
-        self.stop_button.on_click(lambda _: self.play(Stop()))
+        self.stop_button.on_click(lambda _: self.stop())
         self.pass_button = widgets.Button(
             description="Pass", tooltip="Only when none of your pieces can move (CL-C10)", layout=_button(70)
         )
@@ -503,7 +595,8 @@ class Board(Table):
             description="Computer move", tooltip="Let the computer play one move for you", layout=_button(125)
         )
         self.computer_button.on_click(lambda _: self.computer_move())
-        self.score_view = widgets.HTML()
+        self.score_view = widgets.HTML()  # the players panel: each side's pieces, towers and territories
+        self.score_view.add_class("rulebook-players")
         self.status.layout.width = "100%"
         # the shared previous/next/slider bar over the game's history sits above the log it replays
         self.history_bar.layout.flex_flow = "row wrap"  # the controls column is narrower than the bar: it wraps
@@ -579,19 +672,18 @@ class Board(Table):
         if state.phase == "removal":
             self.play(Remove(point))
             return
+        if self.selected is not None and self.jumping and self._click_while_jumping(point):
+            return
         if self.selected is not None:
             if point == self.selected:
                 self.selected = None  # a second click on the selected piece lets it go
                 self.message, self.message_kind = "", "info"
                 self.redraw()
                 return
-            for move in self._moves_of(self.selected):
-                if move.destination == point:
-                    self.selected = None
-                    if self.play(move) and self.state.follow_up is not None:
-                        self.selected = self.state.follow_up  # the capturing piece stays in hand (CL-7.4)
-                        self.redraw()
-                    return
+            move = self._ends().get(point)
+            if move is not None:
+                self._land(move)
+                return
             if state.at(point) == ".":
                 self.play(Step(self.selected, point))  # refused with the rule that forbids it
                 return
@@ -635,19 +727,116 @@ class Board(Table):
     def _moves_of(self, origin: Point) -> list[Step | Jump]:
         return [m for m in legal_moves(self.state) if isinstance(m, (Step, Jump)) and m.origin == origin]
 
+    # -- a jump made landing by landing ------------------------------------------------------------------
+    @property
+    def jumping(self) -> bool:
+        """Whether the selected piece is in the middle of a jump (landed on ``landings``, nothing played yet)."""
+        return bool(self.landings) and self.selected is not None and self._landed_in is self.state
+
+    def _ends(self) -> dict[Point, Step | Jump]:
+        """Where the selected piece may go now, with the move that takes it there: its steps and jumps, or in the
+        middle of a jump the points it may jump on to."""
+        if self.selected is None:
+            return {}
+        if self.jumping:
+            ends = jump_ends(self.state, self.selected, self.landings)
+            return {point: Jump(self.selected, path) for point, path in ends.items()}
+        return {move.destination: move for move in self._moves_of(self.selected)}
+
+    def _land(self, move: Step | Jump) -> None:
+        """A click on a ring: a jump that may go on stops there with the piece in hand, anything else is played."""
+        if isinstance(move, Jump) and jump_ends(self.state, move.origin, move.path):
+            self.landings = move.path
+            self._landing_clicks.append(move.path)
+            self._landed_in = self.state
+            self.message, self.message_kind = "", "info"  # the prompt says where the piece is and what to do
+            self.redraw()
+            return
+        self._play_move(move)
+
+    def _play_move(self, move: Any) -> None:
+        self._drop_jump()
+        self.selected = None
+        if self.play(move) and self.state.follow_up is not None:
+            self.selected = self.state.follow_up  # the capturing piece stays in hand (CL-7.4)
+            self.redraw()
+
+    def _drop_jump(self) -> None:
+        self.landings, self._landing_clicks, self._landed_in = (), [], None
+
+    def end_jump(self) -> None:
+        """Play the jump being made, ending where the piece has landed (a click on the piece, or Stop)."""
+        if self.jumping and self.selected is not None:
+            self._play_move(Jump(self.selected, self.landings))
+
+    def _click_while_jumping(self, point: Point) -> bool:
+        """A click in the middle of a jump; False lets the click go on as a click with no piece in hand (on
+        another of the player's pieces, which is taken up instead)."""
+        assert self.selected is not None
+        origin, here = self.selected, self.landings[-1]
+        if point == here:
+            self.end_jump()
+            return True
+        move = self._ends().get(point)
+        if move is not None:
+            self._land(move)
+            return True
+        if point == origin:
+            self._drop_jump()
+            self.message = f"The piece is back on {self.point_name(origin)}: nothing was played."
+            self.message_kind = "info"
+            self.redraw()
+            return True
+        if self.state.owner(point) == self.state.turn and not self.state.is_tower(point):
+            self._drop_jump()
+            self.selected = None
+            return False
+        self.message = (
+            f"The piece from {self.point_name(origin)} is on {self.point_name(here)}, in the middle of its jump: "
+            f"click a ringed point to jump on, the piece to end the jump there, or {self.point_name(origin)} to take "
+            "it back"
+        )
+        self.message_kind = "error"
+        self.redraw()
+        return True
+
+    def stop(self) -> None:
+        """The Stop button: end the jump being made where the piece stands; else end the series of captures, or
+        go on without a tower."""
+        if self.jumping:
+            self.end_jump()
+        else:
+            self.play(Stop())
+
     def _play_listed(self) -> None:
         move = self.move_list.value
         if move is not None:
+            self._drop_jump()
             self.selected = None
             self.play(move)
 
     def computer_move(self) -> None:
         """The greedy computer player makes one move for whoever is to move."""
         if self.live.result is None:
+            self._drop_jump()
             self.selected = None
             self.play(claim_bots.greedy_bot(self.live, self.rng))
 
     def undo(self) -> None:
+        """Take back the last landing of a jump being made; else the last move (Table.undo)."""
+        if self.jumping and not self.shown_only:
+            self._landing_clicks.pop()
+            self.landings = self._landing_clicks[-1] if self._landing_clicks else ()
+            where = self.point_name(self.landings[-1] if self.landings else self.selected)  # type: ignore[arg-type]
+            self.message = (
+                f"Took back the last landing: the piece is on {where}."
+                if self.landings
+                else f"The piece is back on {where}: nothing was played."
+            )
+            self.message_kind = "info"
+            self.redraw()
+            return
+        self._drop_jump()
         self.selected = None
         super().undo()
 
@@ -709,6 +898,14 @@ class Board(Table):
             )
         if moves == (Pass(),):
             return f"{who}: none of your pieces can move: press Pass."
+        if self.jumping and self.selected is not None:
+            here = self.point_name(self.landings[-1])
+            taken = captures_of(state, Jump(self.selected, self.landings))
+            ending = f" (it captures {len(taken)} there)" if taken else ""
+            return (
+                f"{who}: jumping from {self.point_name(self.selected)}, on {here} now: click a ringed point to jump "
+                f"on, or click the piece or press Stop to end the jump on {here}{ending}."
+            )
         towers = conquerable(state, state.turn)
         tower_text = ""
         if towers:
@@ -748,9 +945,9 @@ class Board(Table):
             return [(m.point, self.move_text(m)) for m in legal_moves(state) if isinstance(m, Remove)]
         targets = []
         if self.selected is not None:
-            for move in self._moves_of(self.selected):
+            for move in self._ends().values():
                 captured = captures_of(state, move)
-                kind = "jump" if isinstance(move, Jump) else "step"
+                kind = "jump on" if self.jumping else "jump" if isinstance(move, Jump) else "step"
                 text = f"{kind} to {self.point_name(move.destination)}"
                 if captured:
                     text += f": captures {len(captured)} ({', '.join(self.point_name(p) for p in captured)})"
@@ -762,41 +959,68 @@ class Board(Table):
                     targets.append((point, f"tower on {self.point_name(point)} in territory {territory}"))
         return targets
 
-    def _score_html(self) -> str:
+    def players_html(self) -> str:
+        """The players panel: for each player the pieces on the board, the towers and the territories they hold,
+        the player to move marked; with four players partners share a row of their side's towers (CL-10.1)."""
         state = self.state
+        people = [seat for seat in range(state.players) if seat not in self.bots]
+        to_move = state.player  # None once the game is over
         sides = []
         for side in teams_of(state.players):
-            names = " + ".join(
-                f"<span style='color:{COLOUR_HEX[state.colours[p]]}'>{GLYPH[state.colours[p]]}</span> "
-                + html.escape(self.describe_player(p))
-                for p in side
-            )
-            towers = sum(len(state.towers(p)) for p in side)
-            sides.append(f"<span style='white-space:nowrap'>{names} <b>{towers}</b></span>")  # a side wraps whole
-        # alliances (4 players) get a line each; single players share one line
-        between = "<br>" if state.players == 4 else " &nbsp;&middot;&nbsp; "
-        start = "<br>" if state.players == 4 else " "
-        return (
-            f"<div style='font-size:13px'>Towers ({tower_target(state.players)} to win):{start}"
-            + between.join(sides)
-            + "</div>"
-        )
+            players = []
+            for seat in side:
+                colour = state.colours[seat]
+                held = sorted(state.island.territory[point] for point in state.towers(seat))
+                who = "computer" if seat in self.bots else "you" if len(people) == 1 else ""
+                players.append(
+                    {
+                        "colour": colour,
+                        "glyph": GLYPH[colour],
+                        "name": self.describe_player(seat),
+                        "who": who,
+                        "pieces": len(state.pieces(seat)),
+                        "towers": len(state.towers(seat)),
+                        "territories": ", ".join(held),
+                        "to_move": seat == to_move,
+                    }
+                )
+            towers = sum(player["towers"] for player in players)
+            name = " + ".join(str(player["name"]) for player in players) if len(side) > 1 else ""
+            sides.append({"name": name, "towers": towers, "players": players})
+        target = tower_target(state.players)
+        goal = f"{target} towers between partners win." if state.players == 4 else f"{target} towers win."
+        if state.result is None:
+            goal += " \u25b6 marks the player to move."
+        return markup.render("players.html", package=__package__, sides=sides, target=target, goal=goal)
 
     def draw(self) -> None:
         state = self.state
         if self.selected is not None and (state.owner(self.selected) != state.player or self.replaying):
             self.selected = None
-        marks = marks_of(self.steps_shown(), state)
+        if self.landings and not self.jumping:
+            self._drop_jump()  # the position changed (a move, an Undo, a replay) before the jump was played
         hinted = None if self.replaying else self.hinted  # Hint is for the game as it stands, not for a replay
-        _update(self.figure.plot, state, [] if self.replaying else self._targets(), self.selected, marks, hinted)
+        targets = [] if self.replaying else self._targets()
+        if self.jumping and self.selected is not None:
+            shown, jump = _jumped(state, self.selected, self.landings), (self.selected, *self.landings)
+            marks = marks_of(self.steps_shown(), shown)
+            _update(self.figure.plot, shown, targets, jump[-1], marks, hinted, jump)
+        else:
+            marks = marks_of(self.steps_shown(), state)
+            _update(self.figure.plot, state, targets, self.selected, marks, hinted)
         self.figure.draw()
         moves = legal_moves(state)
         self.move_list.options = [(self.move_text(move), move) for move in moves]
         self.move_list.index = 0 if moves else None
-        self.stop_button.disabled = Stop() not in moves
+        self.stop_button.disabled = Stop() not in moves and not self.jumping
+        self.stop_button.tooltip = (
+            "End the jump where the piece stands"
+            if self.jumping
+            else "End the series of captures, or go on without a tower"
+        )
         self.pass_button.disabled = Pass() not in moves
         self.computer_button.disabled = state.result is not None
-        self.score_view.value = self._score_html()
+        self.score_view.value = self.players_html()
         self.move_log.value = self.history_html()
 
 
