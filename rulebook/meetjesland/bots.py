@@ -21,7 +21,7 @@ from .rules import Attack, EndTurn, Fortify, Place, Reinforce, Retreat, Roll, St
 def random_player(state: State, rng: random.Random):
     """Any legal move, uniformly.
 
-    Strength: the weakest, a baseline: one greedy player against two random ones won 26 of 30 games."""
+    Strength: the weakest, a baseline: one greedy player against two random ones won 27 of 30 games."""
     return rng.choice(rules.legal_moves(state))
 
 
