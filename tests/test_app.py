@@ -367,18 +367,21 @@ def test_no_hint_when_it_is_not_the_person_s_turn_or_the_game_is_over(app):
 
 
 def _explorer_parts(explorer):
-    """The explorer's number inputs and its result text (the widgets the browser test clicks and reads)."""
+    """The explorer's number inputs (with none, its menus: Claim's Threats names the players by colour) and its result
+    text (the widgets the browser test clicks and reads)."""
     import ipywidgets as widgets
 
-    numbers, results, stack = [], [], [explorer]
+    numbers, menus, results, stack = [], [], [], [explorer]
     while stack:
         widget = stack.pop()
         if isinstance(widget, (widgets.IntText, widgets.BoundedIntText)):
             numbers.append(widget)
+        if isinstance(widget, widgets.Dropdown):
+            menus.append(widget)
         if "rulebook-explorer-result" in getattr(widget, "_dom_classes", ()):
             results.append(widget)
         stack.extend(getattr(widget, "children", ()))
-    return numbers, results
+    return numbers or menus, results
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -396,9 +399,12 @@ def test_a_game_with_an_odds_explorer_shows_it_beside_the_board_and_it_follows_n
     assert numbers and results
     before = [result.value for result in results]
     number = numbers[0]
-    low = number.min if hasattr(number, "min") else 0
-    high = number.max if hasattr(number, "max") else 100
-    number.value = high if number.value != high else low
+    if hasattr(number, "options"):  # a menu: another of its choices
+        number.value = next(value for _, value in number.options if value != number.value)
+    else:
+        low = number.min if hasattr(number, "min") else 0
+        high = number.max if hasattr(number, "max") else 100
+        number.value = high if number.value != high else low
     assert [result.value for result in results] != before, "changing the number changes the result"
     assert app.new_game() and app.odds_box.children[0] is not explorer  # the tab is open: rebuilt at once
     app.tabs.selected_index = app.RULES_TAB

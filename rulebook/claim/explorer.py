@@ -25,7 +25,7 @@ class Explorer(widgets.VBox):
 
     title = "Threats"  # what this explorer shows (the app's tab is named "Odds" for every game)
 
-    def __init__(self, board: Board, width: int = 340) -> None:
+    def __init__(self, board: Board, width: int = 320) -> None:  # 320 px: inside the app's 360 px tab with its padding
         self.board = board
         state = board.state
         people = [seat for seat in range(state.players) if seat not in board.bots]

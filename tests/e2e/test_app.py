@@ -206,18 +206,25 @@ def replay_from_log(page, game: str) -> None:
 
 
 def explore_odds(page, game: str, tab: str = "Odds") -> None:
-    """The Odds tab beside the board: a number typed into the explorer changes what it computes."""
+    """The Odds tab beside the board: a number typed into the explorer (or, in Claim's Threats, another colour
+    chosen) changes what it computes."""
     page.locator(".rulebook-app .lm-TabBar-tab", has_text=tab).first.click()
     explorer = page.locator(".rulebook-app .rulebook-explorer").first
     explorer.wait_for(state="visible", timeout=30_000)
     result = explorer.locator(".rulebook-explorer-result")
     result.first.wait_for(state="visible", timeout=30_000)
     before = [result.nth(i).inner_text() for i in range(result.count())]
-    number = explorer.locator("input[type=number]").first
-    low, high, now = (number.get_attribute(name) for name in ("min", "max", "value"))
-    value = str(int(high) if high and now != high else int(low or 0) + 1)
-    number.fill(value)
-    number.press("Enter")
+    if explorer.locator("input[type=number]").count():
+        number = explorer.locator("input[type=number]").first
+        low, high, now = (number.get_attribute(name) for name in ("min", "max", "value"))
+        value = str(int(high) if high and now != high else int(low or 0) + 1)
+        number.fill(value)
+        number.press("Enter")
+    else:  # the players named by their colours
+        menu = explorer.locator("select").first
+        options = menu.locator("option").all_inner_texts()
+        value = next(option for option in options if option != menu.evaluate("e => e.selectedOptions[0].text"))
+        menu.select_option(label=value)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if [result.nth(i).inner_text() for i in range(result.count())] != before:
