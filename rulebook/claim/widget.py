@@ -71,6 +71,7 @@ PIECE_SIZE, TOWER_SIZE = 19, 27
 # they fit the 880 x 680 the app gives a board.  The island's rows and columns decide the size inside the box.
 FIGURE_BOX = (470, 640)
 CONTROLS_WIDTH = 390
+STATUS_LINES = 5  # the status line's height, in lines of its 14 px text (line height 1.4)
 MARGIN = 4
 # the plotted area around the points (in lattice units): half a point beyond the edge, plus the coordinate labels
 LEFT, RIGHT, TOP, BOTTOM = 1.35, 0.6, 0.6, 1.35
@@ -598,6 +599,9 @@ class Board(Table):
         self.score_view = widgets.HTML()  # the players panel: each side's pieces, towers and territories
         self.score_view.add_class("rulebook-players")
         self.status.layout.width = "100%"
+        # room for five lines (the prompt, and a move told with the computer's reply): a longer or shorter text from
+        # one move to the next leaves the players panel and the controls under it where they were
+        self.status.layout.min_height = f"{STATUS_LINES * 20}px"
         # the shared previous/next/slider bar over the game's history sits above the log it replays
         self.history_bar.layout.flex_flow = "row wrap"  # the controls column is narrower than the bar: it wraps
         log = widgets.VBox([self.history_bar, self.move_log])

@@ -116,7 +116,7 @@ def claim(page, board) -> None:
 
     start = bots.play_until_battle(game.new_game(players=2, seed=7), random.Random(7))
     table = widget.Board(start, seed=7, computer={1: "greedy"})  # the notebook's battle board
-    move = next(m for m in game.legal_moves(table.state) if hasattr(m, "origin"))
+    move = next(m for m in game.legal_moves(table.state) if isinstance(m, game.Step))  # a step: one click plays it
     cells = table.figure.plot.data[0]  # the territories, one cell per point, each with its [row, column]
     where = {tuple(point): i for i, point in enumerate(cells.customdata)}
     click_point(board, 0, where[tuple(move.origin)])
@@ -124,6 +124,34 @@ def claim(page, board) -> None:
     click_point(board, 0, where[tuple(move.destination)])
     told = game.narrate(table.live, move, game.apply(table.live, move)).split(";")[0]  # the status tells the move
     board.locator(".widget-html, .rulebook-status", has_text=told).first.wait_for(timeout=30_000)
+
+
+def claim_jump(page, board, state, move, shots=None) -> None:
+    """Play a jump over several pieces as a person does: click the piece, then each landing point in turn, on the
+    Claim board showing ``state``; after each landing but the last the status says the piece is jumping, and at the
+    end it tells the jump. ``shots`` (a path prefix) keeps a screenshot after each click."""
+    from rulebook import claim as game
+    from rulebook.claim import widget
+
+    where = {point: i for i, point in enumerate(state.island.points)}  # the territories' cells, in the trace's order
+    height = state.island.height
+
+    def shot(name: str) -> None:
+        if shots is not None:
+            page.screenshot(path=f"{shots}-{name}.png")
+
+    click_point(board, 0, where[move.origin])
+    board.locator(".rulebook-status", has_text="for the piece on").first.wait_for(timeout=30_000)
+    shot("1-piece")
+    for number, landing in enumerate(move.path[:-1], start=1):
+        click_point(board, 0, where[landing])
+        here = widget.point_name(landing, height)
+        board.locator(".rulebook-status", has_text=f"on {here} now").first.wait_for(timeout=30_000)
+        shot(f"{number + 1}-landed-{here}")
+    click_point(board, 0, where[move.path[-1]])
+    told = game.narrate(state, move, game.apply(state, move)).split(";")[0]
+    board.locator(".rulebook-status", has_text=told).first.wait_for(timeout=30_000)
+    shot(f"{len(move.path) + 1}-played")
 
 
 DRIVERS.update({"kingdom_builder": kingdom_builder, "ab_die_post": ab_die_post, "claim": claim})
