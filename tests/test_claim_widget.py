@@ -432,3 +432,18 @@ def test_four_players_are_shown_by_side_with_the_towers_partners_share():
     assert [row[0] for row in _rows(board)] == ["\u25b6", "", "", ""]
     people = Board(claim.new_game(players=3, seed=1))  # everyone at one screen: no "you"
     assert [row[1] for row in _rows(people)] == ["\u25cf Red", "\u25a0 Blue", "\u25c6 Yellow"]
+
+
+def test_the_hints_jump_told_as_one_move_is_played_by_clicking_the_points_it_names():
+    """Seed 37's battle: the Hint says "jump from D7 to F7, then to H7"; the piece, F7 and H7 clicked in turn play
+    exactly that jump (the second click used to play the jump to F7, and H7 then said "H7 is empty")."""
+    import random
+
+    start = bots.play_until_battle(claim.new_game(players=2, seed=37), random.Random(37))
+    board = Board(start, seed=37, computer={1: "greedy"})
+    hinted = board.hint()
+    assert "Hint (strong computer player): jump from D7 to F7, then to H7." in board.status.text
+    for point in (hinted.origin, *hinted.path):
+        pick(board, point)
+        assert "Refused" not in board.status.text and "is empty" not in board.status.text, board.status.text
+    assert board.state.history[len(start.history)] == hinted
