@@ -5,7 +5,9 @@
    own wheels from the pinned ``jupyterlite-pyodide-kernel``, and the requirements of all of them checked against the
    pins, evaluated as Pyodide evaluates them (``sys_platform == "emscripten"``);
 3. Pyodide's runtime from its npm package (``npm pack``, checked against a pinned digest), with a ``pyodide-lock.json``
-   of our own that lists exactly those wheels, each beside it: nothing refers to a CDN;
+   of our own that lists exactly those wheels, each beside it: nothing refers to a CDN; each wheel gets the bytecode
+   of the modules the pages import, compiled by Pyodide's own Python under Node (``bytecode.py``), which also builds
+   every game's first screen there;
 4. ``jupyter lite build`` (lab and repl) with the lab extensions taken from the pinned wheels, not from whatever the
    build's environment has installed; the notebooks as its contents;
 5. the front page, one page per game and a minimal page (:mod:`rulebook.site.pages`).
@@ -290,18 +292,44 @@ def fetch_pyodide(cache: Path) -> Path:
     return tarball
 
 
-def stage_pyodide(tarball: Path, folder: Path) -> dict[str, Any]:
-    """Pyodide's runtime files into ``folder``; returns the npm lock's ``info`` (platform, Python version)."""
-    folder.mkdir(parents=True)
-    with tarfile.open(tarball) as archive:
-        for name in PYODIDE_RUNTIME:
-            member = archive.extractfile(f"package/{name}")
-            assert member is not None, name
-            (folder / name).write_bytes(member.read())
-        lock = archive.extractfile("package/pyodide-lock.json")
-        assert lock is not None
-        info: dict[str, Any] = json.load(lock)["info"]
+def unpack_pyodide(tarball: Path, folder: Path) -> dict[str, Any]:
+    """Pyodide's runtime files and its npm lock into ``folder`` (once: the tarball's digest is pinned); returns the
+    lock's ``info`` (platform, Python version)."""
+    if not (folder / "pyodide-lock.json").is_file():
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        with tarfile.open(tarball) as archive:
+            for name in (*PYODIDE_RUNTIME, "pyodide-lock.json"):
+                member = archive.extractfile(f"package/{name}")
+                assert member is not None, name
+                (folder / name).write_bytes(member.read())
+    info: dict[str, Any] = json.loads((folder / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]
     return info
+
+
+def add_bytecode(solution: Solution, pyodide: Path, cache: Path) -> dict[str, Any]:
+    """Replace each wheel of the solution by one with the bytecode of the modules the pages import, compiled by
+    Pyodide's own Python under Node (``bytecode.py``); cached by the wheels' digests. Returns its report: how many
+    modules each wheel got, and which games failed to build their first screen there."""
+    digest = hashlib.sha256()
+    for path in sorted(w.path for w in solution.wheels.values()) + [HERE / "bytecode.py", HERE / "bytecode.mjs"]:
+        digest.update(path.name.encode() + b"\0" + sha256(path).encode())
+    folder = cache / digest.hexdigest()[:16]
+    report = folder / "out" / "report.json"
+    if not report.is_file():
+        if shutil.which("node") is None:
+            raise SystemExit("site: node is needed to compile the browser's bytecode (apt-get install nodejs)")
+        shutil.rmtree(cache, ignore_errors=True)  # one compiled set is kept: the latest
+        (folder / "in").mkdir(parents=True)
+        (folder / "out").mkdir()
+        for wheel in solution.wheels.values():
+            shutil.copyfile(wheel.path, folder / "in" / wheel.path.name)
+        script = [str(HERE / "bytecode.mjs"), str(pyodide), str(folder), str(HERE / "bytecode.py"), PROJECT]
+        run(["node", *script], "compiling the bytecode in Pyodide")
+    for wheel in solution.wheels.values():
+        wheel.path = folder / "out" / wheel.path.name
+    result: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
+    return result
 
 
 def write_lock(folder: Path, info: dict[str, Any], solution: Solution) -> dict[str, str]:
@@ -418,9 +446,8 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
 
     pins = read_pins()
     tarball = fetch_pyodide(cache / "npm")
-    lite = cache / "lite"
-    shutil.rmtree(lite, ignore_errors=True)
-    info = stage_pyodide(tarball, lite / "static" / "pyodide")
+    pyodide = cache / "npm" / f"pyodide-{PYODIDE}"
+    info = unpack_pyodide(tarball, pyodide)
     python = ".".join(str(info["python"]).split(".")[:2])
     downloads = cache / "downloads"
     pinned = {name: Wheel.read(path) for name, path in fetch_wheels(pins, downloads, python).items()}
@@ -433,8 +460,16 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
             available[found.name] = found
     available[PROJECT] = Wheel.read(wheel)
     solution = solve([*KERNEL_PACKAGES, PROJECT], available, set(pins), browser_environment(info["python"]))
+    bytecode = add_bytecode(solution, pyodide, cache / "bytecode")
+    for game, error in bytecode["failed"].items():
+        solution.warnings.append(f"{game}: its first screen fails in the browser's Python: {error}")
     for warning in solution.warnings:
         print(f"site: warning: {warning}", flush=True)
+    lite = cache / "lite"
+    shutil.rmtree(lite, ignore_errors=True)
+    (lite / "static" / "pyodide").mkdir(parents=True)
+    for name in PYODIDE_RUNTIME:
+        shutil.copyfile(pyodide / name, lite / "static" / "pyodide" / name)
     write_lock(lite / "static" / "pyodide", info, solution)
     preload = [*KERNEL_PACKAGES, PROJECT]  # the kernel's start and the app's first screen: the rulebook and its needs
     (lite / "jupyter-lite.json").write_text(json.dumps(lite_config(preload), indent=1), encoding="utf-8")
@@ -458,6 +493,7 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
         "games": [game.name for game in games],
         "packages": {name: str(w.version) for name, w in sorted(solution.wheels.items())},
         "warnings": solution.warnings,
+        "bytecode": {name: count for name, count in bytecode["compiled"].items() if count},
     }
     (output / "build.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
     replace(out, output)
