@@ -526,7 +526,8 @@ class App(widgets.VBox):
             self._say(f"Could not load {name}: {reason}. The game on the board is unchanged.", error=True)
             return False
         players = getattr(state, "players", self.setup.default_players)
-        keep = self.current.computer if self.current is not None else {}
+        playing = self._away.game if self._away is not None else self.current  # the game, not an exercise shown
+        keep = playing.computer if playing is not None else {}
         computer = {seat: bot for seat, bot in keep.items() if seat < players}
         moves = len(getattr(state, "history", ()))
         seed = getattr(state, "seed", 0) + moves

@@ -387,6 +387,13 @@ def test_new_game_during_an_exercise_closes_both_boards_and_restart_keeps_the_ga
     assert app.new_game()
     assert exercise_board.comm is None and game_board.comm is None
     assert app.board_box.children == (app.board,) and app.exercise_shown is None
+    # a Load during an exercise continues the file's game with the seats of the game put aside, not the exercise's
+    computer, (name, text) = dict(app.current.computer), app.saved()
+    game_board = app.board
+    panel.show()
+    assert app.current.computer == {}
+    assert app.load(name, text.encode()) and app.current.computer == computer
+    assert game_board.comm is None and app.exercise_shown is None and app.board_box.children == (app.board,)
 
 
 def test_showing_exercises_and_going_back_leaves_no_widget_open(app):
