@@ -19,6 +19,7 @@ import copy
 import dataclasses
 import functools
 import json
+import os
 import random
 import tempfile
 from collections.abc import Callable, Iterator
@@ -26,24 +27,39 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from rulebook import ab_die_post as adp
-from rulebook import boards, core
+from rulebook import boards, core, exercises, markup, registry
 from rulebook import claim as cl
 from rulebook import kingdom_builder as kb
 from rulebook import meetjesland as mj
 from rulebook.ab_die_post import rules as adp_rules
+from rulebook.app import App
 from rulebook.claim import rules as cl_rules
 from rulebook.kingdom_builder import rules as kb_rules
 from rulebook.meetjesland import rules as mj_rules
 from tests.test_hardening_play import GAMES
+from tests.test_markup import as_html, every_widget
 
 PACKAGE = Path(mj.__file__).resolve().parent.parent
 SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=SLOW_OK)
-SHORT = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# `make test` keeps each fuzzer to a few seconds; RULEBOOK_SOAK=1 runs twenty times the examples (a soak run)
+SOAK = 20 if os.environ.get("RULEBOOK_SOAK", "") not in ("", "0") else 1
+
+
+def examples(count: int, *, checks: list[HealthCheck] = SLOW_OK, shrink: bool = True) -> settings:
+    """Hypothesis settings for ``count`` examples (times twenty in a soak run), with no deadline; without
+    ``shrink`` a failure is reported as found (a test on a board kept between examples cannot replay one)."""
+    phases = list(Phase) if shrink else [Phase.explicit, Phase.reuse, Phase.generate]
+    return settings(max_examples=count * SOAK, deadline=None, suppress_health_check=checks, phases=phases)
+
+
+FUZZ = examples(150)
+SHORT = examples(50, checks=[HealthCheck.too_slow])
+BOARD_FUZZ = examples(40)  # each example rebuilds the game's boards and plays on them: about 0.2 s
+APP_FUZZ = examples(30, shrink=False)  # on one app per game, kept between examples: an app's board built per load
 
 scalars = (
     st.none() | st.booleans() | st.integers(-3, 50) | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)
@@ -373,10 +389,16 @@ def test_every_board_file_is_fuzzed() -> None:
     assert sorted(BOARD_FILES) == boards.available()
 
 
+def json_copy(data: Any) -> Any:
+    """A deep copy of JSON data through the json module: equal to ``copy.deepcopy`` on what a board file holds, and
+    many times faster on Kingdom Builder's 400 hexes (deepcopy was most of this fuzzer's time)."""
+    return json.loads(json.dumps(data))
+
+
 def mutate_board(data: dict, draw: Callable) -> dict:
     """A board with one change: a node or edge removed or repeated, an attribute removed or given another value,
     an id changed (to hashable values: the tests at the end cover the others), or the graph flags changed."""
-    data = copy.deepcopy(data)
+    data = json_copy(data)
     part = draw(st.sampled_from(("nodes", "edges", "nodes", "edges", "top")))
     if part == "top":
         data[draw(st.sampled_from(("directed", "multigraph", "nodes", "edges")))] = draw(json_values)
@@ -442,12 +464,12 @@ def play_on_board(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(BOARD_FILES))
-@FUZZ
+@BOARD_FUZZ
 @given(data=st.data())
 def test_board_files_mutated(name: str, data: st.DataObject) -> None:
     original = boards.read(boards.graphs_dir() / f"{name}.json")
     mutated = mutate_board(original, data.draw)
-    graph = refused_or(lambda: boards.from_data(copy.deepcopy(mutated), name=name, **BOARD_FILES[name]))
+    graph = refused_or(lambda: boards.from_data(json_copy(mutated), name=name, **BOARD_FILES[name]))
     if graph is not None:
         assert graph.number_of_nodes() > 0
         for attribute in BOARD_FILES[name].get("node_attributes", ()):
@@ -529,6 +551,281 @@ def test_config_from_dict_of_wrong_type_or_range(name: str, data: st.DataObject)
     state = refused_or(lambda: CONFIG_FIELDS[name][1](data.draw(st.sampled_from((2, 4))), 1, config=config))
     if state is not None:
         random_game(name, state, 80, 2)
+
+
+# --- exercise files ------------------------------------------------------------------------------------------
+
+EXERCISE_GAMES = [name for name, game in registry.games().items() if game.exercises]
+
+
+@functools.cache
+def real_exercises(game: str) -> dict:
+    return json.loads(exercises.data_path(game).read_text(encoding="utf-8"))
+
+
+def mutate_exercise_frame(data: dict, draw: Callable) -> dict:
+    """A change to the file around the exercises: the game renamed, the list emptied or replaced, a key added, an
+    exercise repeated (its id twice) or replaced by another JSON value."""
+    data = copy.deepcopy(data)
+    operation = draw(st.sampled_from(("game", "list", "key", "repeat", "replace")), label="frame change")
+    if operation == "game":
+        data["game"] = draw(json_values | st.sampled_from(EXERCISE_GAMES), label="game")
+    elif operation == "list":
+        data["exercises"] = draw(json_values, label="exercises")
+    elif operation == "key":
+        data[draw(st.text(max_size=6), label="key")] = draw(json_values)
+    elif operation == "repeat":
+        data["exercises"].append(copy.deepcopy(data["exercises"][0]))
+    else:
+        data["exercises"][0] = draw(json_values, label="exercise")
+    return data
+
+
+def mutate_exercises(data: dict, draw: Callable) -> dict:
+    """One or two of a game's real exercises in a file of their own, with one change: to an exercise's fields (its
+    position set aside, so that the change lands on the question, the choices, the answer, the value function or its
+    arguments), to its position (a save or a diagram), or to the file around them."""
+    items = data["exercises"]
+    chosen = draw(st.lists(st.integers(0, len(items) - 1), min_size=1, max_size=2), label="exercises")
+    small = {"game": data["game"], "exercises": [copy.deepcopy(items[i]) for i in chosen]}
+    where = draw(st.sampled_from(("fields", "fields", "fields", "position", "frame")), label="where")
+    if where == "frame":
+        return mutate_exercise_frame(small, draw)
+    item = small["exercises"][0]
+    if where == "position":
+        position = item["position"]
+        item["position"] = mutate_text(position, draw) if isinstance(position, str) else mutate_json(position, draw)
+        return small
+    position = item.pop("position")
+    item = mutate_json(item, draw)
+    if draw(st.integers(0, 9), label="position kept") > 0:
+        item["position"] = position
+    small["exercises"][0] = item
+    return small
+
+
+@pytest.mark.parametrize("game", EXERCISE_GAMES)
+@FUZZ
+@given(data=st.data())
+def test_exercise_files_mutated(game: str, data: st.DataObject) -> None:
+    """A mutated exercise file is read or refused with a ValueError naming the file (and, past its frame, the
+    exercise) and the problem; what is read is marked by the engine, refusing only with ValueError."""
+    mutated = mutate_exercises(real_exercises(game), data.draw)
+    source = f"{game}.json"
+    items = refused_or(lambda: exercises.parse(game, mutated, source))
+    if items is None:
+        with pytest.raises(ValueError) as error:
+            exercises.parse(game, mutated, source)
+        message = str(error.value)
+        assert message.startswith(source) and len(message) < 600, message[:600]
+        return
+    for item in items:
+        answer = refused_or(lambda: exercises.computed_answer(item))  # noqa: B023
+        if answer is not None:
+            right, text = exercises.mark(item, answer)
+            assert right == bool(answer) and text
+
+
+# --- the app: uploads, and every text that reaches the page as HTML ---------------------------------------------
+
+tokens = st.from_regex(r"[a-z]{8}", fullmatch=True)
+
+
+def tagged(token: str) -> st.SearchStrategy[str]:
+    """Random text around a tag that names ``token``: ``<x{token}`` must never reach a page's HTML as it is."""
+    return st.tuples(st.text(max_size=12), st.text(max_size=12)).map(
+        lambda parts: f"{parts[0]}<x{token} onerror=alert(1)>{parts[1]}"
+    )
+
+
+def assert_escaped(root: Any, token: str) -> None:
+    """No widget of ``root`` renders the tag of ``token`` as HTML (it may show it as text, escaped)."""
+    for widget in every_widget(root):
+        for text in as_html(widget):
+            assert f"<x{token}" not in text, (type(widget).__name__, text[:300])
+
+
+@functools.cache
+def fuzz_app(game: str) -> App:
+    """One app per game for the fuzzers below (an app takes about a second to build)."""
+    return App(game, seed=2)
+
+
+def save_with_text(save: str, draw: Callable, text: str) -> str:
+    """A save with one of its texts (or a new key) replaced by ``text``."""
+    data = json.loads(save)
+    paths = [path for path in json_paths(data) if path and isinstance(_at(data, path), str) and path != ("game",)]
+    if not paths or draw(st.booleans(), label="new key"):
+        data[text] = text
+        return json.dumps(data)
+    path = draw(st.sampled_from(paths), label="text")
+    _at(data, path[:-1])[path[-1]] = text
+    return json.dumps(data)
+
+
+def _at(data: Any, path: tuple) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def upload_contents(game: str, token: str) -> st.SearchStrategy[bytes]:
+    saves = st.sampled_from(real_saves(game))
+    return st.one_of(
+        st.binary(max_size=80),
+        st.text(max_size=80).map(str.encode),
+        saves.map(str.encode),
+        st.builds(lambda save, data: json.dumps(mutate_json(json.loads(save), data.draw)).encode(), saves, st.data()),
+        st.builds(
+            lambda save, data: save_with_text(save, data.draw, data.draw(tagged(token))).encode(), saves, st.data()
+        ),
+    )
+
+
+@pytest.mark.parametrize("game", NAMES)
+@APP_FUZZ
+@given(data=st.data())
+def test_app_load_of_hostile_names_and_contents(game: str, data: st.DataObject) -> None:
+    """``App.load(name, data)`` as an upload calls it: a refusal leaves the board as it was, and neither the file's
+    name nor what the file holds reaches the page's HTML unescaped."""
+    app = fuzz_app(game)
+    token = data.draw(tokens, label="token")
+    name = data.draw(tagged(token) | st.text(max_size=40).map(lambda text: f"{text}<x{token}>.json"), label="name")
+    content = data.draw(upload_contents(game, token), label="content")
+    board, live = app.board, app.board.live
+    loaded = app.load(name, content)
+    if loaded:
+        event("loaded")
+        assert app.board is not board and board.comm is None  # the board it replaced is closed
+    else:
+        event("refused")
+        assert app.board is board and board.live is live and board.comm is not None
+        assert "Could not load" in app.notice.value and "The game on the board is unchanged" in app.notice.value
+    assert markup.escape(name) in app.notice.value
+    assert_escaped(app, token)
+
+
+def fresh_board(game: str) -> Any:
+    declared = registry.game(game)
+    return declared.board_class()(declared.new_state(declared.default_players, 3, {}), seed=3, computer={})
+
+
+@functools.cache
+def fuzz_board(game: str) -> list:
+    """A board of each game with people in every seat, kept between examples (replaced when its game ends)."""
+    return [fresh_board(game)]
+
+
+def playing_board(game: str) -> Any:
+    holder = fuzz_board(game)
+    board = holder[0]
+    if board.finished or not board.game.legal_moves(board.live) or board.current_player(board.live) is None:
+        board.close()
+        holder[0] = board = fresh_board(game)
+    return board
+
+
+def hostile_move(game: str, draw: Callable, text: str) -> Any:
+    """A move of the game with its fields replaced by ``text`` or other values, or None if the class refuses it."""
+    classes = CLASSES[game]
+    cls = classes[draw(st.sampled_from(sorted(classes)), label="move class")]
+    fields = [field.name for field in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls) else []
+    values = {field: draw(st.just(text) | json_values | st.integers(-2, 40), label=field) for field in fields}
+    try:
+        return cls(**values)
+    except (TypeError, ValueError):
+        return None
+
+
+@pytest.mark.parametrize("game", NAMES)
+@examples(30, shrink=False)
+@given(data=st.data())
+def test_every_html_path_of_a_board_escapes_what_it_is_given(game: str, data: st.DataObject) -> None:
+    """The texts a board puts in its status line and its log, as HTML, each given a hostile text: the message of
+    the last action, the narration of a move (status and log), a player's name (log), the prompt, the words of a
+    replay, and the refusal of a move whose fields hold the text."""
+    board = playing_board(game)
+    token = data.draw(tokens, label="token")
+    text = data.draw(tagged(token), label="text")
+    escaped = str(markup.escape(f"<x{token}"))
+    path = data.draw(st.sampled_from(("message", "narration", "player", "prompt", "replay", "move")), label="path")
+    with pytest.MonkeyPatch.context() as patch:
+        if path == "message":
+            board.message, board.message_kind = text, data.draw(st.sampled_from(("info", "error")))
+            board.redraw()
+            assert escaped in board.status.value
+        elif path in ("narration", "replay"):
+            patch.setattr(board.session, "narrate", lambda before, move, after: text)
+            patch.setattr(board.session, "_narrations", {})
+            moves = board.game.legal_moves(board.live)
+            chosen = data.draw(st.integers(0, 10**6), label="move")  # drawn alike whatever the board holds
+            assert board.play(moves[chosen % len(moves)]), board.message
+            back = data.draw(st.integers(1, 3), label="back")
+            if path == "replay" and len(board.states) > 2:  # an earlier move, narrated as well: "Replay, move ..."
+                board.show_move(max(1, len(board.states) - 1 - back))
+            assert escaped in board.move_log.value and escaped in board.status.value
+            board.show_move(len(board.states) - 1)
+            patch.undo()
+            board.session._narrations.clear()  # the hostile narrations are not kept for the examples after
+        elif path == "player":
+            patch.setattr(board, "describe_player", lambda player: text)
+            moves = board.game.legal_moves(board.live)
+            board.play(moves[0])
+            assert escaped in board.move_log.value or len(board.states) == 1
+        elif path == "prompt":
+            patch.setattr(board, "prompt", lambda: text)
+            board.redraw()
+            assert escaped in board.status.value
+        else:
+            move = hostile_move(game, data.draw, text)
+            live = board.live
+            if move is not None:
+                played = board.play(move)
+                assert played or board.live is live
+        assert_escaped(board, token)
+    board.redraw()
+    assert_escaped(board, token)
+
+
+@pytest.mark.parametrize("game", EXERCISE_GAMES)
+@examples(15, shrink=False)
+@given(data=st.data())
+def test_exercise_texts_are_escaped_in_the_panel_and_on_the_app_s_board(game: str, data: st.DataObject) -> None:
+    """An exercise file's id, question, reason and choice labels, hostile, through the Exercises tab: the question,
+    a wrong and a right answer's feedback, Show on the board (the line over the exercise's board, the about line,
+    the notices) and Back to your game."""
+    app = fuzz_app(game)
+    token = data.draw(tokens, label="token")
+    item = copy.deepcopy(data.draw(st.sampled_from(real_exercises(game)["exercises"]), label="exercise"))
+    item["id"] = "x" + data.draw(tagged(token), label="id")
+    for key in ("question", "why"):
+        item[key] = data.draw(tagged(token), label=key) + " " + item[key]
+    for choice in item["choices"]:
+        if data.draw(st.booleans(), label="label"):
+            choice["label"] = f"{choice['label']} " + data.draw(tagged(token))
+    parsed = exercises.parse(game, {"game": game, "exercises": [item]}, f"{game}.json")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(exercises, "exercises", lambda _game: parsed)
+        if app._exercises is not None:
+            app._exercises.close()
+            app._exercises = None
+        panel = app.exercises
+        (shown,) = panel.items
+        wrong = [i for i in range(len(shown.choices)) if i not in exercises.computed_answer(shown)]
+        panel.choose(wrong[:1])
+        panel.check()
+        assert_escaped(app, token)
+        panel.choose(exercises.computed_answer(shown))
+        panel.check()
+        assert_escaped(app, token)
+        panel.show()
+        assert app.exercise_shown is shown and str(markup.escape(shown.id)) in app.about.value
+        assert_escaped(app, token)
+        app.back_to_game()
+        assert_escaped(app, token)
+        panel.close()
+        app._exercises = None
+        app.exercises_box.children = ()
 
 
 # --- no pickle, no eval ------------------------------------------------------------------------------------------
