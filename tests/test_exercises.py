@@ -270,6 +270,14 @@ def _targets(game: str, board) -> int:
     return len(views.trace(plot, name).x or ())
 
 
+def _hashable(value) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
 def _play_a_few_moves(app: App, count: int = 6) -> None:
     board = app.board
     for _ in range(count):
@@ -322,6 +330,9 @@ def test_the_exercise_board_gives_nothing_away_until_the_answer_is_checked(app):
         assert _targets(app.game, board) == 0, item.id
         assert app.hint_button.disabled and board.hint() is None and board.hinted is None
         assert all(control.disabled for control in board.move_controls()), item.id
+        legal = set(board.game.legal_moves(board.live))
+        listed = [value for control in board.move_controls() for _, value in getattr(control, "options", ())]
+        assert not [value for value in listed if _hashable(value) and value in legal], f"{item.id}: a move listed"
         assert all(panel_.layout.display == "none" for panel_ in board.answer_panels)
         before = board.live
         moves = board.game.legal_moves(board.live)

@@ -1013,7 +1013,7 @@ class Board(Table):
             marks = marks_of(self.steps_shown(), state)
             _update(self.figure.plot, state, targets, self.selected, marks, hinted)
         self.figure.draw()
-        moves = legal_moves(state)
+        moves = () if self.replaying else legal_moves(state)  # as the other boards: no move listed while replaying
         self.move_list.options = [(self.move_text(move), move) for move in moves]
         self.move_list.index = 0 if moves else None
         self.stop_button.disabled = Stop() not in moves and not self.jumping
