@@ -46,16 +46,23 @@ lint: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_lint.py
 
 clean:
-	rm -rf $(VENV) build dist .bench
+	rm -rf $(VENV) .venv-site build dist .bench
 
 # The rulebook as a static website in site/ (JupyterLite and Pyodide, every file local; README: "Publish the rulebook
 # as a website"). Downloads are cached in .site-cache/; an unchanged checkout keeps the site it built.
-SITE_STAMP := $(VENV)/.site-installed
+# Its build tools live in a venv of their own: JupyterLite's lab extensions, installed beside JupyterLab, break the
+# rulebook's own JupyterLab ("Shared module @jupyterlite/services doesn't exist in shared scope default").
+SITE_VENV := .venv-site
+SITE_STAMP := $(SITE_VENV)/.installed
 .PHONY: site
 
-$(SITE_STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[site]'
+$(SITE_VENV)/bin/python:
+	$(PYTHON) -m venv $(SITE_VENV)
+	$(SITE_VENV)/bin/python -m pip install --quiet --upgrade pip
+
+$(SITE_STAMP): $(SITE_VENV)/bin/python pyproject.toml
+	$(SITE_VENV)/bin/python -m pip install --quiet -e '.[site]'
 	touch $(SITE_STAMP)
 
 site: $(SITE_STAMP)
-	$(BIN)/python -m rulebook.site
+	$(SITE_VENV)/bin/python -m rulebook.site
