@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import itertools
 import re
 
 import ipywidgets as widgets
@@ -56,8 +57,8 @@ def test_attack_with_clicks_and_roll_to_the_end():
     assert (table.origin, table.target) == (origin, target)
     rings = list(trace(table.figure.plot, "highlight").marker.size)
     assert rings[state.board.index[origin]] > 0 and rings[state.board.index[target]] > 0  # highlighted
-    table.stake.value = table.stake.max
-    assert "Chance to conquer" in table.odds.value
+    assert table.stake.value == table.stake.max == state.points_on(origin) - 1  # the most it may stake, unasked
+    assert f"Chance to take {state.board.name(target)}" in table.odds.value
     table.attack_button.click()
     assert table.state.last_dice is not None or table.state.battle is None
     assert "Dice" in table.dice.value
@@ -111,38 +112,33 @@ def test_a_person_plays_a_whole_game_through_the_board():
 
 
 def test_territory_names_are_placed_next_to_their_point_without_covering_each_other():
-    from rulebook.meetjesland.widget import place_names
+    """At 11 px every name touches the room round its own point (at most 44 px from it), covers no piece's square
+    and no other name, and lies inside the map."""
+    from rulebook.meetjesland import labels
+    from rulebook.meetjesland.widget import MAP_HEIGHT, MAP_WIDTH
 
-    board = mj.load_board()
-    graph = board.graph
-    xs = [graph.nodes[t]["x"] for t in board.territories]
-    ys = [graph.nodes[t]["y"] for t in board.territories]
-    names = [board.name(t) for t in board.territories]
-    name_xs, name_ys = place_names(xs, ys, names, width=570, height=550)
-    scale = min(570 / (max(xs) - min(xs)), 550 / (max(ys) - min(ys))) * 0.92  # px per km, as drawn
-    boxes = [
-        (x * scale, y * scale, (0.56 * 9 * len(name) + 4) / 2, 13 / 2) for x, y, name in zip(name_xs, name_ys, names)
-    ]
-    for i, (x, y, half_w, half_h) in enumerate(boxes):
-        # next to its own point: the box's nearest edge is at most a marker's width from the point
-        gap_x = max(abs(x - xs[i] * scale) - half_w, 0)
-        gap_y = max(abs(y - ys[i] * scale) - half_h, 0)
-        assert gap_x <= 22 and gap_y <= 22, names[i]
-    clashes = [
-        (names[i], names[j])
-        for i in range(len(boxes))
-        for j in range(i + 1, len(boxes))
-        if abs(boxes[i][0] - boxes[j][0]) < boxes[i][2] + boxes[j][2] - 2
-        and abs(boxes[i][1] - boxes[j][1]) < boxes[i][3] + boxes[j][3] - 2
-    ]
+    layout = labels.map_labels("meetjesland", MAP_WIDTH, MAP_HEIGHT)
+    names, points = layout.names, layout.points
+    assert [name.territory for name in names] == list(mj.load_board().territories)
+    for i, name in enumerate(names):
+        assert labels.gap(points[i], name.box) <= 44.5, name.territory
+        assert layout.geometry.inside(name.box), name.territory
+        squares = [(x - labels.PIECE, y - labels.PIECE, x + labels.PIECE, y + labels.PIECE) for x, y in points]
+        assert all(labels.overlap(name.box, square) == 0 for square in squares), name.territory
+        for text, x, y in name.lines:  # each line fits its box at the width Arial gives it
+            half = labels.text_width(text) / 2
+            assert name.box[0] - 0.01 <= x - half and x + half <= name.box[2] + 0.01, text
+    clashes = [(a.territory, b.territory) for a, b in itertools.combinations(names, 2) if labels.overlap(a.box, b.box)]
     assert clashes == []
 
 
 def test_a_lone_name_goes_below_its_point():
-    from rulebook.meetjesland.widget import place_names
+    from rulebook.meetjesland import labels
 
-    name_xs, name_ys = place_names([3.0], [4.0], ["Eeklo"], width=500, height=500)
-    assert name_xs == [3.0] and name_ys[0] < 4.0
+    layout = labels.MapLabels(labels.Geometry(500, 500, 10.0, (0.0, 0.0)), ((250.0, 250.0),))
+    best = labels._places(layout, 0, labels.name_forms("Eeklo"))[0]
+    assert best.lines == ("Eeklo",) and best.box[1] > 250 + labels.PIECE  # below (y grows downwards)
+    assert (best.box[0] + best.box[2]) / 2 == pytest.approx(250)  # and centred under it
 
 
 @pytest.mark.parametrize(
@@ -211,7 +207,7 @@ def test_the_python_detector_finds_what_it_is_for():
     ):
         assert PYTHON_LOOKS.search(leak), leak
     for fine in (
-        "Chance to conquer with 3 against 2: 10.6%",
+        "Chance to take Eeklo with 3 against 2: 65.6 %",
         "Zelzate-West",
         "Refused by MJ-5.2: Eeklo is not yours",
         "Hand: no cards",
@@ -254,7 +250,7 @@ def played() -> tuple[Board, list[tuple[str, str]]]:
         seen += [(f"after {move}", text) for text in python_in(table)]
     assert mj.outcome(table.state) is not None
     seen += [("game over", text) for text in python_in(table)]
-    assert any("Chance to conquer" in odds and "%" in odds for odds in aimed)  # the odds were read on the way
+    assert any("Chance to take" in odds and "%" in odds for odds in aimed)  # the odds were read on the way
     assert len(visible_texts(table)) > 100  # the map's hover texts among them
     return table, seen
 
@@ -339,7 +335,7 @@ def test_chance_to_conquer_is_a_percentage_with_one_decimal():
     )
     table.select(origin)
     table.select(target)
-    assert re.search(r": \d{1,3}\.\d%$", re.sub(r"<[^>]*>", "", table.odds.value)), table.odds.value
+    assert re.search(r": \d{1,3}\.\d %$", re.sub(r"<[^>]*>", "", table.odds.value)), table.odds.value
 
 
 def test_trading_with_no_card_chosen_asks_for_cards_without_reaching_the_engine():
@@ -365,7 +361,7 @@ def test_the_board_sends_the_map_its_plot_holds_after_every_move():
     table.auto_button.click()  # the person's starting points, and three computer turns
     assert view.revision > before and view.figure == plotly_json(view.plot)
     sent = {drawn["name"]: drawn for drawn in view.figure["data"]}
-    assert len(sent) == len(view.figure["data"]) == 13  # every layer of the map has its own name
+    assert len(sent) == len(view.figure["data"]) == 15  # every layer of the map has its own name
     assert sent["territories"]["text"] == [str(p) for p in table.state.points]
     assert sent["territories"]["customdata"] == list(table.state.board.territories)  # each point's id
     drawn = view.revision

@@ -5,19 +5,21 @@ The widget only renders the state and sends moves through ``check``/``apply`` (v
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
+import anywidget
 import ipywidgets as widgets
 import plotly.graph_objects as go
+import traitlets
 
 from .. import markup
 from ..markup import Markup
 from ..session import Bot
 from ..ui import Table
 from ..views import BoardView, trace
-from . import rules
+from . import labels, rules
 from .narrate import news_for
 from .odds import win_probability
 from .rules import (
@@ -49,7 +51,8 @@ RINGS = {  # meaning -> (plotly symbol, size px, line width px)
 }
 TAKEN_RING = ("octagon-open", 35, 2)  # a territory that changed hands in the last move(s)
 HINT_INK = "#a86f00"  # dark gold: the suggested move, dashed so it reads without colour too
-OFFSET_KM = 0.8  # where the ghost of lost points and the label of gained points sit, from the village's point
+GHOST_SIZE = 10  # px: the faded shape of lost points, before their "−n"
+HINT_STAR_SIZE = 14  # px: the star before a suggested placement's words
 
 
 # Colour lists that must stay mutually distinguishable under colour-vision deficiencies (read by the colour test).
@@ -85,59 +88,8 @@ def dice_html(dice: rules.Dice) -> Markup:
     )
 
 
-def place_names(
-    xs: list[float], ys: list[float], names: list[str], width: float, height: float, font_px: float = 9
-) -> tuple[list[float], list[float]]:
-    """Where to write each territory's name, in data units: touching its own point, clear of other points and
-    names, and nearer to its own point than to any other (so a reader pairs name and point right). Candidates
-    below, above, right, left and the four corners; greedy, most crowded points first."""
-    scale = min(width / ((max(xs) - min(xs)) or 1), height / ((max(ys) - min(ys)) or 1)) * 0.92  # px per km
-    marker = 12.0  # the radius of a territory's point, px
-    sizes = [(0.56 * font_px * len(name) + 4, font_px + 4) for name in names]
-
-    def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-        dx = min(a[0] + a[2], b[0] + b[2]) - max(a[0] - a[2], b[0] - b[2])
-        dy = min(a[1] + a[3], b[1] + b[3]) - max(a[1] - a[3], b[1] - b[3])
-        return max(dx, 0) * max(dy, 0)
-
-    def gap(point: tuple[float, ...], box: tuple[float, ...]) -> float:
-        return math.hypot(max(abs(point[0] - box[0]) - box[2], 0), max(abs(point[1] - box[1]) - box[3], 0))
-
-    points = [(x * scale, y * scale, marker, marker) for x, y in zip(xs, ys)]
-    crowding = [sum(1 for q in points if abs(q[0] - p[0]) + abs(q[1] - p[1]) < 90) for p in points]
-    placed: dict[int, tuple[float, float, float, float]] = {}
-    for i in sorted(range(len(xs)), key=lambda i: -crowding[i]):
-        half_w, half_h = sizes[i][0] / 2, sizes[i][1] / 2
-        x, y = points[i][0], points[i][1]
-        near = marker + 1
-        corner = (marker + 1) * 0.75
-        candidates = [
-            (x, y - near - half_h),  # below, the usual place
-            (x, y + near + half_h),  # above
-            (x + near + half_w, y),  # right
-            (x - near - half_w, y),  # left
-            (x + corner + half_w, y - corner - half_h),
-            (x - corner - half_w, y - corner - half_h),
-            (x + corner + half_w, y + corner + half_h),
-            (x - corner - half_w, y + corner + half_h),
-        ]
-        costs = []
-        for rank, (cx, cy) in enumerate(candidates):
-            box = (cx, cy, half_w, half_h)
-            others = [p for j, p in enumerate(points) if j != i]
-            cost = sum(overlap(box, p) for p in others)
-            cost += 3 * sum(overlap(box, other) for other in placed.values())
-            own = gap(points[i], box)
-            closest = min((gap(p, box) for p in others), default=math.inf)
-            cost += 60 * max(0.0, own + 10 - closest)  # another point as near as its own: a misread name
-            costs.append((cost, rank))
-        best = candidates[min(costs)[1]]
-        placed[i] = (best[0], best[1], half_w, half_h)
-    return [placed[i][0] / scale for i in range(len(xs))], [placed[i][1] / scale for i in range(len(xs))]
-
-
-MAP_WIDTH, MAP_HEIGHT = 500, 480  # px: with the 360 px controls column the board fits the app's 880 x 680 px box
-COLUMN_WIDTH = 360  # px, the controls column at the right of the map
+MAP_WIDTH, MAP_HEIGHT = 520, 500  # px: with the 340 px controls column the board fits the app's 880 x 680 px box
+COLUMN_WIDTH = 340  # px, the players panel and the controls column at the right of the map
 
 
 def plural(count: int, word: str) -> str:
@@ -168,16 +120,14 @@ def _border_traces(graph: Any) -> list[go.Scatter]:
     return traces
 
 
-def _territory_traces(board: rules.Board, width: int, height: int) -> list[go.Scatter]:
-    """Each territory's region halo, its ring (drawn by ``Board.draw``), its point by owner and its name."""
+def _territory_traces(board: rules.Board) -> list[go.Scatter]:
+    """Each territory's region halo, its ring (drawn by ``Board.draw``), its point by owner, and the names (placed
+    by :mod:`labels`, a few with a leader line to their piece)."""
     graph = board.graph
     territories = board.territories
     xs = [graph.nodes[t]["x"] for t in territories]
     ys = [graph.nodes[t]["y"] for t in territories]
     colours = graph.graph["region_colours"]
-    names = [board.name(t) for t in territories]
-    name_xs, name_ys = place_names(xs, ys, names, width=width - 10, height=height - 10)
-    name_xs, name_ys = [round(x, 3) for x in name_xs], [round(y, 3) for y in name_ys]  # metres are precise enough
     return [
         go.Scatter(
             x=xs,
@@ -207,22 +157,37 @@ def _territory_traces(board: rules.Board, width: int, height: int) -> list[go.Sc
             hoverinfo="text",
             marker=dict(size=23, line=dict(width=1.5, color="#222222")),
         ),
+        go.Scatter(x=[], y=[], mode="lines", hoverinfo="skip", name="leaders", line=dict(color="#222222", width=1)),
         go.Scatter(
-            x=name_xs,
-            y=name_ys,
+            x=[],
+            y=[],
             mode="text",
             hoverinfo="skip",
             name="names",
-            text=names,
-            textfont=dict(size=9, color="#222222", shadow="auto"),  # a halo in the background colour over lines
+            # the font whose widths labels.py counts; a halo in the background colour over lines
+            textfont=dict(size=labels.NAME_PX, color="#222222", family=labels.FONT, shadow="auto"),
         ),
     ]
 
 
+def _mark_trace(name: str, **marker: Any) -> go.Scatter:
+    """A layer of marks (labels.py places them): a marker, then its text to the right of it, in bold."""
+    return go.Scatter(
+        x=[],
+        y=[],
+        mode="markers+text",
+        hoverinfo="skip",
+        name=name,
+        textposition="middle right",
+        textfont=dict(size=labels.MARK_PX, color=INK, weight="bold", family=labels.FONT, shadow="auto"),
+        marker=dict(size=0, **marker),
+    )
+
+
 def _last_move_traces() -> list[go.Scatter]:
     """The last move(s), drawn over the territories (empty until ``Board.draw`` fills them): arrows from where an
-    attack or a move came, the ghosts of points lost in the shape and colour of their owner before, rings round
-    territories that changed hands, and the points gained."""
+    attack or a move came, rings round territories that changed hands, the ghosts of points lost in the shape and
+    colour of their owner before with "−n", and the points gained ("+n")."""
     symbol, size, line_width = TAKEN_RING
     return [
         go.Scatter(
@@ -237,47 +202,30 @@ def _last_move_traces() -> list[go.Scatter]:
         go.Scatter(
             x=[],
             y=[],
-            mode="markers+text",
-            hoverinfo="skip",
-            name="last move losses",
-            textposition="middle right",
-            textfont=dict(size=11, color=INK, weight="bold", shadow="auto"),
-            marker=dict(size=10, opacity=0.55, line=dict(width=1, color=INK)),
-        ),
-        go.Scatter(
-            x=[],
-            y=[],
             mode="markers",
             hoverinfo="skip",
             name="last move taken",
             marker=dict(symbol=symbol, size=size, color=INK, line=dict(width=line_width, color=INK)),
         ),
-        go.Scatter(
-            x=[],
-            y=[],
-            mode="text",
-            hoverinfo="skip",
-            name="last move gains",
-            textfont=dict(size=11, color=INK, weight="bold", shadow="auto"),
-        ),
+        _mark_trace("last move losses", opacity=0.55, line=dict(width=1, color=INK)),
+        _mark_trace("last move gains"),
     ]
 
 
 def _suggestion_traces() -> list[go.Scatter]:
-    """The move Hint suggests (a dashed gold arrow from origin to target, or a gold star on the territory to place
-    on) and the chain planner's path (drawn by the Explorer): a dash-dot line through it, numbered."""
+    """The move Hint suggests (a dashed gold arrow from origin to target, or a gold star beside the territory to
+    place on, with its words) and the chain planner's path (drawn by the Explorer): a dash-dot line, numbered."""
     return [
         go.Scatter(
             x=[],
             y=[],
-            mode="lines+markers+text",
+            mode="lines+markers",
             hoverinfo="skip",
             name="hint",
             line=dict(color=HINT_INK, width=5, dash="dash"),
-            textposition="top center",
-            textfont=dict(size=11, color=INK, weight="bold", shadow="auto"),
             marker=dict(color=HINT_INK, angleref="previous", line=dict(width=2, color=HINT_INK)),
         ),
+        _mark_trace("hint words", symbol="star", color=HINT_INK, line=dict(width=1, color=INK)),
         go.Scatter(
             x=[],
             y=[],
@@ -292,45 +240,95 @@ def _suggestion_traces() -> list[go.Scatter]:
     ]
 
 
+def map_labels(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -> labels.MapLabels:
+    """The map's geometry and names at this size (computed once per size)."""
+    return labels.map_labels(state.config.board, width, height)
+
+
 def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -> go.Figure:
     """The live board's map (drawn by a BoardView): borders by kind, regions as halos, territories by owner with
-    their points, the last move's marks, the hint and the planned path, each layer a trace named after it."""
+    their points, the names, the last move's marks, the hint and the planned path, each layer a trace named after
+    it. The axes' ranges are given, so that a point is drawn where :mod:`labels` placed the texts round it."""
+    shape = map_labels(state, width, height).geometry
     figure = go.Figure(
         layout=go.Layout(
             width=width,
             height=height,
-            margin=dict(l=5, r=5, t=5, b=5),
+            margin=dict(l=labels.MARGIN, r=labels.MARGIN, t=labels.MARGIN, b=labels.MARGIN),
             showlegend=False,
             plot_bgcolor="#efe9d8",
             paper_bgcolor="#ffffff",
             dragmode=False,
             clickmode="event",
-            xaxis=dict(visible=False, scaleanchor="y"),
-            yaxis=dict(visible=False),
+            xaxis=dict(visible=False, range=shape.x_range, scaleanchor="y"),
+            yaxis=dict(visible=False, range=shape.y_range),
             # every colour and font of the map is its own: plotly's default template would only add 7 kB to each
             # redraw the page is sent
             template="none",
         )
     )
     figure.add_traces(
-        _border_traces(state.board.graph)
-        + _territory_traces(state.board, width, height)
-        + _last_move_traces()
-        + _suggestion_traces()
+        _border_traces(state.board.graph) + _territory_traces(state.board) + _last_move_traces() + _suggestion_traces()
     )
+    layout = map_labels(state, width, height)
+    figure.update_traces(selector={"name": "names"}, **names_layer(layout, layout.names))
+    figure.update_traces(selector={"name": "leaders"}, **leaders_layer(layout, layout.names))
     return figure
 
 
+def _km(points: Iterable[tuple[float, float] | None], shape: labels.Geometry) -> dict[str, Any]:
+    """Points in px as a layer's x and y in km, rounded to the metre (None stays a gap)."""
+    xs: list[Any] = []
+    ys: list[Any] = []
+    for point in points:
+        x, y = (None, None) if point is None else shape.km(*point)
+        xs.append(None if x is None else round(x, 3))
+        ys.append(None if y is None else round(y, 3))
+    return {"x": xs, "y": ys}
+
+
+def names_layer(layout: labels.MapLabels, names: Iterable[labels.Name]) -> dict[str, Any]:
+    """The names layer's values: one text per line of each name, where labels.py put it."""
+    lines = [line for name in names for line in name.lines]
+    return {**_km([(x, y) for _, x, y in lines], layout.geometry), "text": [text for text, _, _ in lines]}
+
+
+def leaders_layer(layout: labels.MapLabels, names: Iterable[labels.Name]) -> dict[str, Any]:
+    """The leader lines of the names (and marks) that stand where they could be taken for another territory's."""
+    points: list[tuple[float, float] | None] = []
+    for name in names:
+        if name.leader is not None:
+            points += [name.leader[0], name.leader[1], None]
+    return _km(points, layout.geometry)
+
+
+def mark_size(text: str, marker: float) -> tuple[float, float]:
+    """The box of a mark: a marker ``marker`` px wide (0: none), then ``text`` in bold, where board.js writes a text
+    placed "middle right" of its point: 0.4 of the marker's size and 1 px beyond it."""
+    before = marker / 2 + 0.5 if marker else -1.0
+    return before + 0.4 * marker + 1 + labels.text_width(text, labels.MARK_PX, bold=True), float(labels.LINE_PX)
+
+
+def mark_point(box: labels.Box, marker: float) -> tuple[float, float]:
+    """Where a mark's point goes (its marker's centre) for the mark to fill ``box``."""
+    return box[0] + (marker / 2 + 0.5 if marker else -1.0), (box[1] + box[3]) / 2
+
+
 def territory_layer(state: State) -> dict[str, Any]:
-    """The territories layer's values for ``state``: each territory's owner (colour and shape), points and hover."""
+    """The territories layer's values for ``state``: each territory's owner (colour and shape), points and hover
+    (its number only where it has one: the numbers count in a colour bonus, MJ-4.9)."""
     board = state.board
+
+    def about(territory: str) -> str:
+        number = board.number(territory)
+        return f"{board.region(territory)} region" + (f", bonus number {number}" if number else "")
+
     return {
         "marker": {"color": [PLAYER_FILL[o] for o in state.owner], "symbol": [PLAYER_SYMBOL[o] for o in state.owner]},
         "text": [str(p) for p in state.points],
         "textfont": {"color": [PLAYER_TEXT[o] for o in state.owner]},
         "hovertext": [
-            f"{board.name(t)}: {board.region(t)} region, bonus number {board.number(t)}<br>"
-            f"{PLAYER_COLOURS[o].capitalize()}, {plural(p, 'point')}"
+            f"{board.name(t)}: {about(t)}<br>{PLAYER_COLOURS[o].capitalize()}, {plural(p, 'point')}"
             for t, o, p in zip(board.territories, state.owner, state.points)
         ],
     }
@@ -378,14 +376,6 @@ def last_move_marks(steps: list[Any]) -> dict[str, Any]:
     return {"arrows": arrows, "losses": losses, "taken": taken, "gains": gains}
 
 
-def _arrow_ends(a: tuple[float, float], b: tuple[float, float]) -> tuple[tuple[float, float], tuple[float, float]]:
-    """An arrow between two villages, stopped short of both points so the numbers stay readable."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy) or 1.0
-    cut = min(0.9, length * 0.3) / length
-    return (a[0] + dx * cut, a[1] + dy * cut), (b[0] - dx * cut, b[1] - dy * cut)
-
-
 def ink_on(colour: str) -> str:
     """Black or white text, whichever reads better on ``colour`` (relative luminance, WCAG): the text colour of a
     region's class in style.css."""
@@ -426,6 +416,57 @@ def card_label(card: str) -> str:
     if card == rules.BREWERY:
         return "Brewery Van Steenberge (traded alone)"
     return f"{rules.card_name(card)} ({rules.card_colour(card)})"
+
+
+def players_html(state: State, computer: Iterable[int] = ()) -> Markup:
+    """The players panel, as on Board Game Arena: per player the territories, the points on the board, the cards in
+    hand (their number only), the whole regions, what Reinforce would give now (MJ-4.10), or who put them out; the
+    player to move marked."""
+    computer = set(computer)
+    rows = []
+    for player in range(state.players):
+        held = state.territories_of(player)
+        beaten_by = state.eliminated_by[player] if player < len(state.eliminated_by) else None
+        rows.append(
+            {
+                "player": player,
+                "shape": SHAPE_GLYPH[PLAYER_SYMBOL[player]],
+                "chip": player_chip(player),
+                "computer": player in computer,
+                "to_move": state.phase != "over" and player == state.turn,
+                "alive": state.alive[player],
+                "out_by": "" if beaten_by is None else PLAYER_COLOURS[beaten_by],
+                "territories": len(held),
+                "points": sum(state.points_on(t) for t in held),
+                "cards": len(state.hands[player]),
+                "regions": rules.whole_regions(state, player),
+                "reinforce": rules.reinforcements(len(held)),
+            }
+        )
+    return markup.render("players.html", package=__package__, rows=rows)
+
+
+class Amount(anywidget.AnyWidget):
+    """A whole number from ``min`` to ``max`` on a slider that answers the keyboard (amount.js): a click gives it
+    the arrow keys, Home (the least) and End (the most). The board's Points and Stake; a value outside the bounds is
+    brought inside them, as an IntSlider does."""
+
+    _esm = Path(__file__).with_name("amount.js")
+    value = traitlets.Int(1).tag(sync=True)
+    min = traitlets.Int(1).tag(sync=True)
+    max = traitlets.Int(1).tag(sync=True)
+    description = traitlets.Unicode("").tag(sync=True)
+    disabled = traitlets.Bool(False).tag(sync=True)
+
+    @traitlets.validate("value")
+    def _inside(self, proposal: Any) -> int:
+        return int(min(max(proposal["value"], self.min), self.max))
+
+    @traitlets.observe("min", "max")
+    def _bounds_moved(self, _change: Any) -> None:
+        if self.max < self.min:
+            self.max = self.min
+        self.value = self.value  # validated again: brought inside the new bounds
 
 
 def _control(kind: type, **options: Any) -> Any:
@@ -469,14 +510,19 @@ class Board(Table):
         self.target_menu = _control(
             widgets.Dropdown, options=[("(click the map)", "")] + names, value="", description="To"
         )
-        self.amount = _control(widgets.IntSlider, value=1, min=1, max=1, description="Points")
-        self.stake = _control(widgets.IntSlider, value=1, min=1, max=1, description="Stake")
-        self.odds = widgets.HTML(layout=widgets.Layout(min_height="1.5em"))
+        column = widgets.Layout(width=f"{COLUMN_WIDTH - 8}px")
+        self.amount = Amount(value=1, min=1, max=1, description="Points", layout=column)
+        self.stake = Amount(value=1, min=1, max=1, description="Stake", layout=widgets.Layout(width=column.width))
+        self._stake_for: tuple[str | None, int] | None = None  # the origin and points the stake was last set for
+        self.odds = widgets.HTML(layout=widgets.Layout(height="2.7em"))  # two lines kept, so nothing below moves
         self.dice = widgets.HTML(layout=widgets.Layout(min_height="3em"))
         self.news = widgets.HTML()
+        self.players_panel = widgets.HTML()
+        self.players_panel.add_class("rulebook-players")
+        self.answer_panels = (self.players_panel,)  # the reinforcements an exercise may ask for: hidden until answered
         self.mission = widgets.HTML()
         self.hand = widgets.HTML()
-        self.cards = _control(widgets.SelectMultiple, options=[], description="Cards", rows=4)
+        self.cards = _control(widgets.SelectMultiple, options=[], description="Cards", rows=3)
         button = widgets.Button
         self.place_button = button(description="Place", icon="plus", tooltip="Place the points on the chosen territory")
         self.auto_button = button(description="Auto-place", tooltip="Spread the remaining starting points at random")
@@ -527,6 +573,7 @@ class Board(Table):
         row = widgets.HBox
         controls = widgets.VBox(
             [
+                self.players_panel,
                 self.mission,
                 self.origin_menu,
                 self.target_menu,
@@ -538,11 +585,11 @@ class Board(Table):
                 row([self.attack_button, self.roll_button]),
                 row([self.blitz_button, self.retreat_button]),
                 self.dice,
-                self.news,
                 self.hand,
                 self.cards,
                 row([self.trade_button, self.end_button]),
                 row([self.undo_button]),
+                self.news,  # last: however long it grows, no control moves
             ],
             layout=widgets.Layout(width=f"{COLUMN_WIDTH}px", overflow="hidden"),
         )
@@ -550,6 +597,8 @@ class Board(Table):
         # the shared previous/next/slider over the game's history sits above the log it steps through
         log_box = widgets.Accordion(children=[widgets.VBox([self.history_bar, self.move_log])], titles=("Move log",))
         left = widgets.VBox([self.figure, self.legend], layout=widgets.Layout(width=f"{MAP_WIDTH + 4}px"))
+        # the status line keeps three lines' height (style.css: .rb-mj-board .rb-status), so the map never moves
+        self.add_class("rb-mj-board")
         return [self.status, row([left, controls], layout=widgets.Layout(justify_content="flex-start")), log_box]
 
     # -- input ------------------------------------------------------------------------------------
@@ -720,8 +769,7 @@ class Board(Table):
         """The position on the map (owners, points, rings, the last move's marks, the hint), then the controls."""
         self._draw_territories()
         steps = self.steps_shown()
-        self._draw_marks(last_move_marks(steps))
-        self._draw_hint()
+        self._draw_overlay(last_move_marks(steps))
         self._sync_controls()
         self._show_odds()
         self._show_news(steps)
@@ -750,72 +798,71 @@ class Board(Table):
             },
         )
 
-    def _draw_marks(self, marks: dict[str, Any]) -> None:
-        graph = self.state.board.graph
+    def _draw_overlay(self, marks: dict[str, Any]) -> None:
+        """The last move's arrows, rings and marks, the hint, and the names: :func:`labels.arrange` puts each mark
+        (points lost or gained, the hint's words) where it covers nothing, moving a name out of its way or from under
+        an arrow."""
+        state = self.state
+        layout = map_labels(state)
+        index = state.board.index
 
-        def at(territory: str, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float]:
-            return graph.nodes[territory]["x"] + dx, graph.nodes[territory]["y"] + dy
+        def at(territory: str) -> tuple[float, float]:
+            return layout.points[index[territory]]
 
-        xs: list[Any] = []
-        ys: list[Any] = []
-        symbols: list[str] = []
-        sizes: list[int] = []
-        for origin, target in marks["arrows"]:
-            start, end = _arrow_ends(at(origin), at(target))
-            xs += [start[0], end[0], None]
-            ys += [start[1], end[1], None]
-            symbols += ["circle", "arrow", "circle"]
-            sizes += [6, 15, 0]
-        self._update_layer("last move arrows", x=xs, y=ys, marker={"symbol": symbols, "size": sizes})
-        losses = marks["losses"]
-        ghosts = [at(t, OFFSET_KM, OFFSET_KM) for t in losses]
-        self._update_layer(
-            "last move losses",
-            x=[x for x, _ in ghosts],
-            y=[y for _, y in ghosts],
-            text=[f"−{lost}" for _, lost in losses.values()],
-            marker={
-                "color": [PLAYER_FILL[owner] for owner, _ in losses.values()],
-                "symbol": [PLAYER_SYMBOL[owner] for owner, _ in losses.values()],
-            },
-        )
-        taken = [at(t) for t in marks["taken"]]
-        self._update_layer("last move taken", x=[x for x, _ in taken], y=[y for _, y in taken])
-        gains = marks["gains"]
-        labels = [at(t, -OFFSET_KM, OFFSET_KM) for t in gains]
-        self._update_layer(
-            "last move gains",
-            x=[x for x, _ in labels],
-            y=[y for _, y in labels],
-            text=[f"+{gain}" for gain in gains.values()],
-        )
-
-    def _draw_hint(self) -> None:
-        """Mark the move Hint suggested (``self.hinted``) on the map: an arrow for an attack, a roll or a move of
-        points, a star for points to place; nothing for a move that has no place (trade, reinforce, end turn)."""
-        xs: list[Any] = []
-        ys: list[Any] = []
-        symbols: list[str] = []
-        sizes: list[int] = []
-        texts: list[str] = []
-        graph = self.state.board.graph
-        for a, b, word in hint_places(self.state, None if self.replaying else self.hinted):
-            if b is None:
-                xs += [graph.nodes[a]["x"]]
-                ys += [graph.nodes[a]["y"]]
-                symbols += ["star-open"]
-                sizes += [34]
-                texts += [word]
-                continue
-            start, end = _arrow_ends(
-                (graph.nodes[a]["x"], graph.nodes[a]["y"]), (graph.nodes[b]["x"], graph.nodes[b]["y"])
+        covered: list[labels.Box] = []
+        arrows = self._arrows([(at(a), at(b)) for a, b in marks["arrows"]], labels.ARROW_SIZE, covered)
+        self._update_layer("last move arrows", **arrows)
+        self._update_layer("last move taken", **_km([at(t) for t in marks["taken"]], layout.geometry))
+        texts = [  # (layer, territory, text, marker size): what labels.py places
+            ("last move losses", t, f"−{lost}", GHOST_SIZE) for t, (_, lost) in marks["losses"].items()
+        ] + [("last move gains", t, f"+{gain}", 0) for t, gain in marks["gains"].items()]
+        hinted = hint_places(state, None if self.replaying else self.hinted)
+        pairs = [(at(a), at(b)) for a, b, _ in hinted if b is not None]
+        self._update_layer("hint", **self._arrows(pairs, labels.HINT_ARROW_SIZE, covered))
+        texts += [("hint words", b or a, word, 0 if b else HINT_STAR_SIZE) for a, b, word in hinted]
+        boxes = [labels.Mark(index[t], *mark_size(text, marker)) for _, t, text, marker in texts]
+        names, placed = labels.arrange(layout, covered, boxes, [PLAYER_SYMBOL[o] for o in state.owner])
+        self._update_layer("names", **names_layer(layout, names))
+        self._update_layer("leaders", **leaders_layer(layout, names + placed))
+        ghosts = [marks["losses"][t][0] for layer, t, _, _ in texts if layer == "last move losses"]
+        for layer in ("last move losses", "last move gains", "hint words"):
+            mine = [(text, marker, mark.box) for (name, _, text, marker), mark in zip(texts, placed) if name == layer]
+            self._update_layer(
+                layer, **self._marks_layer(layout, mine, ghosts if layer == "last move losses" else None)
             )
-            xs += [start[0], end[0], None]
-            ys += [start[1], end[1], None]
-            symbols += ["circle", "arrow", "circle"]
-            sizes += [8, 20, 0]
-            texts += ["", word, ""]
-        self._update_layer("hint", x=xs, y=ys, text=texts, marker={"symbol": symbols, "size": sizes})
+
+    @staticmethod
+    def _marks_layer(
+        layout: labels.MapLabels, marks: list[tuple[str, float, labels.Box]], ghosts: list[int] | None
+    ) -> dict[str, Any]:
+        """A marks layer's values for (text, marker size, box) marks; ``ghosts``: the owners whose shapes the
+        ghosts of lost points take."""
+        values = _km([mark_point(box, marker) for _, marker, box in marks], layout.geometry)
+        values["text"] = [text for text, _, _ in marks]
+        values["marker"] = {"size": [marker for _, marker, _ in marks]}
+        if ghosts is not None:
+            values["marker"] |= {
+                "color": [PLAYER_FILL[o] for o in ghosts],
+                "symbol": [PLAYER_SYMBOL[o] for o in ghosts],
+            }
+        return values
+
+    def _arrows(
+        self, pairs: list[tuple[tuple[float, float], tuple[float, float]]], size: int, covered: list[labels.Box]
+    ) -> dict[str, Any]:
+        """An arrows layer's values for (from, to) pairs of points (px): a line and a head of ``size`` px per arrow,
+        stopped short of both points; the boxes of the heads are added to ``covered``."""
+        points: list[tuple[float, float] | None] = []
+        for start, end in pairs:
+            tail, tip = labels.arrow_ends(start, end)
+            points += [tail, tip, None]
+            covered.append(labels.arrow_head(start, end, size))
+        values = _km(points, map_labels(self.state).geometry)
+        values["marker"] = {
+            "symbol": ["circle", "arrow", "circle"] * len(pairs),
+            "size": [0, size, 0] * len(pairs),  # no dot where it starts: the line leaves the piece
+        }
+        return values
 
     def _show_news(self, steps: list[Any]) -> None:
         """What the other players did to the territories of the person to move, since that person's last move."""
@@ -856,6 +903,10 @@ class Board(Table):
         player = self._viewer(state)
         available = state.points_on(self.origin) - 1 if self.origin else 0
         self.stake.max = max(1, available)
+        if (self.origin, available) != self._stake_for:  # a new origin, or its points changed: the most it may stake
+            self._stake_for = (self.origin, available)
+            self.stake.value = self.stake.max
+        self.players_panel.value = players_html(state, self.bots)
         self.amount.max = max(1, state.to_place or min(available, state.config.move_limit - state.moved))
         mission = state.mission(player)
         self.mission.value = markup.render(
@@ -903,23 +954,29 @@ class Board(Table):
         self.odds.value = markup.render("odds.html", package=__package__, odds=self._odds())
 
     def _odds(self) -> tuple[str, str] | None:
-        """What the odds line says: words, and the chance (or "") after them; None to say nothing."""
+        """What the odds line says: words, and the exact chance (or "") after them; None to say nothing."""
         state = self.state
+        name = state.board.name
         if state.battle is not None:
-            chance = win_probability(state.battle.stake, state.points_on(state.battle.target))
-            return "Chance to conquer if you fight on: ", f"{chance:.1%}"
+            chance = win_probability(state.battle.stake, state.points_on(state.battle.target), exact=True)
+            return f"Chance to take {name(state.battle.target)} if you roll on: ", percent(chance)
         if not self.origin or state.phase != "play" or state.owner_of(self.origin) != state.turn or state.to_place:
             return None
         if state.points_on(self.origin) < 2:
-            return f"{state.board.name(self.origin)} has 1 point: it cannot attack (MJ-5.2).", ""
+            return f"{name(self.origin)} has 1 point: it cannot attack (MJ-5.2).", ""
         if not self.target or state.owner_of(self.target) == state.turn:
             return None
         error = rules.check(state, Attack(self.origin, self.target, self.stake.value))
         if error is not None:
             return f"No attack here: {error.message} ({error.rule}).", ""
         defenders = state.points_on(self.target)
-        chance = win_probability(self.stake.value, defenders)
-        return f"Chance to conquer with {self.stake.value} against {defenders}: ", f"{chance:.1%}"
+        chance = win_probability(self.stake.value, defenders, exact=True)
+        return f"Chance to take {name(self.target)} with {self.stake.value} against {defenders}: ", percent(chance)
+
+
+def percent(chance: Any) -> str:
+    """A probability as players read it: ``63.4 %``."""
+    return f"{float(chance) * 100:.1f} %"
 
 
 def __getattr__(name: str) -> object:

@@ -48,7 +48,7 @@ def meetjesland(page, board) -> None:
     points = list(trace(plot, "territories").customdata)
     click_point(board, layer, points.index(origin))
     click_point(board, layer, points.index(target))
-    board.locator(".widget-html, .rulebook-status", has_text="Chance to conquer").first.wait_for(timeout=30_000)
+    board.locator(".widget-html, .rulebook-status", has_text="Chance to take").first.wait_for(timeout=30_000)
     button(board, "Attack").click()
     board.locator(".widget-html, .rulebook-status", has_text="Dice").first.wait_for(timeout=30_000)
 
