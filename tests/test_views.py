@@ -199,7 +199,7 @@ def test_the_claim_board_sends_the_figure_its_plot_holds_at_each_move():
     table.play(claim.legal_moves(table.live)[0])
     assert view.revision == revision + 1 and view.figure == plotly_json(view.plot)
     names = [t["name"] for t in view.figure["data"]]
-    assert len(set(names)) == len(names) == 12  # every trace named, each name once
+    assert len(set(names)) == len(names) >= 12 and all(names)  # every trace named, each name once
     table.redraw()
     assert view.revision == revision + 1  # the same position: nothing sent
 
