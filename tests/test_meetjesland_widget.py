@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import itertools
 import re
+from pathlib import Path
 
 import ipywidgets as widgets
 import pytest
@@ -404,3 +406,109 @@ def test_no_html_is_built_in_python_and_no_figure_widget_remains():
         assert [tag for tag in found if tag != "<br"] == [], (name, found)  # a <br> in hover text is plotly's own
         for legacy in ("BoardFigure", "ChartFigure", "settle_figure", "FigureWidget", ".data[", "_js2py", "_py2js"):
             assert legacy not in source, (name, legacy)
+
+
+# -- issue 26: the stake's default and its chance, the players panel, the hover text, the status line's height ----
+
+
+def arranged(territories: dict[str, tuple[int, int]], **changes) -> mj.State:
+    fields = {"to_place": 0, "stage": "start", "turn": 0} | changes
+    return mj.arrange(mj.new_game(4, seed=0), territories, **fields)
+
+
+def test_the_stake_starts_at_the_most_the_origin_may_stake_and_a_choice_stays_for_its_target():
+    from fractions import Fraction
+
+    from rulebook.meetjesland import odds
+
+    # Kaprijke (White, 6) borders Eeklo and Bassevelde (Black); Lembeke (White, 4) borders Eeklo too
+    state = arranged({"kaprijke": (0, 6), "eeklo": (1, 2), "bassevelde": (1, 3), "lembeke": (0, 4)})
+    table = Board(state)
+    table.select("kaprijke")
+    table.select("eeklo")
+    assert (table.stake.value, table.stake.max) == (5, 5)
+    exact = odds.win_probability(5, 2, exact=True)
+    assert isinstance(exact, Fraction)
+    told = re.sub(r"<[^>]*>", "", table.odds.value)
+    assert told == f"Chance to take Eeklo with 5 against 2: {float(exact) * 100:.1f} %"
+    table.stake.value = 2  # the player's own choice: the odds follow at once
+    assert re.sub(r"<[^>]*>", "", table.odds.value).startswith("Chance to take Eeklo with 2 against 2: ")
+    table.select("bassevelde")  # another target from the same origin: the stake chosen stays
+    assert table.stake.value == 2 and "Bassevelde with 2 against 3" in table.odds.value
+    table.select("lembeke")
+    table.select("eeklo")  # another origin: its most again
+    assert table.stake.value == 3 and "Eeklo with 3 against 2" in table.odds.value
+
+
+def test_the_chance_during_an_attack_is_for_rolling_on():
+    from rulebook.meetjesland import odds
+    from rulebook.meetjesland.widget import percent
+
+    # an attack under way after a first roll: Kaprijke's 5 staked, Eeklo down to 3 of its 4 points
+    state = arranged({"kaprijke": (0, 1), "eeklo": (1, 3)}, stage="conquer")
+    state = dataclasses.replace(state, battle=mj.rules.Battle("kaprijke", "eeklo", 5, rolling=False))
+    table = Board(state)
+    told = re.sub(r"<[^>]*>", "", table.odds.value)
+    assert told == f"Chance to take Eeklo if you roll on: {percent(odds.win_probability(5, 3, exact=True))}"
+
+
+def test_points_and_stake_stay_inside_their_bounds_and_take_the_keyboard():
+    from rulebook.meetjesland.widget import Amount
+
+    control = Amount(value=3, min=1, max=5, description="Stake")
+    control.value = 9
+    assert control.value == 5
+    control.max = 2
+    assert control.value == 2
+    control.value = -4
+    assert control.value == 1
+    source = Path(__file__).parents[1].joinpath("rulebook", "meetjesland", "amount.js").read_text(encoding="utf-8")
+    assert 'slider.type = "range"' in source  # the browser's own slider: arrows, Home and End, given by a click
+
+
+def test_the_players_panel_tells_each_player_and_marks_the_one_to_move():
+    from rulebook.meetjesland.widget import players_html
+
+    board = mj.load_board()
+    yellow = board.regions["yellow"]
+    territories = dict.fromkeys(yellow, (2, 3))  # Pink holds the whole yellow region, 3 points on each
+    territories |= {t: (1, 1) for t in board.territories if t not in yellow}  # Black the rest, White is out
+    state = arranged(territories, turn=2, eliminated_by=(1, None, None, None))
+    state = dataclasses.replace(state, hands=((), ("eeklo",), ("brewery", "eeklo"), ()))
+    shown = players_html(state, computer=(1,))
+    rows = [
+        " ".join(html.unescape(re.sub(r"<[^>]*>", " ", row)).split())
+        for row in re.split(r"<tr class=[^>]*>", shown)[1:]
+    ]
+    assert rows[0] == "● white out of the game (put out by black)"
+    others = len(board.territories) - len(yellow)
+    regions = " ".join(mj.rules.whole_regions(state, 1))  # every region but yellow
+    assert regions and "yellow" not in regions
+    assert rows[1] == f"■ black {others} {others} 1 {regions} +{mj.reinforcements(others)}"
+    assert rows[2] == f"▶ ◆ pink {len(yellow)} {3 * len(yellow)} 2 yellow +3"
+    assert rows[3].startswith("▲ teal out of the game")  # Teal holds nothing: arrange puts it out, by nobody
+    assert players_html(state).count("rb-mj-to-move") == 1
+
+
+def test_hovering_a_territory_tells_a_bonus_number_only_where_there_is_one():
+    from rulebook.meetjesland.widget import territory_layer
+
+    state = mj.new_game(4, seed=0)
+    board = state.board
+    for territory, hover in zip(board.territories, territory_layer(state)["hovertext"]):
+        number = board.number(territory)
+        assert ("bonus" in hover) == bool(number), hover
+        assert "bonus number 0" not in hover
+        if number:
+            assert f"bonus number {number}" in hover
+
+
+def test_the_status_line_keeps_three_lines_so_the_map_never_moves():
+    from rulebook import markup
+
+    table = Board(mj.new_game(4, seed=0))
+    assert "rb-mj-board" in table._dom_classes and table.status in table.children
+    css = markup.STYLESHEET.read_text(encoding="utf-8")
+    rule = re.search(r"\.rb-mj-board \.rb-status \{([^}]*)\}", css)
+    assert rule and "height: 4.2em" in rule.group(1) and "overflow-y: auto" in rule.group(1)
+    assert "line-height: 1.4" in re.search(r"\.rb-status \{([^}]*)\}", css).group(1)  # 4.2em: three lines of 1.4
