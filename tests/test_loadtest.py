@@ -8,6 +8,7 @@ from rulebook import loadtest
 
 
 def test_the_load_test_is_bounded_in_pages():
+    pytest.importorskip("playwright")
     with pytest.raises(ValueError, match="pages: 1 to 16, not 17"):
         loadtest.one_size("claim", 17)
     assert max(loadtest.SIZES) <= loadtest.MAX_PAGES
