@@ -84,7 +84,7 @@ def test_an_exercise_on_its_own_board_keeps_the_game_and_gives_nothing_away(brow
         seconds = time.monotonic() - started
         record(f"app {game}: Show on the board to the exercise's board drawn", seconds)
         page.locator(ready).first.wait_for(timeout=30_000)
-        assert signs or seconds < 1.0, f"{seconds:.1f} s with no sign of work"
+        assert signs or seconds < 5.0, f"{seconds:.1f} s with no sign of work"
         shown = page.locator(EXERCISE_BOARD).first
         assert "the position only" in shown.locator(".rulebook-status").first.inner_text()
         assert targets_drawn(page, index) == 0, "legal targets drawn before the answer"
