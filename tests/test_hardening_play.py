@@ -1,7 +1,8 @@
 """Random play at scale over all four engines (issue 7, item 1): the same checks for every game, at every step.
 
 Each case plays a fixed number of moves (player moves and chance outcomes, starting a new game whenever one ends)
-with a seeded ``random.Random``; the cases of one game add up to at least 10 000 moves in every run.  At every step:
+with a seeded ``random.Random``; the cases of one game add up to at least 2 500 moves in `make test` and 10 000 in
+`make soak` (RULEBOOK_SOAK=1, tests/soak.py), every player count and seed in both.  At every step:
 the legal moves (a random sample of a few when there are many) pass ``check`` and apply; a chance node has positive
 ``Fraction`` probabilities summing to exactly 1; moves crafted to be wrong for the position raise ``IllegalMove``
 whose rule id is in that game's notebook, and leave the state unchanged; the game's invariants hold.  Saving and
@@ -31,11 +32,12 @@ from rulebook import core, registry
 from rulebook import kingdom_builder as kb
 from rulebook import meetjesland as mj
 from rulebook.core import IllegalMove, check_distribution
+from tests.soak import count
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 ROUND_TRIP_EVERY = 50
 LEGAL_SAMPLE = 3  # legal moves checked and applied per step besides the one played
-MOVES_PER_GAME = 10_000
+MOVES_PER_GAME = count(2_500, 10_000)  # `make test`, `make soak`
 
 
 def notebook_rule_ids(game: str) -> frozenset[str]:
@@ -314,10 +316,10 @@ RULE_IDS = {name: notebook_rule_ids(name) for name in GAMES}
 
 # (game, players, seed, moves): the moves of one game's cases add up to at least MOVES_PER_GAME
 CASES = [
-    *(("meetjesland", players, seed, 2_500) for players, seed in ((3, 1), (4, 2), (5, 3), (6, 4))),
-    *(("kingdom_builder", players, seed, 2_500) for players, seed in ((2, 1), (3, 2), (4, 3), (2, 4))),
-    *(("ab_die_post", players, seed, 2_000) for players, seed in ((2, 1), (3, 2), (4, 3), (5, 4), (6, 5))),
-    *(("claim", players, seed, 2_500) for players, seed in ((2, 1), (3, 2), (4, 3), (2, 4))),
+    *(("meetjesland", players, seed, count(625, 2_500)) for players, seed in ((3, 1), (4, 2), (5, 3), (6, 4))),
+    *(("kingdom_builder", players, seed, count(625, 2_500)) for players, seed in ((2, 1), (3, 2), (4, 3), (2, 4))),
+    *(("ab_die_post", players, seed, count(500, 2_000)) for players, seed in ((2, 1), (3, 2), (4, 3), (5, 4), (6, 5))),
+    *(("claim", players, seed, count(625, 2_500)) for players, seed in ((2, 1), (3, 2), (4, 3), (2, 4))),
 ]
 
 
@@ -422,7 +424,7 @@ def test_every_registered_game_is_played_here() -> None:
         assert game.module is registry.game(name).engine
 
 
-def test_every_game_plays_ten_thousand_moves_per_run() -> None:
+def test_every_game_plays_its_moves_per_run_at_every_player_count() -> None:
     for name, game in GAMES.items():
         cases = [case for case in CASES if case[0] == name]
         assert sum(case[3] for case in cases) >= MOVES_PER_GAME
@@ -435,7 +437,7 @@ def test_random_play_finishes_games() -> None:
         assert play(GAMES[name], 2, 99, 600)["finished"] >= 1
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=count(8, 80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_play_hypothesis(data: st.DataObject) -> None:
     """Short games over drawn games, player counts and seeds (hypothesis shrinks a failure to a small seed)."""
