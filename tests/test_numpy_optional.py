@@ -11,6 +11,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -256,27 +257,38 @@ def test_an_empty_axis_keeps_its_shape():
 # --- everything, in a process where numpy cannot be imported -----------------------------------------------------
 
 
-def _record(refuse: bool) -> dict[str, Any]:
-    preamble = "from tests import numpy_free; " + ("numpy_free.refuse_numpy(); " if refuse else "")
+def _records() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The record without numpy and the record with it, from two processes run side by side (each runs every
+    notebook and game: about half a minute of CPU); their output goes to files, so neither waits on a full pipe."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("COVERAGE_")}
-    result = subprocess.run(
-        [sys.executable, "-c", preamble + "numpy_free.main()"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr[-4000:]
-    record: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
-    return record
+    runs = []
+    for refuse in (True, False):
+        preamble = "from tests import numpy_free; " + ("numpy_free.refuse_numpy(); " if refuse else "")
+        out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
+        command = [sys.executable, "-c", preamble + "numpy_free.main()"]
+        runs.append((subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=err, text=True), out, err))
+    records = []
+    try:
+        for process, out, err in runs:
+            returncode = process.wait(timeout=600)
+            err.seek(0)
+            assert returncode == 0, err.read()[-4000:]
+            out.seek(0)
+            records.append(json.loads(out.read().strip().splitlines()[-1]))
+    finally:
+        for process, out, err in runs:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=15)
+            out.close()
+            err.close()
+    return records[0], records[1]
 
 
 def test_without_numpy_every_notebook_game_board_and_app_shows_the_same():
-    without = _record(refuse=True)
+    without, with_numpy = _records()
     assert without["numpy_imported"] is False and without["use_numpy"] is False
     assert "numpy" in without["refused"]  # the refusal was in place (odds.py asked first)
-    with_numpy = _record(refuse=False)
     assert with_numpy["numpy_imported"] is True and with_numpy["use_numpy"] is True
     games = without["record"]["games"]
     assert set(games) >= {"meetjesland", "kingdom_builder", "ab_die_post", "claim"}
