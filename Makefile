@@ -4,8 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test bench lint clean app e2e
+.PHONY: lab test soak bench lint clean app e2e
 GAME ?= meetjesland
+# pytest-xdist on every core; tests/conftest.py keeps a notebook's cells, and the tests sharing a module's fixture, on
+# one worker. `make test PARALLEL=` runs in one process.
+PARALLEL ?= -n auto --dist loadgroup
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +25,13 @@ test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 	$(BIN)/nbstripout --verify notebooks/*.ipynb
-	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env --nbval-cell-timeout=300 tests notebooks
+	$(BIN)/python -m pytest -q $(PARALLEL) --durations=15 --nbval-lax --nbval-current-env --nbval-cell-timeout=300 \
+		tests notebooks
+
+# The long run: every test, the fuzzers, random play and bench tests with their soak counts (tests/soak.py). `make
+# test` finds in minutes what it can; this is the same suite given the time (about 20 minutes on two cores).
+soak: $(STAMP)
+	RULEBOOK_SOAK=1 $(BIN)/python -m pytest -q $(PARALLEL) --durations=25 tests
 
 app: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
