@@ -54,6 +54,8 @@ PROJECT = "rulebook"
 
 # what the kernel loads before it starts (listed, it installs nothing at start: jupyterlite-pyodide-kernel's worker)
 KERNEL_PACKAGES = ("micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython")
+# what JupyterLab (the notebooks) loads besides: plotly shows a figure in a notebook only where nbformat imports
+LAB_PACKAGES = ("nbformat",)
 # pinned wheels that also carry a JupyterLab extension the site needs (ipywidgets' manager, anywidget, plotly)
 EXTENSION_WHEELS = ("jupyterlab-widgets", "anywidget", "plotly")
 # required by a package of the site, but not loaded into the browser's Python
@@ -61,6 +63,7 @@ NOT_LOADED = {"jupyterlab-widgets": "the JupyterLab side of ipywidgets, shipped 
 # required, and not to be had for the browser: left out, with a warning naming what needs it
 UNAVAILABLE = {"numpy": "no build for the browser on PyPI or npm"}
 APPS = ("lab", "repl")
+LOCK_URL = "./static/pyodide/pyodide-lock.json"  # relative to the site's root, where the kernel resolves it
 
 
 @dataclass
@@ -365,7 +368,7 @@ def lite_config(preload: list[str]) -> dict[str, Any]:
     kernel = {
         "pyodideUrl": "./static/pyodide/pyodide.mjs",
         "disablePyPIFallback": True,
-        "loadPyodideOptions": {"packages": preload, "lockFileURL": "./static/pyodide/pyodide-lock.json"},
+        "loadPyodideOptions": {"packages": preload, "lockFileURL": LOCK_URL},
     }
     return {
         "jupyter-lite-schema-version": 0,
@@ -375,6 +378,16 @@ def lite_config(preload: list[str]) -> dict[str, Any]:
             "litePluginSettings": {f"{KERNEL_EXTENSION}:kernel": kernel},
         },
     }
+
+
+def lab_preloads(config: Path, packages: list[str]) -> None:
+    """JupyterLab's own settings (``lab/jupyter-lite.json``, read after the site's): it preloads the notebooks' extra
+    packages too, which the apps' pages (the REPL) do without."""
+    settings = json.loads(config.read_text(encoding="utf-8"))
+    plugins = settings["jupyter-config-data"].setdefault("litePluginSettings", {})
+    options = {"packages": packages, "lockFileURL": LOCK_URL}
+    plugins[f"{KERNEL_EXTENSION}:kernel"] = {"loadPyodideOptions": options}
+    config.write_text(json.dumps(settings, indent=2), encoding="utf-8")
 
 
 def build_config(extensions: list[Path], output: Path, cache: Path) -> dict[str, Any]:
@@ -459,7 +472,8 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
         if found.name not in available or found.version > available[found.name].version:
             available[found.name] = found
     available[PROJECT] = Wheel.read(wheel)
-    solution = solve([*KERNEL_PACKAGES, PROJECT], available, set(pins), browser_environment(info["python"]))
+    roots = [*KERNEL_PACKAGES, PROJECT, *LAB_PACKAGES]
+    solution = solve(roots, available, set(pins), browser_environment(info["python"]))
     bytecode = add_bytecode(solution, pyodide, cache / "bytecode")
     for game, error in bytecode["failed"].items():
         solution.warnings.append(f"{game}: its first screen fails in the browser's Python: {error}")
@@ -480,6 +494,7 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
     (lite / "jupyter_lite_config.json").write_text(json.dumps(config, indent=1), encoding="utf-8")
     # in the staging folder, which also holds the build's task database: a fresh one each time
     run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite)], "jupyter lite build", cwd=lite)
+    lab_preloads(output / "lab" / "jupyter-lite.json", [*preload, *LAB_PACKAGES])
 
     pages.write(output, games, ROOT / "notebooks")
     files, size = folder_size(output)

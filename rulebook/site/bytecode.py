@@ -98,9 +98,7 @@ def repack(wheel: Path, target: Path, site: Path, chosen: set[str] | None) -> in
     added = {}
     for name in modules:
         path = site / name
-        if compileall.compile_file(
-            str(path), quiet=2, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH
-        ):
+        if compileall.compile_file(str(path), quiet=2, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH):
             cached = Path(importlib.util.cache_from_source(str(path)))
             added[cached.relative_to(site).as_posix()] = cached.read_bytes()
     record = next(name for name in names if name.count("/") == 1 and name.endswith(".dist-info/RECORD"))

@@ -440,13 +440,14 @@ def test_notebook_opens_and_runs_in_jupyterlab(game, chromium, server):
         page.wait_for_url("**/lab/index.html*", wait_until="commit")
         traffic.recording = True
         page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=240_000)
-        tab = page.locator(".lm-TabBar-tab.lm-mod-current").first.inner_text()
+        tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current").first.inner_text()
         assert registry.game(game).rules in tab, tab
         page.click(f"{PANEL} .jp-Cell >> nth=0")
         page.click("text=Run")
         page.click("li.lm-Menu-item:has-text('Run All Cells')")
         board = page.locator(f"{PANEL} .rulebook-board .rulebook-figure svg .point, {PANEL} {ERROR}").first
         board.wait_for(timeout=600_000)
+        board.scroll_into_view_if_needed()
         page.wait_for_timeout(2000)
         page.screenshot(path=SHOTS / f"site-lab-{game}.png")
         errors = page.locator(f"{PANEL} {ERROR}")
@@ -482,13 +483,14 @@ def test_no_package_index_is_asked(chromium, server, site):
 
 
 def test_a_visited_game_opens_offline(chromium, server):
-    """Once a game's page has been opened, the browser keeps its files (JupyterLite's service worker cache): with the
-    network gone, the page opens again on a usable board."""
+    """Once a game's page has been opened twice, the browser keeps its files (JupyterLite's service worker caches what
+    passes through it, which is all of the second visit): with the network gone, the page opens on a usable board."""
     context = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT})
     try:
-        page, _, _ = open_page(context, f"{server}/claim/", BOARD)
-        page.wait_for_timeout(5000)  # the service worker stores what it fetched
-        page.close()
+        for _ in range(2):
+            page, _, _ = open_page(context, f"{server}/claim/", BOARD)
+            page.wait_for_timeout(5000)  # the service worker stores what it fetched
+            page.close()
         context.set_offline(True)
         page, frame, seconds = open_page(context, f"{server}/claim/", BOARD)
         assert "You play" in status(frame)
