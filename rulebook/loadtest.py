@@ -40,8 +40,7 @@ BOARD = ".rulebook-app .rulebook-board .rulebook-figure svg .trace .point"
 SIZES = (1, 4, 8, 16)
 MAX_PAGES = 16
 # in every document of every page: when the board first appears (ms since the epoch), and each notice page seen
-WATCH = (
-    """
+WATCH = """
 (() => {
   const notice = () => {
     const kind = document.body && document.body.dataset.notice;
@@ -49,13 +48,11 @@ WATCH = (
   };
   document.addEventListener('DOMContentLoaded', notice);
   const look = () => {
-    if (window.__rulebookBoardAt === undefined && document.querySelector(%r)) window.__rulebookBoardAt = Date.now();
+    if (window.__rulebookBoardAt === undefined && document.querySelector(BOARD)) window.__rulebookBoardAt = Date.now();
   };
   new MutationObserver(look).observe(document, {childList: true, subtree: true});
 })();
-"""
-    % BOARD
-)  # noqa: UP031 - a JavaScript template holding braces
+""".replace("BOARD", repr(BOARD))
 
 
 def _free_port() -> int:

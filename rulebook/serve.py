@@ -363,6 +363,17 @@ def _hang_up_stops() -> None:
         signal.signal(signal.SIGHUP, lambda *_: os.kill(os.getpid(), signal.SIGTERM))
 
 
+def _clean(folder: str) -> None:
+    """Remove the server's own folder, and the empty config folder jupyter_core made for JUPYTER_NO_CONFIG."""
+    shutil.rmtree(folder, ignore_errors=True)
+    with contextlib.suppress(ImportError, OSError):
+        from jupyter_core.paths import jupyter_config_dir
+
+        made = Path(jupyter_config_dir())
+        if os.environ.get("JUPYTER_NO_CONFIG") and made.name.startswith("jupyter-clean-cfg-"):
+            shutil.rmtree(made, ignore_errors=True)
+
+
 def _lab(argv: list[str]) -> int:
     from jupyterlab.commands import get_user_settings_dir, get_workspaces_dir
 
@@ -383,7 +394,7 @@ def _lab(argv: list[str]) -> int:
         LabApp.launch_instance([*argv, f"--config={config}"])
         return 0
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        _clean(folder)
 
 
 def _voila(argv: list[str]) -> int:
@@ -399,7 +410,7 @@ def _voila(argv: list[str]) -> int:
         RulebookVoila.launch_instance(argv)
         return 0
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        _clean(folder)
 
 
 def main(argv: list[str] | None = None) -> int:

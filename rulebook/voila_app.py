@@ -5,7 +5,7 @@ server needs.
   ``tornado_settings`` can turn off the XSRF check or allow other origins, and on 127.0.0.1 the Host is checked.
 - A closed page frees its kernel: the page's ``beforeunload`` beacon (POST ``voila/api/shutdown/<kernel>``) carries
   the ``_xsrf`` cookie, which Voila never set for a preheated page, so it was refused and every kernel stayed. A
-  kernel whose page went without a word is stopped when it has had no connection for a minute; one that no page
+  kernel whose page went without a word is stopped within a minute of losing its connection; one that no page
   ever claimed, after two; an open page left idle, after ``cull_idle_timeout`` (an hour). The preheated pool is
   never culled and stays at its size.
 - Many pages at once: at most ``max_kernels`` games (default: as the memory allows) and ``max_starting`` pages
@@ -58,11 +58,11 @@ h1 {{ font-size: 1.4em; }}
 
 
 class RulebookKernelManager(AsyncMappingKernelManager):
-    """Kernels that end with their page: stopped a minute after their last connection closed, two minutes after
-    they started if no page ever connected, and (jupyter_server's own culling, ``cull_connected``) after
-    ``cull_idle_timeout`` seconds without a message even with a page open."""
+    """Kernels that end with their page: stopped 45 s after their last connection closed (within a minute, with the
+    culler's 15 s interval), two minutes after they were handed out if no page ever connected, and (jupyter_server's
+    own culling, ``cull_connected``) after ``cull_idle_timeout`` seconds without a message even with a page open."""
 
-    cull_disconnected = Integer(60, config=True, help="seconds a kernel is kept once its page has gone")
+    cull_disconnected = Integer(45, config=True, help="seconds a kernel is kept once its page has gone")
     cull_unclaimed = Integer(120, config=True, help="seconds a kernel is kept for a page that never connected")
 
     def __init__(self, **kwargs: Any) -> None:
