@@ -188,6 +188,7 @@ def lab_command(
         "--ServerApp.allow_origin_pat=",
         "--ServerApp.allow_credentials=False",
         "--ServerApp.port_retries=0",
+        "--ServerApp.kernel_manager_class=rulebook.kernel_manager.KernelManager",
     ]
     if is_loopback(ip):
         command.append("--ServerApp.allow_remote_access=False")

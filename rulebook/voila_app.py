@@ -26,11 +26,11 @@ import tornado.web
 from jupyter_server._tz import utcnow
 from jupyter_server.auth.authorizer import AllowAllAuthorizer
 from jupyter_server.auth.identity import PasswordIdentityProvider
-from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Integer, default
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
+from .kernel_manager import KernelManager
 from .serve import Door, default_places, is_loopback
 
 WAIT_REFRESH, FULL_REFRESH = 2, 30  # seconds before a waiting page, and a page told the server is full, try again
@@ -57,7 +57,7 @@ h1 {{ font-size: 1.4em; }}
 """
 
 
-class RulebookKernelManager(AsyncMappingKernelManager):
+class RulebookKernelManager(KernelManager):
     """Kernels that end with their page: stopped 45 s after their last connection closed (within a minute, with the
     culler's 15 s interval), two minutes after they were handed out if no page ever connected, and (jupyter_server's
     own culling, ``cull_connected``) after ``cull_idle_timeout`` seconds without a message even with a page open."""

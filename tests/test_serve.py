@@ -132,6 +132,7 @@ def test_the_commands_give_every_security_setting_on_the_command_line(tmp_path):
         "--ServerApp.allow_credentials=False",
         "--ServerApp.allow_remote_access=False",
         "--ServerApp.port_retries=0",
+        "--ServerApp.kernel_manager_class=rulebook.kernel_manager.KernelManager",
         "--port=8888",
     ):
         assert flag in lab, flag

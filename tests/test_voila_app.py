@@ -79,6 +79,11 @@ def test_a_class_is_let_in_told_to_wait_or_told_the_server_is_full_and_closed_pa
     try:
         _until(lambda: server.poll() is not None or _kernels(server) == 1, 90, "the preheated kernel")
         assert server.poll() is None, (tmp_path / "voila.log").read_text()[-3000:]
+        for process in psutil.Process(server.pid).children(recursive=True):
+            env = process.environ()
+            # a kernel reads the server's empty config folder, and makes no temporary one of its own at each start
+            assert "JUPYTER_NO_CONFIG" not in env and os.path.isdir(env["JUPYTER_CONFIG_DIR"])
+            assert os.path.basename(env["JUPYTER_CONFIG_DIR"]).startswith("rulebook-voila-")  # the server's own
         status, headers, page = _get(port, f"/?token={TOKEN}")
         assert status == 200 and "<title>Claim" in page
         first = _kernel_of(page)
