@@ -34,7 +34,6 @@ BOARD = ".rulebook-app .rulebook-board .rulebook-figure svg .trace .point"  # a 
 MINIMAL = "button:has-text('Ready')"
 ERROR = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
 GAMES = list(registry.names())
-MEETJESLAND_XFAIL = "meetjesland"  # numpy is optional since issue 23.2: its page runs too
 
 
 @pytest.fixture(scope="session")
@@ -383,7 +382,7 @@ def test_minimal_page_at_the_start(chromium, server, timings):
     visit_minimal(chromium, server, timings, "start")
 
 
-@pytest.mark.parametrize("game", [MEETJESLAND_XFAIL if name == "meetjesland" else name for name in GAMES])
+@pytest.mark.parametrize("game", GAMES)  # Meetjesland too: numpy is optional since issue 23.2
 def test_game_page(game, chromium, server, timings, tmp_path):
     """The game's page in an empty browser: the app, a move, a refused move's rule, save and load; then the same
     page opened again in that browser (the second visit's time)."""
@@ -425,7 +424,7 @@ def test_minimal_page_at_the_end(chromium, server, timings):
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 
 
-@pytest.mark.parametrize("game", [MEETJESLAND_XFAIL if name == "meetjesland" else name for name in GAMES])
+@pytest.mark.parametrize("game", GAMES)  # Meetjesland too: numpy is optional since issue 23.2
 def test_notebook_opens_and_runs_in_jupyterlab(game, chromium, server):
     """From the game's page, the link opens its notebook in the site's JupyterLab; Run All runs it in the browser's
     Python, and its first board is drawn with no error above it (the whole notebook takes minutes there)."""
