@@ -37,11 +37,15 @@ app: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
 	$(BIN)/rulebook app $(GAME)
 
-# Browser tests: Debian's chromium (installed when missing) driven by Playwright; no browser download.
+# Browser tests: Debian's chromium (installed when missing) driven by Playwright; no browser download. They mostly
+# wait (for servers, kernels and pages: a third of a core each), so they run on four workers; the site is built first
+# (test_site's own `make site` then finds it up to date; a failed build fails test_site, with its output, not the rest).
+E2E_PARALLEL ?= -n 4 --dist loadgroup
 e2e: $(BIN)/python
 	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
-	RULEBOOK_E2E=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/e2e
+	-$(MAKE) --no-print-directory site
+	RULEBOOK_E2E=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(E2E_PARALLEL) --durations=15 tests/e2e
 
 bench: $(STAMP)
 	$(BIN)/python -m rulebook.bench

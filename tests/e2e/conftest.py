@@ -31,6 +31,18 @@ FLAGS = [
 ]
 
 
+TIMINGS_HEADER = "| page | seconds until the notebook ran and its board is drawn |\n| --- | --- |\n"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """.e2e/timings.md starts anew once a run: in the one pytest process, or in xdist's controller before its workers
+    start (`make e2e` runs the browser tests on several workers, each appending its rows)."""
+    if os.environ.get("RULEBOOK_E2E") == "1" and not hasattr(session.config, "workerinput"):
+        SHOTS.mkdir(exist_ok=True)
+        (SHOTS / "timings.md").write_text(TIMINGS_HEADER)
+
+
 def pytest_collection_modifyitems(config, items):
     if os.environ.get("RULEBOOK_E2E") == "1":
         return
@@ -141,8 +153,6 @@ def playwright():
     from playwright.sync_api import sync_playwright
 
     SHOTS.mkdir(exist_ok=True)
-    header = "| page | seconds until the notebook ran and its board is drawn |\n| --- | --- |\n"
-    (SHOTS / "timings.md").write_text(header)
     with sync_playwright() as driver:
         yield driver
 

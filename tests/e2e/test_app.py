@@ -320,15 +320,18 @@ def test_repeat_visits_in_one_browser(browser, serve, tmp_path):
 
 
 def test_first_visits_in_fresh_browsers(fresh_browsers, serve, tmp_path):
-    """Issue 11's yardstick, first visits only: each page opened three times, each time in an empty browser context,
-    the app's pages in turn with the minimal page's; the medians and their ratios go to .e2e/timings.md."""
+    """Issue 11's yardstick, first visits only: each page opened in an empty browser context, the app's pages in turn
+    with the minimal page's; the times (medians of three rounds with RULEBOOK_SOAK=1) and their ratios to the minimal
+    page go to .e2e/timings.md. A round is a minute of visits and pauses, so `make e2e` plays one."""
+    from tests.soak import count
+
     path = tmp_path / "Minimal.ipynb"
     path.write_text(json.dumps(MINIMAL))
     pages = {"minimal Voila page": (serve(path), "button:has-text('Ready')")}
     for game in sorted(SETUPS):
         pages[f"app {game}"] = (serve(app_notebook(game, tmp_path)), BOARD)
     times: dict[str, list[float]] = {what: [] for what in pages}
-    for _ in range(3):
+    for _ in range(count(1, 3)):
         for what, (url, ready) in pages.items():
             context = fresh_browsers.new_context(viewport={"width": WIDTH, "height": HEIGHT})
             try:
