@@ -29,7 +29,7 @@ test: $(BIN)/python
 		tests notebooks
 
 # The long run: every test, the fuzzers, random play and bench tests with their soak counts (tests/soak.py). `make
-# test` finds in minutes what it can; this is the same suite given the time (about 20 minutes on two cores).
+# test` finds in minutes what it can; this is the same suite given the time (several times make test's).
 soak: $(STAMP)
 	RULEBOOK_SOAK=1 $(BIN)/python -m pytest -q $(PARALLEL) --durations=25 tests
 
