@@ -18,8 +18,13 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# JupyterLab on a working copy of the notebooks in $(LAB_DIR) (git-ignored), never on notebooks/: autosave writes
+# outputs and kernel metadata into what it opens, and notebooks/ is committed stripped (make test verifies it). Later
+# runs keep your edits there (rulebook.working_copy); `make lab LAB_FLAGS=--fresh` replaces the edited ones.
+LAB_DIR ?= my-notebooks
+LAB_FLAGS ?=
 lab: $(STAMP)
-	$(BIN)/rulebook lab
+	$(BIN)/rulebook lab --dir $(LAB_DIR) $(LAB_FLAGS)
 
 test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'

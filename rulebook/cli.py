@@ -1,5 +1,5 @@
-"""The ``rulebook`` command: ``rulebook lab`` opens JupyterLab on the notebooks; ``rulebook app GAME`` serves one
-game as an app."""
+"""The ``rulebook`` command: ``rulebook lab`` opens JupyterLab on a working copy of the notebooks; ``rulebook app
+GAME`` serves one game as an app."""
 
 from __future__ import annotations
 
@@ -12,20 +12,22 @@ import tempfile
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import registry, serve
+from . import registry, serve, working_copy
 
 
 def notebooks_dir() -> Path:
-    folder = Path(__file__).resolve().parent.parent / "notebooks"
-    if not folder.is_dir():
-        raise SystemExit("rulebook: the notebooks/ folder was not found next to the package (use a checkout)")
-    return folder
+    """The notebooks the rulebook ships (inside the installed package, or a checkout's notebooks/): what ``rulebook
+    lab`` copies, never what it opens."""
+    try:
+        return working_copy.shipped_folder()
+    except ValueError as error:
+        raise SystemExit(f"rulebook: {error}") from None
 
 
-def lab_command(port: int | None, ip: str = serve.LOOPBACK, token: str | None = None) -> list[str]:
-    """JupyterLab on notebooks/, on ``ip`` (this machine only unless asked otherwise) with a token, whatever the
-    user's Jupyter config says (:func:`rulebook.serve.lab_command`)."""
-    return serve.lab_command(port, ip, token, root_dir=notebooks_dir())
+def lab_command(port: int | None, folder: Path, ip: str = serve.LOOPBACK, token: str | None = None) -> list[str]:
+    """JupyterLab on ``folder`` (the working copy), on ``ip`` (this machine only unless asked otherwise) with a token,
+    whatever the user's Jupyter config says (:func:`rulebook.serve.lab_command`)."""
+    return serve.lab_command(port, ip, token, root_dir=folder)
 
 
 def _where(ip: str) -> str:
@@ -34,18 +36,23 @@ def _where(ip: str) -> str:
     return f"the address {ip}, so other machines may reach it (the token is still required)"
 
 
-def lab(port: int | None, ip: str = serve.LOOPBACK) -> int:
-    """JupyterLab on notebooks/ with a fresh token; its address, token included, is printed once it answers."""
+def lab(port: int | None, ip: str = serve.LOOPBACK, folder: str | None = None, fresh: bool = False) -> int:
+    """JupyterLab on a working copy of the notebooks in ``folder`` (default ``~/rulebook-notebooks``), made or
+    brought up to date first without losing an edit (:mod:`rulebook.working_copy`), with a fresh token; the folder is
+    printed at once, the address with its token once JupyterLab answers."""
     try:
         ip = serve.check_ip(ip)
         port = serve.choose_port(ip, port, serve.LAB_PORT)
+        copy = working_copy.prepare(Path(folder) if folder else working_copy.default_folder(), fresh=fresh)
     except ValueError as error:
         fail("lab", str(error))
+    for line in copy.lines():
+        print(line, flush=True)
     token = serve.fresh_token()
     host = serve.local_host(ip)
     print(f"Starting JupyterLab on {_where(ip)}; Ctrl-C stops it.", flush=True)
     return serve.supervise(
-        lab_command(port, ip, token),
+        lab_command(port, copy.folder, ip, token),
         ready=lambda: serve.answers(f"http://{host}:{port}/api/status", token),
         announce=f"JupyterLab is ready: open {serve.address(ip, port, '/lab', token)}",
         out=lambda line: print(line, flush=True),
@@ -141,7 +148,25 @@ def main(argv: list[str] | None = None) -> int:
     games = list(registry.games())  # the games found now, as the choices of `app` and `study`
     parser = argparse.ArgumentParser(prog="rulebook", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    lab_parser = commands.add_parser("lab", help="open JupyterLab on the rulebook notebooks")
+    lab_parser = commands.add_parser(
+        "lab",
+        help="open JupyterLab on your working copy of the rulebook notebooks",
+        description="Open JupyterLab on a working copy of the rulebook's notebooks, in a folder of yours. The first "
+        "run copies them there; later runs copy what is missing, update notebooks you have not edited and keep every "
+        "notebook you edited.",
+    )
+    lab_parser.add_argument(
+        "--dir",
+        default=None,
+        metavar="FOLDER",
+        help=f"the working copy's folder, made if needed (default: ~/{working_copy.FOLDER_NAME})",
+    )
+    lab_parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="replace the notebooks you edited with the rulebook's; your edited ones are kept beside them, renamed "
+        "NAME-edited-DATE-TIME.ipynb",
+    )
     lab_parser.add_argument("--port", type=int, default=None, help="port to listen on (default: 8888 or the next free)")
     lab_parser.add_argument(
         "--ip",
@@ -179,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     study_parser.add_argument("--chart", default=None, help="write the chart to this HTML file")
     args = parser.parse_args(argv)
     if args.command == "lab":
-        return lab(args.port, args.ip)
+        return lab(args.port, args.ip, args.dir, args.fresh)
     if args.command == "study":
         return study(args)
     return app(args.game, args.port, ip=args.ip, max_kernels=args.max_kernels)
