@@ -1,6 +1,7 @@
 """``rulebook lab`` and ``rulebook app`` listen on this machine only and ask for a fresh token, whatever the user's
 Jupyter, Voila or IdentityProvider config says; they print the address with its token; SIGTERM, SIGHUP and Ctrl-C
-stop them and every process they started. Each server here runs on a free port and is always stopped."""
+stop them and every process they started. Each server here runs on a free port and is always stopped. ``rulebook
+lab`` opens a working copy of the notebooks that keeps a person's edits, never the rulebook's own files."""
 
 from __future__ import annotations
 
@@ -19,11 +20,22 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from rulebook import cli, serve, working_copy
 from rulebook.cli import lab_command, notebooks_dir
 
 psutil = pytest.importorskip("psutil")
 needs_proc = pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads listening sockets from /proc")
 KNOWN = "known-token-from-the-environment"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file under ``folder`` (checkpoints too, not compiled Python), with its modification time and bytes."""
+    return {
+        path.relative_to(folder).as_posix(): (path.stat().st_mtime_ns, path.read_bytes())
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
+    }
 
 
 def _free_port() -> int:
@@ -184,14 +196,14 @@ def stopped_cleanly(running: Running, port: int, how: int) -> None:
     assert _listening(port) == []
 
 
-def test_the_command_names_the_address_and_a_token():
-    command = lab_command(8888)
+def test_the_command_names_the_address_and_a_token(tmp_path):
+    command = lab_command(8888, tmp_path)
     assert command[1:4] == ["-m", "rulebook.serve", "lab"]  # the launcher that reads no user config
     assert "--ServerApp.ip=127.0.0.1" in command and "--port=8888" in command
     token = [part for part in command if part.startswith("--IdentityProvider.token=")]
     assert len(token) == 1 and len(token[0].split("=", 1)[1]) >= 32
-    assert f"--ServerApp.root_dir={notebooks_dir()}" in command
-    assert "--IdentityProvider.token=abc" in lab_command(None, token="abc")
+    assert f"--ServerApp.root_dir={tmp_path}" in command  # the working copy, never the shipped notebooks
+    assert "--IdentityProvider.token=abc" in lab_command(None, tmp_path, token="abc")
     assert ("--allow-root" in command) == (os.geteuid() == 0)  # JupyterLab refuses root without it
 
 
@@ -199,8 +211,9 @@ def test_the_command_names_the_address_and_a_token():
 def test_rulebook_lab_ignores_a_hostile_config_and_prints_its_address_with_the_token(tmp_path):
     env, cwd = hostile(tmp_path)
     port = _free_port()
-    before = set(os.listdir(notebooks_dir()))
-    running = Running(["lab", "--port", str(port)], env, cwd)
+    before = set(_snapshot(notebooks_dir()))  # names only: the bytes are compared where no server runs, below
+    copy = tmp_path / "copy"
+    running = Running(["lab", "--port", str(port), "--dir", str(copy)], env, cwd)
     try:
         url = running.address()
         token = url.partition("?token=")[2]
@@ -208,7 +221,10 @@ def test_rulebook_lab_ignores_a_hostile_config_and_prints_its_address_with_the_t
         assert _listening(port) == ["0100007F"]  # 127.0.0.1 only, not 0.0.0.0
         assert _request(port, "GET", "/api/contents")[0] == 403  # no token: refused
         assert _request(port, "GET", f"/api/contents?token={KNOWN}")[0] == 403  # JUPYTER_TOKEN is not the token
-        assert _request(port, "GET", f"/api/contents?token={token}")[0] == 200
+        status, _, listing = _request(port, "GET", f"/api/contents?token={token}")
+        assert status == 200  # the working copy is what it serves
+        listed = {item["name"] for item in json.loads(listing)["content"]}
+        assert listed >= {"index.ipynb", *(name for name in before if name.endswith(".ipynb") and "/" not in name)}
         status, headers, _ = _request(port, "GET", urlsplit(url).path + "?" + urlsplit(url).query)
         assert status == 200
         cookie = _cookies(headers)
@@ -220,13 +236,11 @@ def test_rulebook_lab_ignores_a_hostile_config_and_prints_its_address_with_the_t
             assert answer.get("Access-Control-Allow-Origin") in (None, "")
         preflight = {"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"}
         assert _request(port, "OPTIONS", "/api/contents", preflight)[1].get("Access-Control-Allow-Origin") in (None, "")
-        assert set(os.listdir(notebooks_dir())) == before  # no notebook was created
+        assert not [path.name for path in copy.iterdir() if path.name.startswith("Untitled")]  # none was created
         stopped_cleanly(running, port, signal.SIGTERM)
     finally:
         running.stop()
-        for name in set(os.listdir(notebooks_dir())) - before:
-            if name.startswith("Untitled"):
-                os.remove(notebooks_dir() / name)
+    assert set(_snapshot(notebooks_dir())) == before  # no checkpoint, no new notebook among the shipped ones
 
 
 @needs_proc
@@ -264,9 +278,10 @@ def test_rulebook_app_ignores_a_hostile_config_and_prints_its_address_with_the_t
     [(["lab"], signal.SIGINT), (["app", "ab_die_post"], signal.SIGHUP), (["lab"], signal.SIGKILL)],
     ids=["lab, Ctrl-C", "app, SIGHUP", "lab, the command killed"],
 )
-def test_stopping_the_command_stops_its_server_and_kernels(args, how):
+def test_stopping_the_command_stops_its_server_and_kernels(args, how, tmp_path):
     port = _free_port()
-    running = Running([*args, "--port", str(port)])
+    folder = ["--dir", str(tmp_path)] if args[0] == "lab" else []
+    running = Running([*args, "--port", str(port), *folder])
     try:
         running.address()
         running.descendants(kernels=1 if args[0] == "app" else 0)
@@ -293,3 +308,143 @@ def test_a_port_in_use_or_an_address_that_is_not_one_is_refused_in_one_line(caps
         with pytest.raises(SystemExit) as refused:
             cli.main(argv)
         assert refused.value.code == 2 and len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+# --- the working copy `rulebook lab` opens (issues 23.1, 25.7) ---------------------------------------------------
+
+
+def _edit(path: Path, source: str) -> None:
+    """A person's edit of a notebook: its first cell's source."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    notebook["cells"][0]["source"] = source
+    path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+
+
+def _run_outputs(path: Path) -> None:
+    """What running a notebook in JupyterLab writes: outputs, execution counts, kernel metadata (not an edit)."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            cell["execution_count"] = 1
+            cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "ran\n"}]
+    notebook["metadata"]["language_info"] = {"name": "python", "version": "3.12.0"}
+    path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+
+
+@pytest.fixture
+def no_server(monkeypatch):
+    """``rulebook lab`` up to the server's start: the command it would run is recorded, nothing is started."""
+    started: list[list[str]] = []
+
+    def supervise(command, **_):
+        started.append(list(command))
+        return 0
+
+    monkeypatch.setattr(serve, "supervise", supervise)
+    return started
+
+
+def test_rulebook_lab_copies_the_notebooks_then_keeps_an_edited_one_and_never_writes_the_package(
+    tmp_path, no_server, capsys
+):
+    shipped = notebooks_dir()
+    package = Path(cli.__file__).resolve().parent
+    before, package_before = _snapshot(shipped), _snapshot(package)
+    folder = tmp_path / "class"
+    names = sorted(name for name in before if "/" not in name and not name.startswith("."))
+    assert cli.main(["lab", "--dir", str(folder), "--port", str(_free_port())]) == 0
+    said = capsys.readouterr().out
+    assert f"Your working copy of the notebooks: {folder}" in said and f"copied {len(names)} from the rulebook" in said
+    assert f"--ServerApp.root_dir={folder}" in no_server[-1]  # JupyterLab opens the copy
+    for name in names:
+        assert (folder / name).read_bytes() == (shipped / name).read_bytes(), name
+
+    _edit(folder / "claim.ipynb", "# my own introduction for the class\n")
+    edited = (folder / "claim.ipynb").read_bytes()
+    _run_outputs(folder / "index.ipynb")
+    (folder / "kingdom_builder.ipynb").unlink()
+    assert cli.main(["lab", "--dir", str(folder), "--port", str(_free_port())]) == 0
+    said = capsys.readouterr().out
+    assert (folder / "claim.ipynb").read_bytes() == edited  # the edit is kept
+    assert "kept with your edits: claim.ipynb" in said and "--fresh" in said
+    assert "copied 1 from the rulebook: kingdom_builder.ipynb" in said
+    assert "ran" in (folder / "index.ipynb").read_text()  # a run notebook is the shipped one still: left as it is
+
+    assert cli.main(["lab", "--dir", str(folder), "--port", str(_free_port()), "--fresh"]) == 0
+    said = capsys.readouterr().out
+    (backup,) = folder.glob("claim-edited-*.ipynb")
+    assert backup.read_bytes() == edited and f"your edited version is now {backup.name}" in said
+    assert (folder / "claim.ipynb").read_bytes() == (shipped / "claim.ipynb").read_bytes()
+    assert _snapshot(shipped) == before and _snapshot(package) == package_before  # nothing of the rulebook written
+
+
+def test_a_notebook_not_edited_follows_the_rulebook_and_an_edited_one_stays(tmp_path):
+    source, folder = tmp_path / "shipped", tmp_path / "copy"
+    source.mkdir()
+    for name in ("a.ipynb", "b.ipynb", "c.ipynb"):
+        (source / name).write_bytes((notebooks_dir() / "index.ipynb").read_bytes())
+    (source / "images").mkdir()
+    (source / "images" / "map.svg").write_text("<svg/>")  # a file a notebook shows beside it is copied too
+    first = working_copy.prepare(folder, source=source)
+    assert first.copied == ["a.ipynb", "b.ipynb", "c.ipynb", "images/map.svg"]
+    assert (folder / "images" / "map.svg").read_text() == "<svg/>"
+    _edit(folder / "a.ipynb", "# mine\n")
+    _run_outputs(folder / "b.ipynb")  # run, not edited
+    for name in ("a.ipynb", "b.ipynb", "c.ipynb"):
+        _edit(source / name, "# the rulebook's new version\n")  # the rulebook was updated (a new wheel, a pull)
+    shipped = _snapshot(source)
+    second = working_copy.prepare(folder, source=source)
+    assert (
+        second.kept == ["a.ipynb"] and second.updated == ["b.ipynb", "c.ipynb"] and second.current == ["images/map.svg"]
+    )
+    assert "# mine" in (folder / "a.ipynb").read_text()
+    for name in ("b.ipynb", "c.ipynb"):
+        assert (folder / name).read_bytes() == (source / name).read_bytes()
+    third = working_copy.prepare(folder, source=source)  # an edited notebook stays edited
+    assert third.kept == ["a.ipynb"] and not third.updated and not third.copied
+    assert _snapshot(source) == shipped
+
+
+def test_rulebook_lab_refuses_a_folder_inside_the_rulebook_in_one_line(tmp_path, no_server, capsys):
+    shipped = notebooks_dir()
+    package = Path(cli.__file__).resolve().parent
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine")
+    for folder in (shipped, shipped / "copy", package, package / "notebooks", a_file):
+        with pytest.raises(SystemExit) as refused:
+            cli.main(["lab", "--dir", str(folder), "--port", str(_free_port())])
+        error = capsys.readouterr().err.strip()
+        assert refused.value.code == 2 and len(error.splitlines()) == 1 and error.startswith("rulebook lab: --dir")
+    assert not no_server and not (shipped / "copy").exists() and not (package / "notebooks").exists()
+    assert a_file.read_text() == "mine"
+
+
+def test_rulebook_lab_by_default_keeps_the_copy_in_the_home_folder(tmp_path, no_server, monkeypatch, capsys):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["lab", "--port", str(_free_port())]) == 0
+    folder = tmp_path / working_copy.FOLDER_NAME
+    assert (folder / "index.ipynb").is_file() and f"--ServerApp.root_dir={folder}" in no_server[-1]
+    assert f"Your working copy of the notebooks: {folder}" in capsys.readouterr().out
+
+
+def test_make_lab_opens_a_git_ignored_copy_never_the_checkouts_notebooks():
+    if not (ROOT / "Makefile").is_file() or not (ROOT / ".git").exists():
+        pytest.skip("needs the checkout (its Makefile and git)")
+    recipe = subprocess.run(
+        ["make", "-n", "--no-print-directory", "-C", str(ROOT), "lab"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "MAKEFLAGS": ""},
+    ).stdout
+    (line,) = [line for line in recipe.splitlines() if "rulebook lab" in line]
+    arguments = line.split()
+    assert "--dir" in arguments, line
+    folder = (ROOT / arguments[arguments.index("--dir") + 1]).resolve()
+    for protected in (ROOT / "notebooks", ROOT / "rulebook"):
+        assert not folder.is_relative_to(protected.resolve()), line
+    ignored = subprocess.run(
+        ["git", "-C", str(ROOT), "check-ignore", "-q", str(folder / "meetjesland.ipynb")], timeout=60
+    )
+    assert ignored.returncode == 0, f"{folder} is not git-ignored: its autosaved notebooks would show in git status"
