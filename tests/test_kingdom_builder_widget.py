@@ -58,7 +58,7 @@ def test_click_callback_and_tiles_shown_as_pending_then_usable():
     table = table_at({(8, 8): 0})
     assert table.figure.click("hexes", 7 * 20 + 7)  # click the hex (7,7), next to the tavern (6,7)
     assert table.state.board[7 * 20 + 7] == 0
-    assert "usable from next turn" in table.tiles.value
+    assert "usable from next turn" in table.players_panel.value
 
 
 def test_move_tile_choose_origin_then_target_and_undo():
@@ -73,7 +73,7 @@ def test_move_tile_choose_origin_then_target_and_undo():
     assert 7 * 20 + 11 in ringed
     assert table.figure.click(LEGAL, 7 * 20 + 11)  # a click on the ring
     assert table.state.board[7 * 20 + 11] == 0 and table.state.board[5 * 20 + 10] == -1
-    assert "used this turn" in table.tiles.value
+    assert "used this turn" in table.players_panel.value
     table.undo_button.click()
     assert table.state.board[5 * 20 + 10] == 0
 
@@ -249,3 +249,103 @@ def test_the_terrain_chips_take_the_board_s_fills_from_the_one_stylesheet():
     for classes in used:
         for name in classes.split():
             assert f".{name} " in css or f".{name}," in css, name
+
+
+HARBOR = "sections: harbor paddock oasis farm\ncards: fishermen knights merchants\nplayers: {players}\n"
+
+
+def panel_rows(table: Board) -> list[list[str]]:
+    """The players panel as a player reads it: each row's cells, tags dropped, spaces joined."""
+    rows = re.findall(r'<tr class="rb-mj-players-row[^"]*">(.*?)</tr>', table.players_panel.value, re.S)
+    return [
+        [" ".join(re.sub(r"<[^>]*>", " ", cell).split()) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        for row in rows
+    ]
+
+
+def test_the_players_panel_tells_supplies_castles_gold_the_shown_card_and_the_tiles():
+    # Orange: (5,10) beside the Paddock location (6,11), and (0,8) (0,9) on the top row; Blue: two settlements
+    table = table_at(
+        {(5, 10): 0, (0, 8): 0, (0, 9): 0, (12, 12): 1, (12, 13): 1}, hands=("grass", "flower"), computer=()
+    )
+    state = table.state
+    gold = kb.score(state)
+    castles = kb.castle_scores(state)
+    (orange, orange_tiles, blue, blue_tiles) = panel_rows(table)
+    assert orange[:5] == ["▶ ● Orange", "37", "3", str(castles[0] // 3), str(gold[0]["total"])]
+    assert blue[:5] == ["■ Blue", "38", "2", str(castles[1] // 3), str(gold[1]["total"])]
+    # two people at one screen: only the card of the player to move is shown (KB-4.1)
+    assert orange[5] == "grassland" and blue[5] == "hidden"
+    assert orange_tiles == ["Tiles: Paddock"] and blue_tiles == ["Tiles: none"]
+    assert 'class="rb-mj-players-row rb-mj-to-move"' in table.players_panel.value
+    # against the computer the person sees their own card, never the computer's
+    against = table_at({(5, 10): 0, (12, 12): 1}, hands=("grass", "flower"), computer=(1,))
+    assert [row[5] for row in panel_rows(against)[::2]] == ["grassland", "hidden"]
+    assert "played by the computer" in against.players_panel.value
+
+
+def test_the_panel_follows_a_tile_taken_then_used_and_the_supply():
+    table = table_at({(8, 8): 0})
+    assert table.figure.click("hexes", 7 * 20 + 7)  # next to the Tavern (6,7): its tile, usable from next turn
+    assert panel_rows(table)[0][1:3] == ["38", "2"]
+    assert panel_rows(table)[1] == ["Tiles: Tavern (usable from next turn)"]
+
+
+def test_a_click_on_an_owned_tile_starts_its_action_and_a_second_click_or_escape_puts_it_back():
+    table = table_at({(5, 10): 0})
+    paddock = 6 * 20 + 11
+    assert paddock in list(drawn(table, LEGAL).customdata)  # the usable tile is ringed with the build targets
+    assert table.figure.click("hexes", paddock)
+    assert table.action_menu.value == "paddock" and "Paddock tile chosen" in table.status.text
+    ringed = set(drawn(table, LEGAL).customdata)
+    assert 5 * 20 + 10 in ringed and paddock in ringed  # the settlement it may move, and the tile itself
+    assert table.figure.click("hexes", paddock)  # again: put back, building is the action again
+    assert table.action_menu.value == "build" and "Paddock tile put back" in table.status.text
+    assert table.figure.click(LEGAL, paddock)  # a click on the tile's ring chooses it too
+    assert table.action_menu.value == "paddock"
+    table.escape_key.press()
+    assert table.action_menu.value == "build" and table.state.supply[0] == 39
+    # chosen by a click, then played by clicks: the settlement, then a ringed hex
+    table.select((6, 11))
+    table.select((5, 10))
+    assert table.origin == (5, 10)
+    table.select((7, 11))
+    assert table.state.board[7 * 20 + 11] == 0 and table.state.board[5 * 20 + 10] == -1
+    assert "used this turn" in table.players_panel.value
+    assert paddock not in list(drawn(table, LEGAL).customdata)  # used: no longer ringed
+    table.select((6, 11))  # a used tile says so, with its rule
+    assert "Refused by KB-7.1" in table.status.text and "already been used" in table.status.text
+    table.select((6, 7))  # a tile not held: how to take one
+    assert "You hold no tile from the Tavern location at (6,7)" in table.status.text and "KB-5.2" in table.status.text
+
+
+def test_tiles_after_the_three_builds_wait_for_a_click_and_are_refused_in_between():
+    table = table_at({(5, 10): 0})
+    choose(table, table.target_menu.options[1][1])  # one of three builds: no tile in between (KB-7.1)
+    assert table.state.built == 1
+    table.select((6, 11))
+    assert "Refused by KB-7.1" in table.status.text and table.action_menu.value == "build"
+    for _ in range(2):
+        choose(table, table.target_menu.options[1][1])
+    assert table.state.mandatory_done and table.action_menu.value is None  # no tile chosen until one is clicked
+    assert "click a ringed location tile" in table.status.text
+    assert list(drawn(table, LEGAL).customdata) == [6 * 20 + 11]
+    table.select((6, 11))
+    assert table.action_menu.value == "paddock"
+    table.escape_key.press()
+    assert table.action_menu.value is None and table.play_button.disabled
+
+
+def test_a_click_on_water_says_why_in_the_player_s_situation():
+    def refusal(settlements: dict, **state_changes) -> str:
+        state = kb.from_diagram(diagram(settlements, header=HARBOR), hands=("grass", "grass"))
+        table = Board(state, seed=1)
+        table.select((7, 5))  # a water hex
+        return table.status.text
+
+    far = refusal({(12, 12): 0})  # no Harbor tile
+    assert "Refused by KB-6.2" in far and "orange's terrain card is grassland, so this builds on grassland" in far
+    assert "orange holds no Harbor tile" in far
+    near = refusal({(8, 7): 0})  # beside the Harbor location (7,6): the tile is held, ready
+    assert "Refused by KB-6.2" in near and "orange holds one (choose it, then the settlement it moves)" in near
+    assert "only the Harbor moves" not in near

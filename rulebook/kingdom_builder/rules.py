@@ -943,7 +943,7 @@ def _check_target(
     actual = geometry.terrain[target]
     if actual not in TERRAINS and not (actual == "water" and terrain == "water"):
         if actual == "water":
-            raise IllegalMove("KB-6.2", f"cannot {what} at {where}: only the Harbor moves a settlement onto water")
+            raise IllegalMove("KB-6.2", f"cannot {what} at {where}: {_water_refusal(state, player, terrain, what)}")
         raise IllegalMove(
             "KB-6.2", f"cannot {what} at {where}: {terrain_word(actual)} is not one of the five building terrains"
         )
@@ -963,6 +963,42 @@ def _check_target(
         f"cannot {what} at {where}: {_name(player)} has free {place} next to its own settlements, "
         "so the settlement must go next to one of them",
     )
+
+
+def _water_refusal(state: State, player: int, terrain: str, what: str) -> str:
+    """Why a water hex is refused, in the player's situation (KB-6.2): what the card or tile builds on, then whether
+    the player holds a Harbor, the only way onto water, and whether it is usable now."""
+    who = _name(player)
+    if what in ("build", "use the Oracle", "use the Barn"):
+        word = terrain_word(terrain)
+        needs = f"it is water, and {who}'s terrain card is {word}, so this builds on {word}"
+    elif terrain == "edge":
+        needs = "it is water, and the Tower builds on a building terrain at the edge of the board"
+    else:
+        needs = f"it is water, and this builds on {terrain_word(terrain)}"
+    statuses = [tile.status for tile in state.tiles[player] if tile.kind == "harbor"]
+    if "ready" in statuses and _in_mandatory(state):
+        harbor = (
+            f"water takes a settlement only when the Harbor tile moves one there: {who} holds one, usable once the "
+            "three builds are done"
+        )
+    elif "ready" in statuses:
+        harbor = (
+            f"water takes a settlement only when the Harbor tile moves one there: {who} holds one (choose it, then "
+            "the settlement it moves)"
+        )
+    elif "pending" in statuses:
+        harbor = (
+            f"water takes a settlement only when the Harbor tile moves one there: {who}'s is usable from the next turn"
+        )
+    elif statuses:
+        harbor = f"water takes a settlement only when the Harbor tile moves one there: {who}'s was used this turn"
+    else:
+        harbor = (
+            f"water takes a settlement only when the Harbor tile moves one there, and {who} holds no Harbor tile "
+            "(it is taken by building next to a Harbor location)"
+        )
+    return f"{needs}; {harbor}"
 
 
 def apply(state: State, move: Move) -> State:

@@ -9,9 +9,11 @@ everything can be done with the dropdowns and buttons as well as by clicking hex
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
+import anywidget
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
@@ -85,6 +87,7 @@ TILE_MARKS, ASKED, HINT_UNDER, HINT = "tiles taken or lost", "asked", "hint outl
 # last-move ring or a faded piece is a click on its hex.
 CLICKABLE = (HEXES, LEGAL, SCORING, SETTLEMENTS, GHOSTS, PLACED)
 STALE = "That click came from an older drawing of the board, so nothing was played: click again."
+STATUS_HEIGHT = "80px"  # four lines of the status line's 14 px text: a longer message scrolls, the board stays put
 
 
 def hex_centre(row: int, column: int) -> tuple[float, float]:
@@ -172,7 +175,7 @@ def _settlement_layer(figure: go.Figure, unit: float) -> None:
         name=SETTLEMENTS,
         hoverinfo="text",
         marker={"size": round(1.2 * unit), "line": {"width": 1.5, "color": "#000000"}},
-        textfont={"size": 10},
+        textfont={"size": 11},
     )
 
 
@@ -197,7 +200,7 @@ def _label_layers(figure: go.Figure, geometry: Any) -> None:
         name=EDGES,
         hoverinfo="skip",
         text=[str(n) for n in range(20)] * 2,
-        textfont={"size": 10, "color": "#333333"},
+        textfont={"size": 11, "color": "#333333"},
     )
 
 
@@ -366,19 +369,45 @@ def card_html(state: State, finished: bool) -> Markup:
     )
 
 
-def tiles_html(state: State) -> Markup:
-    """Each player's location tiles, marked when used this turn or usable only from the next."""
-    players = [
-        (
-            COLOURS[p].capitalize(),
-            [
-                (f"{kind.title()} of {rules.label(hex_)}", STATUS_WORD.get(status))
-                for kind, hex_, status in state.tiles_of(p)
-            ],
+def card_shown(state: State, player: int, people: Iterable[int] = ()) -> bool:
+    """Whether ``player``'s terrain card may be shown: the player to move has revealed it (KB-4.1); the others keep
+    theirs hidden, except from themselves (``people``: the seats a person plays; with one, the screen is theirs)."""
+    people = list(people)
+    return player == state.player or (len(people) == 1 and people[0] == player)
+
+
+def players_html(state: State, computer: Iterable[int] = ()) -> Markup:
+    """The players panel, as on Board Game Arena (Meetjesland's look): per player the settlements left and built,
+    the castles reached, the gold by the three cards if the game ended now (public: every piece is on the table),
+    the terrain card where the rules show it, and the location tiles held, each usable this turn or not; the player
+    to move marked."""
+    computer = set(computer)
+    people = [p for p in range(state.players) if p not in computer]
+    gold = rules.score(state)
+    castles = rules.castle_scores(state)
+    rows = []
+    for player in range(state.players):
+        card = state.hands[player]
+        shown = card is not None and card_shown(state, player, people)
+        rows.append(
+            {
+                "name": COLOURS[player].capitalize(),
+                "shape": SHAPES[PLAYER_SYMBOL[player]],
+                "computer": player in computer,
+                "to_move": not state.finished and player == state.player,
+                "left": state.supply[player],
+                "built": sum(1 for owner in state.board if owner == player),
+                "castles": castles[player] // 3,
+                "gold": gold[player]["total"],
+                "card": _terrains([card])[0] if shown else None,
+                "hidden": card is not None and not shown,
+                "tiles": [
+                    {"kind": kind.title(), "where": rules.label(hex_), "status": STATUS_WORD.get(status)}
+                    for kind, hex_, status in state.tiles_of(player)
+                ],
+            }
         )
-        for p in range(state.players)
-    ]
-    return render("tiles.html", package=__package__, players=players)
+    return render("players.html", package=__package__, rows=rows)
 
 
 def scores_html(state: State) -> Markup:
@@ -392,6 +421,27 @@ def scores_html(state: State) -> Markup:
         ("Settlements left", list(state.supply), False),
     ]
     return render("scores.html", package=__package__, heads=heads, lines=lines)
+
+
+class EscapeKey(anywidget.AnyWidget):
+    """The Escape key of the page, heard while the person is using this board (escape.js): it puts back a location
+    tile chosen on the board. Draws nothing; ``handlers`` are called on each press."""
+
+    _esm = Path(__file__).with_name("escape.js")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.handlers: list[Callable[[], None]] = []
+        self.on_msg(self._message)
+
+    def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("event") == "escape":
+            self.press()
+
+    def press(self) -> None:
+        """What a press of Escape on the page does (a test presses it here)."""
+        for handler in self.handlers:
+            handler()
 
 
 class Board(Table):
@@ -409,6 +459,9 @@ class Board(Table):
         for name in CLICKABLE:
             self.figure.on_click(name, self._on_click)
         self.figure.on_stale(self._on_stale)
+        self.figure.on_cancel(self.cancel_choice)  # Escape on the board
+        self.escape_key = EscapeKey()
+        self.escape_key.handlers.append(self.put_back_tile)
         self._build_controls(state)
         self._connect()
         self.children = self._arrange(state)
@@ -437,9 +490,11 @@ class Board(Table):
         )
         self.undo_button.layout = button
         self.card = widgets.HTML()
-        self.tiles = widgets.HTML()
+        self.players_panel = widgets.HTML()
+        self.players_panel.add_class("rulebook-players")
         self.scores = widgets.HTML()
-        self.answer_panels = (self.scores,)  # the gold an exercise asks for: hidden until it is answered
+        # the gold an exercise asks for (the score table, the panel's gold): hidden until it is answered
+        self.answer_panels = (self.scores, self.players_panel)
         self.goals = widgets.HTML(goals_html(state))
         cards = [(name.title(), name) for name in (*state.cards, "castles")]
         self.scoring_card = widgets.Dropdown(
@@ -470,6 +525,7 @@ class Board(Table):
         """The status line; the board and its legend beside the column of controls; the move log below."""
         controls = widgets.VBox(
             [
+                self.players_panel,
                 self.card,
                 self.action_menu,
                 self.origin_menu,
@@ -477,8 +533,8 @@ class Board(Table):
                 widgets.HBox([self.play_button, self.end_button, self.undo_button]),
                 self.scores,
                 self.goals,
-                self.tiles,
                 widgets.HBox([self.scoring_card, self.scoring_player]),
+                self.escape_key,
             ],
             layout=widgets.Layout(width=f"{COLUMN_WIDTH}px"),
         )
@@ -488,6 +544,9 @@ class Board(Table):
         self.move_log.layout.max_height = "12em"
         log = widgets.VBox([self.history_bar, self.move_log])  # the shared previous/next bar over the history
         log_box = widgets.Accordion(children=[log], titles=("Move log",), selected_index=None)
+        # the status line keeps four lines' height whatever it says, so the board under it never moves
+        self.status.layout.height = STATUS_HEIGHT
+        self.status.layout.overflow_y = "auto"
         return [self.status, widgets.HBox([board, controls]), log_box]
 
     # -- input ------------------------------------------------------------------------------------
@@ -496,6 +555,12 @@ class Board(Table):
         trace holds as drawn now (the BoardView checks it)."""
         self.select(divmod(int(point_id), 20))
 
+    def cancel_choice(self) -> None:
+        """Escape on the board: let go of the settlement chosen to move (as choosing none under Move from)."""
+        if self.origin is not None:
+            self.origin = None
+            self.redraw()
+
     def _on_stale(self, _trace: str, _point: Any, _revision: int) -> None:
         """A click on a ring or a settlement that has gone since the page drew it (a computer move, an Undo)."""
         self.message = STALE
@@ -503,12 +568,19 @@ class Board(Table):
         self.redraw()
 
     def select(self, hex_: tuple[int, int]) -> None:
-        """A click on a hex: choose the settlement a move tile moves, or build / move onto the hex."""
+        """A click on a hex: choose (or put back) the tile of a location hex, choose the settlement a move tile
+        moves, or build / move onto the hex."""
         state, action = self.state, self.action_menu.value
         if self.finished:
             self.play(Build(hex_))  # refused: Table.play says that the game is over
             return
         if state.player is None:
+            return
+        if state.geometry.location[hex_[0] * 20 + hex_[1]]:  # a location hex: never built on, its tile is clicked
+            if self.replaying or state.player in self.bots:
+                self.play(Build(hex_))  # refused in the shared words: back to the game, or the computer's turn
+            else:
+                self.click_tile(hex_)
             return
         if action in MOVE_TILES:
             owner = state.board[hex_[0] * 20 + hex_[1]]
@@ -528,6 +600,51 @@ class Board(Table):
             self.play(Build(hex_))
         elif action is not None:
             self.play(UseTile(action, hex_))
+
+    def click_tile(self, hex_: tuple[int, int]) -> None:
+        """A click on a location hex: start the action of the tile the person holds from it (its legal targets
+        ringed), or put it back when it is the action chosen; a tile not usable now says why, with its rule."""
+        state, index = self.state, hex_[0] * 20 + hex_[1]
+        player, kind = state.player, str(state.geometry.location[index])
+        name, where = kind.title(), rules.label(hex_)
+        if not any(tile.location == index for tile in state.tiles[player]):
+            self._tell(
+                f"You hold no tile from the {name} location at {where}: build next to it to take one (KB-5.2). "
+                f"The {name} {TILE_ACTION[kind]}.",
+                "info",
+            )
+            return
+        if self.action_menu.value == kind:
+            self.put_back_tile()
+            return
+        if kind not in [value for _, value in self.action_menu.options]:
+            origin = state.settlements(player)[0] if kind in MOVE_TILES and state.settlements(player) else None
+            error = rules.check(state, UseTile(kind, hex_, origin))
+            if error is not None and error.rule in ("KB-5.2", "KB-7.1"):
+                self._tell(f"Refused by {error.rule}: {error.message}", "error")
+            else:
+                self._tell(f"Your {name} tile has no legal use now: the {name} {TILE_ACTION[kind]}.", "info")
+            return
+        self.action_menu.value = kind  # its observer clears the origin and redraws with the tile's targets
+        then = "click the settlement it moves, then a ringed hex" if kind in MOVE_TILES else "click a ringed hex"
+        self._tell(
+            f"{name} tile chosen (it {TILE_ACTION[kind]}): {then}. Click the tile again or press Escape to put "
+            "it back.",
+            "info",
+        )
+
+    def put_back_tile(self) -> None:
+        """Cancel a chosen tile (a second click on it, or Escape): back to building, or to no action chosen."""
+        action = self.action_menu.value
+        if action is None or action == "build" or self.replaying or self.finished:
+            return
+        names = [value for _, value in self.action_menu.options]
+        self.action_menu.value = "build" if "build" in names else None
+        self._tell(f"{action.title()} tile put back: nothing chosen is played.", "info")
+
+    def _tell(self, message: str, kind: str) -> None:
+        self.message, self.message_kind = message, kind
+        self.redraw()
 
     def _play_chosen(self) -> None:
         if self.target_menu.value is None:
@@ -576,11 +693,11 @@ class Board(Table):
         if not state.mandatory_done and any(isinstance(m, Build) for m in moves):
             if any(isinstance(m, UseTile) for m in moves):
                 return (
-                    f"{who} to play: build 3 settlements on {card}; use your location tiles before or after, "
-                    "not in between."
+                    f"{who} to play: build 3 settlements on {card}; your ringed location tiles may be used before "
+                    "or after (click one), not in between."
                 )
             return f"{who} to play: build 3 settlements on {card}, next to your own settlements where possible."
-        return f"{who} to play: use a location tile (choose it under Action), or press End turn."
+        return f"{who} to play: click a ringed location tile to use it (or choose it under Action), or press End turn."
 
     def move_text(self, move: Any) -> str:
         return move_words(move)
@@ -606,6 +723,8 @@ class Board(Table):
             actions.append((f"Build on {rules.terrain_word(state.hands[state.player] or '')} (mandatory)", "build"))
         for kind in dict.fromkeys(m.tile for m in moves if isinstance(m, UseTile)):
             actions.append((f"{kind.title()} tile", kind))
+        if actions and actions[0][1] != "build":  # only tiles are left: none is chosen until the person picks one
+            actions.insert(0, ("a tile: click it on the board", None))
         with self.hold_trait_notifications():
             current = self.action_menu.value
             self.action_menu.options = actions or [("nothing to do now", None)]
@@ -648,6 +767,14 @@ class Board(Table):
         self.origin_menu.disabled = action not in MOVE_TILES
         return targets, origins
 
+    def usable_tiles(self, moves: tuple) -> list[tuple[int, int]]:
+        """The location hexes of the tiles the person to move may use now (ringed: a click there chooses the tile)."""
+        state = self.state
+        kinds = {m.tile for m in moves if isinstance(m, UseTile)}
+        if not kinds or state.player is None:
+            return []
+        return [divmod(t.location, 20) for t in state.tiles[state.player] if t.kind in kinds and t.status == "ready"]
+
     def draw(self) -> None:
         state = self.state
         moves = self._moves()
@@ -655,6 +782,7 @@ class Board(Table):
         marked = list(origins if (self.action_menu.value in MOVE_TILES and self.origin is None) else targets)
         if self.origin is not None:
             marked.append(self.origin)
+        marked += [h for h in self.usable_tiles(moves) if h not in marked]  # a click on one starts its action
         scoring: tuple = ()
         if self.scoring_card.value is not None:
             scoring = rules.scoring_hexes(state, self.scoring_card.value, self.scoring_player.value or 0)
@@ -674,7 +802,7 @@ class Board(Table):
         self.play_button.disabled = not playing or not moves or self.action_menu.value is None
         self.end_button.disabled = EndTurn() not in moves
         self.card.value = card_html(state, self.finished)
-        self.tiles.value = tiles_html(state)
+        self.players_panel.value = players_html(state, self.bots)
         self.scores.value = scores_html(state)
         self.move_log.value = self.history_html()
 
