@@ -127,9 +127,9 @@ def _backup_name(target: Path) -> Path:
     return candidate
 
 
-def check_folder(folder: Path) -> Path:
+def check_folder(folder: str | Path) -> Path:
     """``folder`` made absolute; ValueError if it is a file, or inside the package or the shipped notebooks."""
-    folder = folder.expanduser().resolve()
+    folder = Path(folder).expanduser().resolve()
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"--dir {folder}: that is a file, not a folder")
     for protected in protected_folders():
@@ -140,7 +140,7 @@ def check_folder(folder: Path) -> Path:
     return folder
 
 
-def prepare(folder: Path, *, fresh: bool = False, source: Path | None = None) -> Copied:
+def prepare(folder: str | Path, *, fresh: bool = False, source: Path | None = None) -> Copied:
     """Make ``folder`` a working copy of the notebooks in ``source`` (default: the shipped ones), keeping edits
     (see the module's docstring); ValueError for a folder that cannot hold it, saying why."""
     started = time.perf_counter()

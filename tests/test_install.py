@@ -3,7 +3,8 @@ package reads (board files, the notebooks with the rules text, templates, style 
 declares every game of the registry as an entry point (how an installed rulebook finds its games).
 
 The install test puts the wheel in a fresh venv and, from an empty folder, builds every game's board and app, serves
-each game with ``rulebook app`` and asks ``rulebook lab`` for its help. The venv gets its dependencies without
+each game with ``rulebook app``, and opens ``rulebook lab`` on a working copy of the notebooks in a folder of its own
+(never inside the installed package), from which every notebook runs. The venv gets its dependencies without
 downloading them: it is made by this interpreter's ``venv`` module (so on the same base Python, without its system
 site-packages), and a ``.pth`` file in its site-packages names a folder of links to every entry of this
 interpreter's site-packages except what the rulebook distribution put there (its RECORD: the editable finder, its
@@ -222,6 +223,125 @@ def test_rulebook_lab_answers_from_the_installed_wheel(installed):
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.startswith("usage: rulebook lab")
+
+
+def _package(installed: Installed) -> Path:
+    """The installed rulebook's package folder in the venv."""
+    found = subprocess.run(
+        [str(installed.python), "-c", "import rulebook; print(rulebook.__file__)"],
+        cwd=installed.empty,
+        env=installed.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert found.returncode == 0, found.stderr[-2000:]
+    return Path(found.stdout.strip()).parent
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
+def _get(url: str, token: str) -> dict:
+    request = urllib.request.Request(url, headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        assert answer.status == 200, url
+        return json.loads(answer.read())
+
+
+def test_rulebook_lab_opens_a_working_copy_from_the_installed_wheel(installed, tmp_path):
+    package = _package(installed)
+    shipped = sorted(path.name for path in (package / "notebooks").glob("*.ipynb"))
+    assert "index.ipynb" in shipped and len(shipped) == len(GAMES) + 1
+    before = _files(package)
+    here, home = tmp_path / "empty", tmp_path / "home"
+    here.mkdir()
+    home.mkdir()
+    copy = here / "class notebooks"  # a folder the command makes, with a space in its name
+    port = _free_port()
+    server = subprocess.Popen(
+        [str(installed.bin / "rulebook"), "lab", "--dir", str(copy), "--port", str(port)],
+        cwd=here,
+        env={**installed.env, "HOME": str(home)},  # JupyterLab's own settings go to this home, not the tester's
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=_lines, args=(server.stdout, lines), daemon=True).start()
+    said: list[str] = []
+    address = None
+    try:
+        deadline = time.monotonic() + SERVE_TIMEOUT
+        while address is None and time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            said.append(line)
+            found = ADDRESS.search(line)
+            address = found.group(0) if found else None
+        output = "".join(said)
+        assert address, "`rulebook lab` printed no address with a token:\n" + output[-4000:]
+        assert f"Your working copy of the notebooks: {copy}" in output
+        assert f"copied {len(shipped)} from the rulebook" in output
+        token = address.partition("token=")[2]
+        status = _get(f"http://127.0.0.1:{port}/api/status", token)
+        assert "started" in status
+        listed = _get(f"http://127.0.0.1:{port}/api/contents", token)
+        assert (
+            listed["path"] == ""
+            and sorted(item["name"] for item in listed["content"] if item["type"] == "notebook") == shipped
+        )
+        opened = _get(f"http://127.0.0.1:{port}/api/contents/index.ipynb?content=1", token)
+        assert opened["type"] == "notebook" and opened["content"]["cells"]
+        for name in shipped:  # the copy is the wheel's notebooks, byte for byte
+            assert (copy / name).read_bytes() == (package / "notebooks" / name).read_bytes(), name
+    finally:
+        _stop(server)
+    assert server.returncode == 0, "".join(said)[-4000:]  # SIGTERM stops it cleanly
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    assert _files(package) == before  # nothing of the installed package was written
+    assert sorted(path.name for path in here.iterdir()) == [copy.name]  # only the copy, where it was asked for
+
+
+def test_every_notebook_runs_from_the_working_copy_with_the_installed_wheel(installed, tmp_path):
+    """Each notebook executed where ``rulebook lab`` put it, by the wheel's Python: what a notebook reads (boards,
+    rules text, exercises) the package finds by itself, not beside the notebook or in the working folder."""
+    copy, home = tmp_path / "copy", tmp_path / "home"
+    home.mkdir()
+    env = {**installed.env, "HOME": str(home)}
+    made = subprocess.run(
+        [str(installed.python), "-c", f"from rulebook import working_copy; working_copy.prepare({str(copy)!r})"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert made.returncode == 0, made.stderr[-2000:]
+    notebooks = sorted(path.name for path in copy.glob("*.ipynb"))
+    assert len(notebooks) == len(GAMES) + 1
+    result = subprocess.run(
+        [str(installed.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(copy)]
+        + ["--nbval-lax", "--nbval-current-env", "--nbval-cell-timeout=300", *notebooks],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert result.returncode == 0, result.stdout[-6000:]
+    assert re.search(r"\b\d+ passed\b", result.stdout) and " failed" not in result.stdout, result.stdout[-2000:]
 
 
 def _free_port() -> int:
