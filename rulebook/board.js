@@ -8,6 +8,13 @@
 // open or filled), lines (with dashes and gaps), text, annotations, a title and a legend, on axes that are hidden and
 // may keep one scale. Loading plotly's 5 MB bundle was about a second of a page's main thread; this is a few
 // milliseconds.
+//
+// The keyboard and screen readers (issue 28): the clickable points (those of the traces named in the synced
+// `clickable`, else every trace that answers hover) are also an offscreen group of buttons, one per place on the
+// board, labelled with what the hover texts there say (or a trace's meta.labels[i], where the board gives one).
+// Tab reaches the group; the arrow keys move a ring (drawn over the picture) to the nearest place in the arrow's
+// direction, Home and End to the first and last; Enter or Space sends the click a mouse would; Escape sends
+// {event: "cancel", revision}, which lets go of a choice (BoardView.on_cancel).
 
 const SVG = "http://www.w3.org/2000/svg";
 const FONT = '"Open Sans", verdana, arial, sans-serif';
@@ -425,6 +432,78 @@ function hoverText(trace, i) {
   return hovertext !== "" ? hovertext : text !== "" ? text : `(${at(trace.x, i, "")}, ${at(trace.y, i, "")})`;
 }
 
+// -- the keyboard's places: one per position of a clickable point, labelled from what the page says there ---------
+
+function plainText(text) {
+  // a hover text as words: a <br> becomes ", ", other tags go, entities are read
+  return decodeEntities(String(text).replace(/\s*<br\s*\/?>\s*/gi, ", ").replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim();
+}
+
+function spokenAt(trace, i, speaks) {
+  const own = trace.meta?.labels;
+  if (Array.isArray(own) && typeof own[i] === "string") return own[i];
+  return speaks ? plainText(hoverText(trace, i)) : String(trace.name ?? "");
+}
+
+const placeKey = (x, y) => `${Math.round(x * 1e4) / 1e4},${Math.round(y * 1e4) / 1e4}`;
+
+function places(state, g) {
+  const named = new Set(state.clickable || []);
+  const clickable = (trace) => shown(trace) && (named.size ? named.has(trace.name) : answers(trace));
+  const found = new Map();
+  state.traces.forEach((trace, t) => {
+    if (!clickable(trace)) return;
+    const xs = trace.x || [], ys = trace.y || [];
+    for (let i = 0; i < Math.min(xs.length, ys.length); i += 1) {
+      if (typeof xs[i] !== "number" || typeof ys[i] !== "number" || !Number.isFinite(xs[i]) || !Number.isFinite(ys[i])) continue;
+      const key = placeKey(xs[i], ys[i]);
+      const place = found.get(key) || { key, x: xs[i], y: ys[i], px: g.px(xs[i]), py: g.py(ys[i]), r: 6, words: [] };
+      place.hit = { trace: t, point: i, x: xs[i], y: ys[i] }; // the trace drawn last (on top) takes the click
+      if (hasMode(trace, "markers")) place.r = Math.max(place.r, Number(at(trace.marker?.size, i, 6)) / 2);
+      found.set(key, place);
+    }
+  });
+  // the words of every trace with a point there, in drawing order: what each hover text (or meta label) says
+  state.traces.forEach((trace) => {
+    const speaks = answers(trace);
+    if (!shown(trace) || (!speaks && !clickable(trace) && !Array.isArray(trace.meta?.labels))) return;
+    const xs = trace.x || [], ys = trace.y || [];
+    for (let i = 0; i < Math.min(xs.length, ys.length); i += 1) {
+      if (typeof xs[i] !== "number" || typeof ys[i] !== "number") continue;
+      const place = found.get(placeKey(xs[i], ys[i]));
+      const words = place && spokenAt(trace, i, speaks);
+      if (words && !place.words.includes(words)) place.words.push(words);
+    }
+  });
+  const list = [...found.values()];
+  for (const place of list) place.label = place.words.join("; ") || "a point of the board";
+  // reading order: rows from the top (within a few pixels), then from the left
+  list.sort((a, b) => Math.round(a.py / 6) - Math.round(b.py / 6) || a.px - b.px);
+  return list;
+}
+
+function stepFrom(list, from, dx, dy) {
+  // the nearest place in the arrow's direction: distance plus the sideways offset, a place outside the 45 degree
+  // cone only when none is inside it (a hex grid's neighbours, a map's territories, a track's next field)
+  let best = null;
+  for (const place of list) {
+    if (place === from) continue;
+    const vx = place.px - from.px, vy = place.py - from.py;
+    const along = vx * dx + vy * dy;
+    if (along <= 0.5) continue;
+    const across = Math.abs(vx * dy - vy * dx);
+    const score = Math.hypot(vx, vy) + across + (across > along ? 100000 : 0);
+    if (!best || score < best.score) best = { score, place };
+  }
+  return best?.place ?? null;
+}
+
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+const OFFSCREEN = {
+  position: "absolute", width: "1px", height: "1px", overflow: "hidden", clipPath: "inset(50%)",
+  whiteSpace: "nowrap", margin: "-1px", padding: "0", border: "0",
+};
+
 // -- a BoardView's state: its figure as of its revision, with the page's own legend choices ---------------------
 
 function pointId(trace, i) {
@@ -439,6 +518,7 @@ function viewState(model) {
   const adopt = () => {
     const figure = model.get("figure") || {};
     state.revision = model.get("revision") || 0;
+    state.clickable = model.get("clickable") || [];
     state.layout = figure.layout || {};
     state.traces = (figure.data || []).map((trace) => {
       const own = chosen.get(trace.name);
@@ -449,6 +529,7 @@ function viewState(model) {
   adopt();
   model.on("change:figure", adopt);
   model.on("change:revision", adopt);
+  model.on("change:clickable", adopt);
   state.toggle = (index) => {
     const trace = state.traces[index];
     if (!trace || !trace.name) return;
@@ -459,6 +540,7 @@ function viewState(model) {
     const trace = state.traces[hit.trace];
     model.send({ event: "click", trace: trace.name ?? null, point: pointId(trace, hit.point), revision: state.revision });
   };
+  state.cancel = () => model.send({ event: "cancel", revision: state.revision });
   return state;
 }
 
@@ -469,6 +551,20 @@ const STATES = new WeakMap();
 function stateOf(model) {
   if (!STATES.has(model)) STATES.set(model, viewState(model));
   return STATES.get(model);
+}
+
+const KEYS_HELP = "Arrow keys move between the places of the board, Home and End go to the first and the last, " +
+  "Enter or Space plays the place, Escape lets go of a choice.";
+
+function ringMarkup(g, place) {
+  // two rings, white under black: visible on every fill of the boards
+  if (!place) return "";
+  const r = Math.max(place.r + 4, 9);
+  const shape = place.box
+    ? (stroke, width) => `<rect x="${place.box.x - 3}" y="${place.box.y - 3}" width="${place.box.w + 6}" height="${place.box.h + 6}" fill="none" stroke="${stroke}" stroke-width="${width}"/>`
+    : (stroke, width) => `<circle cx="${place.px.toFixed(1)}" cy="${place.py.toFixed(1)}" r="${r.toFixed(1)}" fill="none" stroke="${stroke}" stroke-width="${width}"/>`;
+  return `<svg xmlns="${SVG}" width="${g.width}" height="${g.height}" viewBox="0 0 ${g.width} ${g.height}" style="display:block">` +
+    shape("#ffffff", 7) + shape("#000000", 3) + "</svg>";
 }
 
 export default {
@@ -482,6 +578,7 @@ export default {
     root.style.position = "relative";
     root.style.width = "fit-content";
     const picture = document.createElement("div");
+    picture.setAttribute("aria-hidden", "true"); // its words are the buttons' labels below
     const label = document.createElement("div");
     label.className = "rulebook-figure-label";
     Object.assign(label.style, {
@@ -489,15 +586,143 @@ export default {
       border: "1px solid #555", borderRadius: "3px", padding: "3px 7px", lineHeight: "1.35", maxWidth: "320px",
       boxShadow: "0 1px 4px rgba(0,0,0,0.25)", whiteSpace: "nowrap", zIndex: 10,
     });
-    root.append(picture, label);
+    label.setAttribute("aria-hidden", "true");
+    const ring = document.createElement("div");
+    ring.className = "rulebook-figure-ring";
+    Object.assign(ring.style, { position: "absolute", left: "0", top: "0", pointerEvents: "none", zIndex: 5 });
+    // the keyboard's way in: a group of buttons, one per place (roving tabindex: Tab reaches the current one)
+    const keys = document.createElement("div");
+    keys.className = "rulebook-figure-keys";
+    keys.setAttribute("role", "group");
+    Object.assign(keys.style, OFFSCREEN);
+    const legendKeys = document.createElement("div");
+    legendKeys.className = "rulebook-figure-legend-keys";
+    Object.assign(legendKeys.style, OFFSCREEN);
+    root.append(picture, ring, label, keys, legendKeys);
     el.append(root);
     let geometryNow = null;
     let pending = false;
+    let list = [];
+    let current = null; // the key of the place the keyboard is on
+    let ringed = null; // the place (or legend entry) the ring is drawn around
+    const buttons = new Map(); // place key -> its button (kept across redraws, so the focus stays on it)
+
+    const showLabel = (text, px, py) => {
+      if (!text || !geometryNow) { label.style.display = "none"; return; }
+      label.innerHTML = labelHtml(text);
+      label.style.fontSize = `${state.layout.hoverlabel?.font?.size || 12}px`;
+      label.style.display = "block";
+      const right = px + 14 + label.offsetWidth <= geometryNow.width;
+      label.style.left = `${right ? px + 14 : Math.max(0, px - 14 - label.offsetWidth)}px`;
+      label.style.top = `${Math.max(0, Math.min(py - label.offsetHeight / 2, geometryNow.height - label.offsetHeight))}px`;
+    };
+    const drawRing = (place) => {
+      ringed = place;
+      ring.innerHTML = geometryNow ? ringMarkup(geometryNow, place) : "";
+      if (place && !place.box) showLabel(place.label, place.px, place.py);
+      else if (!place) label.style.display = "none";
+    };
+    const goTo = (place) => {
+      if (!place) return;
+      current = place.key;
+      for (const [key, button] of buttons) button.tabIndex = key === current ? 0 : -1;
+      buttons.get(place.key)?.focus();
+    };
+    const placeOf = (button) => list.find((place) => place.key === button.dataset.key);
+    const newButton = (key) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.key = key;
+      button.className = "rulebook-figure-place";
+      button.addEventListener("focus", () => {
+        current = key;
+        for (const [other, each] of buttons) each.tabIndex = other === current ? 0 : -1;
+        drawRing(placeOf(button));
+      });
+      button.addEventListener("blur", () => drawRing(null));
+      button.addEventListener("click", () => {
+        const place = placeOf(button);
+        if (place) state.click(place.hit);
+      });
+      return button;
+    };
+    const updateKeys = () => {
+      const had = keys.contains(document.activeElement) ? current : null;
+      const old = list.find((place) => place.key === current);
+      list = geometryNow ? places(state, geometryNow) : [];
+      const keep = new Set(list.map((place) => place.key));
+      if (current !== null && !keep.has(current)) {
+        // the place went (a piece moved, a ring is gone): the nearest one that is left
+        let best = null;
+        for (const place of list) {
+          const distance = old ? Math.hypot(place.px - old.px, place.py - old.py) : 0;
+          if (!best || distance < best.distance) best = { distance, place };
+        }
+        current = best ? best.place.key : null;
+      }
+      if (current === null && list.length) current = list[0].key;
+      for (const [key, button] of buttons) if (!keep.has(key)) { button.remove(); buttons.delete(key); }
+      list.forEach((place, n) => {
+        let button = buttons.get(place.key);
+        if (!button) { button = newButton(place.key); buttons.set(place.key, button); }
+        if (button.getAttribute("aria-label") !== place.label) button.setAttribute("aria-label", place.label);
+        button.tabIndex = place.key === current ? 0 : -1;
+        if (keys.children[n] !== button) keys.insertBefore(button, keys.children[n] || null);
+      });
+      const title = typeof state.layout.title === "string" ? state.layout.title : state.layout.title?.text;
+      keys.setAttribute("aria-label", `${title ? svgText(title) + ": " : ""}the board, ${list.length} places. ${KEYS_HELP}`);
+      if (had !== null && current !== null) {
+        const button = buttons.get(current);
+        if (document.activeElement !== button) button.focus();
+        else drawRing(placeOf(button));
+      } else if (ringed && !ringed.box) drawRing(null);
+      updateLegendKeys();
+    };
+    const updateLegendKeys = () => {
+      const g = geometryNow;
+      const focused = legendKeys.contains(document.activeElement) ? document.activeElement.dataset.trace : null;
+      legendKeys.replaceChildren();
+      if (!g?.legend) return;
+      const { items, cell, columns, row } = g.legend;
+      const top = g.box.y + g.box.h + 6;
+      items.forEach(({ trace, index }, n) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.dataset.trace = String(index);
+        const hidden = trace.visible === "legendonly";
+        button.setAttribute("aria-pressed", hidden ? "false" : "true");
+        button.setAttribute("aria-label", `legend: ${svgText(trace.name)}, ${hidden ? "hidden" : "shown"}; press to ${hidden ? "show" : "hide"} it`);
+        const box = { x: 4 + (n % columns) * cell, y: top + Math.floor(n / columns) * row, w: cell - 6, h: row };
+        button.addEventListener("focus", () => drawRing({ box }));
+        button.addEventListener("blur", () => drawRing(null));
+        button.addEventListener("click", () => state.toggle(index));
+        legendKeys.append(button);
+        if (focused === String(index)) button.focus();
+      });
+    };
+    keys.addEventListener("keydown", (event) => {
+      const here = list.find((place) => place.key === current) || list[0];
+      if (!here) return;
+      if (ARROWS[event.key]) {
+        event.preventDefault();
+        const [dx, dy] = ARROWS[event.key];
+        goTo(stepFrom(list, here, dx, dy) || here);
+      } else if (event.key === "Home" || event.key === "End") {
+        event.preventDefault();
+        goTo(event.key === "Home" ? list[0] : list[list.length - 1]);
+      } else if (event.key === "Escape") {
+        event.preventDefault();
+        state.cancel();
+      }
+    });
     const draw = () => {
       pending = false;
       const { markup, geometry: g } = render(state);
       picture.innerHTML = markup;
       geometryNow = g;
+      ring.style.width = `${g.width}px`;
+      ring.style.height = `${g.height}px`;
+      updateKeys();
     };
     const schedule = () => {
       if (pending) return;
@@ -516,14 +741,7 @@ export default {
       const hit = nearest(state, geometryNow, x, y);
       picture.style.cursor = hit ? "pointer" : "default";
       const text = hit ? hoverText(state.traces[hit.trace], hit.point) : "";
-      if (!text) { label.style.display = "none"; return; }
-      label.innerHTML = labelHtml(text);
-      label.style.fontSize = `${state.layout.hoverlabel?.font?.size || 12}px`;
-      label.style.display = "block";
-      const px = geometryNow.px(hit.x), py = geometryNow.py(hit.y);
-      const right = px + 14 + label.offsetWidth <= geometryNow.width;
-      label.style.left = `${right ? px + 14 : Math.max(0, px - 14 - label.offsetWidth)}px`;
-      label.style.top = `${Math.max(0, Math.min(py - label.offsetHeight / 2, geometryNow.height - label.offsetHeight))}px`;
+      showLabel(text, hit ? geometryNow.px(hit.x) : 0, hit ? geometryNow.py(hit.y) : 0);
     });
     picture.addEventListener("mouseleave", () => { label.style.display = "none"; });
     picture.addEventListener("click", (event) => {
@@ -535,7 +753,10 @@ export default {
       }
       const [x, y] = where(event);
       const hit = nearest(state, geometryNow, x, y);
-      if (hit) state.click(hit, event);
+      if (!hit) return;
+      const key = placeKey(hit.x, hit.y);
+      if (buttons.has(key)) current = key; // the keyboard goes on from where the mouse clicked
+      state.click(hit, event);
     });
     return () => state.views.delete(schedule);
   },

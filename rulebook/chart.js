@@ -8,6 +8,9 @@
 // - else, or when that address fails, as text asked of the kernel ({event: "plotly"}, answered the same way).
 // Nothing waits for plotly in initialize: anywidget gives a model's initialize 2 s, and holds every message from the
 // kernel to the model until it returns. The chart is drawn when plotly is there; until then the model follows.
+//
+// A chart is an image to a screen reader (role "img"), with a text alternative: the synced `description` (the
+// sentence the explorer states the numbers in), else what the figure says: its title, axes and values (issue 28.2).
 
 const loads = (globalThis.__rulebookPlotly ??= new Map());
 const KERNEL_WAIT = 120_000; // ms: a kernel busy with a long computation answers late, but answers
@@ -50,11 +53,36 @@ function plotly(model) {
   return loads.get(key);
 }
 
+const words = (text) => String(text ?? "").replace(/<br\s*\/?>/gi, ", ").replace(/<[^>]*>/g, "").replace(/\s+/g, " ").trim();
+const titleOf = (part) => words(typeof part?.title === "string" ? part.title : part?.title?.text);
+
+function number(value) {
+  return typeof value === "number" ? String(Math.round(value * 1000) / 1000) : words(value);
+}
+
+function summary(figure) {
+  // the figure in words: its title, its axes, then each trace's first values (a chart's numbers, said)
+  const layout = figure.layout || {};
+  const parts = [titleOf(layout) || "A chart"];
+  const axes = [titleOf(layout.xaxis), titleOf(layout.yaxis)].filter(Boolean);
+  if (axes.length) parts.push(`axes: ${axes.join(" and ")}`);
+  for (const trace of figure.data || []) {
+    const xs = Array.isArray(trace.x) ? trace.x : [], ys = Array.isArray(trace.y) ? trace.y : [];
+    const pairs = [];
+    for (let i = 0; i < Math.min(xs.length, ys.length, 12); i += 1) pairs.push(`${number(xs[i])}: ${number(ys[i])}`);
+    if (pairs.length) parts.push(`${words(trace.name) || "values"}: ${pairs.join(", ")}${xs.length > 12 ? ", and more" : ""}`);
+  }
+  return parts.join(". ");
+}
+
 export default {
   render({ model, el }) {
     const box = document.createElement("div");
     box.className = "rulebook-chart";
+    box.setAttribute("role", "img");
     el.append(box);
+    const describe = () => box.setAttribute("aria-label", model.get("description") || summary(model.get("figure") || {}));
+    describe();
     let Plotly = null;
     let gone = false;
     const draw = () => {
@@ -73,10 +101,14 @@ export default {
       },
     );
     model.on("change:revision", draw);
+    model.on("change:revision", describe);
+    model.on("change:description", describe);
     model.on("change:config", draw);
     return () => {
       gone = true;
       model.off("change:revision", draw);
+      model.off("change:revision", describe);
+      model.off("change:description", describe);
       model.off("change:config", draw);
       if (Plotly) Plotly.purge(box);
     };

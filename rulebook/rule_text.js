@@ -1,16 +1,50 @@
 // A RuleText (rulebook/ui.py): HTML text whose rule ids are links. `value` is the text, `detail` a paragraph opened
 // under it (empty: none). A click on a rule link sends {rule: <id>}, on a line of the move log {step: <index>}; the
 // paragraph's close link empties `detail`. Its looks come from rulebook/style.css (the widget's _css).
+//
+// For the keyboard and screen readers (issue 28): a board's status line (class rulebook-status) is a live region
+// (role "status"), so what it says after each move or refusal (with the rule's id) is read out; in the move log
+// (class rulebook-log) each line is reached by Tab and replayed with Enter or Space, and the lines new since the
+// last change are read out from a live region of their own.
+const OFFSCREEN = "position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap;margin:-1px";
+
+const spoken = (node) => node.textContent.replace(/\s+/g, " ").trim();
+
 export default {
   render({ model, el }) {
     const body = document.createElement("div");
     const detail = document.createElement("div");
     detail.className = "rb-rule-text-detail";
-    el.append(body, detail);
+    const news = document.createElement("div");
+    news.className = "rb-rule-text-news";
+    news.style.cssText = OFFSCREEN;
+    el.append(body, detail, news);
+    let seen = null; // the highest step of the log shown so far (null: nothing shown yet, nothing to announce)
     const show = () => {
+      const status = el.classList.contains("rulebook-status");
+      const log = el.classList.contains("rulebook-log");
+      if (status && body.getAttribute("role") !== "status") body.setAttribute("role", "status");
+      if (log && news.getAttribute("aria-live") !== "polite") {
+        news.setAttribute("aria-live", "polite");
+        news.setAttribute("aria-atomic", "true");
+      }
       body.innerHTML = model.get("value");
       detail.innerHTML = model.get("detail");
       detail.hidden = !model.get("detail");
+      if (!log) return;
+      const lines = [...body.querySelectorAll("[data-step]")];
+      for (const line of lines) {
+        line.tabIndex = 0;
+        line.setAttribute("aria-label", `${spoken(line)} (Enter shows the position after this move)`);
+      }
+      const steps = lines.map((line) => Number(line.dataset.step));
+      const newest = steps.length ? Math.max(...steps) : 0;
+      if (seen !== null && newest > seen) {
+        // the log is newest first: the new lines read out oldest first
+        const fresh = lines.filter((line) => Number(line.dataset.step) > seen).reverse();
+        news.textContent = fresh.map(spoken).join(". ");
+      }
+      seen = newest;
     };
     show();
     model.on("change:value", show);
@@ -28,6 +62,13 @@ export default {
         event.preventDefault();
         model.set("detail", "");
         model.save_changes();
+      }
+    });
+    el.addEventListener("keydown", (event) => {
+      const step = event.target.closest?.("[data-step]");
+      if (step && event.target === step && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        model.send({ step: Number(step.dataset.step) });
       }
     });
   },

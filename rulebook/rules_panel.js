@@ -1,10 +1,14 @@
 // The app's rules panel (rulebook/app.py RulesPanel): the whole rules text (`value`), scrolled to the paragraph whose
 // data-id is `focus`, which is highlighted (.rulebook-focus in rulebook/style.css). A click on a rule link in the
-// text moves the focus there.
+// text moves the focus there. The panel scrolls, so it is a labelled region the keyboard reaches (Tab, then the
+// arrow keys and Page Up / Page Down scroll it; its rule links are links).
 export default {
   render({ model, el }) {
     const box = document.createElement("div");
     box.className = "rulebook-rules";
+    box.tabIndex = 0;
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", "The rules");
     el.append(box);
     // The panel may be hidden (another tab) when the focus arrives: scroll again once it has a size.
     const scroll = () => {

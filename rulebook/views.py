@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 _HERE = Path(__file__).parent
 
 ClickHandler = Callable[[Any], None]
+CancelHandler = Callable[[], None]
 StaleHandler = Callable[[str, Any, int], None]
 
 
@@ -184,14 +185,17 @@ class BoardView(FigureView):
 
     ``view.on_click("pieces", handler)`` calls ``handler(point_id)`` when a point of the trace named "pieces" is
     clicked; a click on a point that is no longer in that trace (the board changed before the click arrived) is
-    stale: it goes to the ``on_stale`` handlers, or nowhere."""
+    stale: it goes to the ``on_stale`` handlers, or nowhere.  The page offers the clickable traces' points to the
+    keyboard too (``clickable``: their names); Escape there calls the ``on_cancel`` handlers (let go of a choice)."""
 
     _esm = _HERE / "board.js"
+    clickable = traitlets.List(traitlets.Unicode()).tag(sync=True)
 
     def __init__(self, plot: Any = None, **kwargs: Any) -> None:
         self._points: dict[str, list[Any]] = {}
         self._click_handlers: dict[str, list[ClickHandler]] = {}
         self._stale_handlers: list[StaleHandler] = []
+        self._cancel_handlers: list[CancelHandler] = []
         super().__init__(plot, **kwargs)
         self.on_msg(self._message)
 
@@ -214,6 +218,17 @@ class BoardView(FigureView):
         if names.count(trace_name) != 1:
             raise ValueError(f"on_click: {names.count(trace_name)} traces named {trace_name!r}, not one")
         self._click_handlers.setdefault(trace_name, []).append(handler)
+        if trace_name not in self.clickable:
+            self.clickable = [*self.clickable, trace_name]
+
+    def on_cancel(self, handler: CancelHandler) -> None:
+        """Call ``handler()`` when the page asks to let go of a choice (Escape on the board)."""
+        self._cancel_handlers.append(handler)
+
+    def cancel(self) -> None:
+        """What Escape on the board does (tests call it): the on_cancel handlers let go of the choice made."""
+        for handler in list(self._cancel_handlers):
+            handler()
 
     def on_stale(self, handler: StaleHandler) -> None:
         """Call ``handler(trace_name, point_id, revision)`` on a click whose point is no longer in its trace."""
@@ -235,7 +250,11 @@ class BoardView(FigureView):
         return True
 
     def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """The page's click: ``{"event": "click", "trace": name, "point": id, "revision": n}``."""
+        """The page's click: ``{"event": "click", "trace": name, "point": id, "revision": n}``; Escape:
+        ``{"event": "cancel", "revision": n}``."""
+        if isinstance(content, dict) and content.get("event") == "cancel":
+            self.cancel()
+            return
         if not isinstance(content, dict) or content.get("event") != "click":
             return
         name, revision = content.get("trace"), content.get("revision")
@@ -293,6 +312,9 @@ class ChartView(FigureView):
     config = traitlets.Dict().tag(sync=True)
     plotly_url = traitlets.Unicode().tag(sync=True)
     plotly_key = traitlets.Unicode().tag(sync=True)
+    # the chart's text alternative (its aria-label): the sentence that states its numbers; empty: the figure's
+    # title and axes, said by the page
+    description = traitlets.Unicode().tag(sync=True)
 
     @traitlets.default("config")
     def _default_config(self) -> dict[str, Any]:

@@ -562,6 +562,7 @@ class Board(Table):
         for name in CLICKABLE:
             self.figure.on_click(name, self._on_click)
         self.figure.on_stale(self._on_stale)
+        self.figure.on_cancel(self.cancel_choice)  # Escape on the board
         narrow = {"description_width": "3.2em"}
         points = sorted(state.island.points, key=lambda point: (point[1], -point[0]))
         self.point_picker = widgets.Dropdown(
@@ -625,6 +626,15 @@ class Board(Table):
         """A click on a point of the territories, the rings or the pieces: the id is the point's ``[row, column]``,
         one the trace holds as drawn now (the BoardView checks it)."""
         self.click_point((int(point_id[0]), int(point_id[1])))
+
+    def cancel_choice(self) -> None:
+        """Escape on the board: let go of the selected piece (as a second click on it does), and of a jump being
+        made with it, nothing played."""
+        if self.selected is not None and self.selected != self.state.follow_up:
+            self._drop_jump()
+            self.selected = None
+            self.message, self.message_kind = "", "info"
+            self.redraw()
 
     def _on_stale(self, _trace: str, _point: Any, _revision: int) -> None:
         """A click on a ring or a piece that has gone since the page drew it (a computer move, an Undo)."""

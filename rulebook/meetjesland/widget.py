@@ -494,6 +494,7 @@ class Board(Table):
         self._given: dict[str, dict[str, Any]] = {}
         self.figure.on_click("territories", self._clicked)
         self.figure.on_stale(self._stale_click)
+        self.figure.on_cancel(lambda: self._set(None, None) if self.origin or self.target else None)  # Escape
         self._build_controls(state)
         self._connect()
         self.children = self._lay_out(state)
@@ -784,10 +785,29 @@ class Board(Table):
             self._given[name] = values
 
     def _draw_territories(self) -> None:
-        """Each territory's owner (colour and shape), its points and hover text, and the rings of the choice."""
-        territories = self.state.board.territories
-        self._update_layer("territories", **territory_layer(self.state))
+        """Each territory's owner (colour and shape), its points and hover text, and the rings of the choice; the
+        keyboard's label of each (meta labels: "Eeklo, White, 3 points, you may attack from here")."""
+        state = self.state
+        territories = state.board.territories
         highlight = self._highlights()
+        ring_words = {"chosen": "chosen", "target": "the target"}
+        attackers = set()
+        if state.phase == "play" and not state.to_place and state.battle is None and not self.origin:
+            attackers = {m.origin for m in rules.legal_moves(state) if isinstance(m, (Attack, Fortify))}
+        spoken = []
+        for t, o, p in zip(territories, state.owner, state.points):
+            words = [state.board.name(t), PLAYER_COLOURS[o].capitalize(), plural(p, "point")]
+            words.append(f"{state.board.region(t)} region")
+            if highlight.get(t) == "legal":
+                placing = state.phase == "setup" or state.to_place
+                own = "you may move here" if o == state.turn else "you may attack this"
+                words.append("you may place here" if placing else own)
+            elif t in highlight:
+                words.append(ring_words[highlight[t]])
+            elif t in attackers:
+                words.append("you may attack or move from here")
+            spoken.append(", ".join(words))
+        self._update_layer("territories", **territory_layer(state), meta={"labels": spoken})
         rings = [RINGS[highlight[t]] if t in highlight else RINGS["chosen"] for t in territories]
         self._update_layer(
             "highlight",
