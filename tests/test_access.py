@@ -5,14 +5,11 @@ territory for a screen reader; a chart carries its text alternative. The page's 
 from __future__ import annotations
 
 import plotly.graph_objects as go
-import pytest
 
 from rulebook import claim
-from rulebook import kingdom_builder as kb
 from rulebook import meetjesland as mj
 from rulebook.claim.diagram import figure
 from rulebook.claim.widget import Board as ClaimBoard
-from rulebook.kingdom_builder.widget import Board as KBBoard
 from rulebook.meetjesland.widget import Board as MJBoard
 from rulebook.views import BoardView, ChartView
 
@@ -80,9 +77,15 @@ def test_claim_escape_lets_go_of_the_selected_piece():
     assert board.selected == (3, 3)  # Escape cannot put down a piece that must go on capturing
 
 
-@pytest.mark.parametrize("origin", [(5, 5), None])
-def test_kingdom_builder_escape_lets_go_of_the_settlement_to_move(origin):
-    table = KBBoard(kb.new_game(players=2, seed=4, first_game=True), seed=4, computer=(1,))
-    table.origin = origin
-    table.figure.cancel()
-    assert table.origin is None
+def test_kingdom_builder_escape_lets_go_of_the_settlement_then_of_the_tile():
+    from tests.test_kingdom_builder_widget import table_at
+
+    table = table_at({(5, 10): 0})
+    paddock = 6 * 20 + 11
+    assert table.figure.click("hexes", paddock)  # the Paddock tile chosen on the board (Enter on its place)
+    table.select((5, 10))
+    assert (table.action_menu.value, table.origin) == ("paddock", (5, 10))
+    table.figure.cancel()  # Escape: the settlement to move is let go, the tile stays chosen
+    assert (table.action_menu.value, table.origin) == ("paddock", None)
+    table.figure.cancel()  # Escape again: the tile is put back
+    assert table.action_menu.value == "build" and "Paddock tile put back" in table.status.text

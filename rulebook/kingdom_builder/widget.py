@@ -556,10 +556,13 @@ class Board(Table):
         self.select(divmod(int(point_id), 20))
 
     def cancel_choice(self) -> None:
-        """Escape on the board: let go of the settlement chosen to move (as choosing none under Move from)."""
+        """Escape on the board's keyboard places: let go of the settlement chosen to move (as choosing none under Move
+        from), else put back a location tile chosen (as Escape after a click does)."""
         if self.origin is not None:
             self.origin = None
             self.redraw()
+        else:
+            self.put_back_tile()
 
     def _on_stale(self, _trace: str, _point: Any, _revision: int) -> None:
         """A click on a ring or a settlement that has gone since the page drew it (a computer move, an Undo)."""
