@@ -7,6 +7,7 @@ and ``rulebook.rules_text`` for the rules (read from the game's notebook, the on
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,7 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from . import markup, registry, rules_text, views
+from . import markup, registry, rules_text, ui, views
 from .exercises import Exercise, ExercisePanel
 from .markup import Markup
 from .registry import Option
@@ -36,6 +37,7 @@ class Game:
     options: dict[str, Any] = field(default_factory=dict)
     loaded: Any = None  # the loaded position, for a game that came from a file
     source: str = ""
+    moves: int = 0  # the moves played before the board's first position, as the log counts them (a loaded game)
 
 
 @dataclass
@@ -88,6 +90,77 @@ class SaveButton(anywidget.AnyWidget):
         if isinstance(content, dict) and content.get("save") and self.provider is not None:
             name, text = self.provider()
             self.send({"file": name, "text": text})
+
+
+class LoadButton(anywidget.AnyWidget):
+    """A Load button: the browser's file chooser, whose file comes to the kernel as bytes: each of ``handlers`` is
+    called with its name, its content and "" (or None and why it was not read). Unlike ipywidgets' FileUpload it
+    shows no count of files ("Load (0)")."""
+
+    _esm = Path(__file__).with_name("load_button.js")
+    _css = markup.STYLESHEET
+    limit = traitlets.Int(MAX_UPLOAD).tag(sync=True)  # bytes: a larger file is not read, its size is told
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.handlers: list[Any] = []
+        self.on_msg(self._message)
+
+    def _message(self, _widget: Any, content: Any, buffers: Any) -> None:
+        if not isinstance(content, dict) or "load" not in content:
+            return
+        name = str(content.get("load") or "the file")[:200]
+        size = content.get("size")
+        data: bytes | None = None
+        if content.get("unreadable"):
+            why = "the browser could not read the file"
+        elif buffers:
+            data, why = bytes(buffers[0]), ""
+        elif isinstance(size, int) and size > self.limit:  # too large to send: only its size came
+            why = f"the file is {size:,} bytes; a saved game is much smaller"
+        else:
+            data, why = b"", ""  # an empty file
+        for handler in list(self.handlers):
+            handler(name, data, why)
+
+
+def moves_played(module: Any, state: Any) -> int:
+    """The moves of a game's history as its log counts them: every entry but the chance outcomes (dice, cards
+    drawn), which the log tells with the move they follow. Replays the history from the game's set-up."""
+    history = list(getattr(state, "history", ()))
+    if not history:
+        return 0
+    data = json.loads(module.to_json(state))
+    data["history"] = []
+    position = module.from_json(json.dumps(data))
+    count = 0
+    for entry in history:
+        if module.outcome(position) is not None or not module.chance_outcomes(position):
+            count += 1
+        position = module.apply(position, entry)
+    return count
+
+
+def _read_save(data: bytes) -> str:
+    """The text of an uploaded file that may be a save; ValueError in words when it cannot be one (no parser's
+    message: "'Expecting value: line 1 column 1 (char 0)'" told a player nothing)."""
+    if len(data) > MAX_UPLOAD:
+        raise ValueError(f"the file is {len(data):,} bytes; a saved game is much smaller")
+    try:
+        text = bytes(data).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("this file is not a saved game: it is not a text file (a saved game is JSON text)") from None
+    if not text.strip():
+        raise ValueError("this file is empty: it is not a saved game")
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"this file is not a saved game: it is not JSON (line {error.lineno})") from None
+    except RecursionError:
+        raise ValueError("this file is not a saved game: its JSON is nested too deeply") from None
+    except ValueError:  # a number of more than 4300 digits
+        raise ValueError("this file is not a saved game: it holds a number too long to read") from None
+    return text
 
 
 def _option_control(option: Option) -> widgets.Widget:
@@ -160,25 +233,44 @@ class App(widgets.VBox):
         )
         self.new_button.add_class("rulebook-new-game")
         self.restart_button = widgets.Button(description="Restart", tooltip="Play this game again from its start")
+        strongest = self.setup.level(self.setup.strongest())
+        level = strongest.label if strongest is not None else self.setup.strongest()
         self.hint_button = widgets.Button(
-            description="Hint", icon="lightbulb-o", tooltip="What the best computer player would do now (not played)"
+            description="Hint",
+            icon="lightbulb-o",
+            tooltip=f"What the {level} computer player, the strongest level, would do now (not played)",
         )
         self.hint_button.add_class("rulebook-hint")
         self.hint_button.layout.width = "80px"
         self.hint_button.on_click(lambda _: self.board.hint() if self.board is not None else None)
         self.save_button = SaveButton()
         self.save_button.provider = self.saved
-        self.upload = widgets.FileUpload(
-            accept=".json", multiple=False, description="Load", tooltip="Continue a saved game"
-        )
-        self.upload.layout.width = "90px"
+        self.upload = LoadButton()
+        self.upload.handlers.append(self._uploaded)
         for button in (self.new_button, self.restart_button):
             button.layout.width = "100px"
         self.new_button.on_click(lambda _: self.new_game())
         self.restart_button.on_click(lambda _: self.restart())
-        self.upload.observe(self._uploaded, names="value")
+        # the computer's moves: played out one at a time (told and marked) or at once; the board follows at once
+        self.pace_menu = widgets.Dropdown(
+            description="Computer moves",
+            options=[("one by one", "normal"), ("one by one, fast", "fast"), ("all at once (off)", "off")],
+            value=ui.default_pace(),
+            style={"description_width": "110px"},
+            layout=widgets.Layout(width="270px"),
+            tooltip="How the computer players' moves are shown: one at a time, told and marked, or all at once",
+        )
+        self.pace_menu.add_class("rulebook-pace")
+
+        def paced(change: dict[str, Any]) -> None:
+            ui.choose_pace(change["new"])
+            if self.board is not None and self.board.pace != change["new"]:
+                self.board.pace = change["new"]
+
+        self.pace_menu.observe(paced, names="value")
         return widgets.HBox(
-            [title, self.new_button, self.restart_button, self.save_button, self.upload, self.hint_button, self.about],
+            [title, self.new_button, self.restart_button, self.save_button, self.upload, self.hint_button]
+            + [self.pace_menu, self.about],
             layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="8px"),
         )
 
@@ -236,6 +328,7 @@ class App(widgets.VBox):
         self._exercises: ExercisePanel | None = None  # built when its tab is first shown (see `exercises`)
         self.exercises_box = widgets.Box(layout=widgets.Layout(width="100%"))
         panels, titles = [self.setup_panel, rules_box, self.exercises_box], ["Set-up", "Rules", "Exercises"]
+        self._add_learn_tab(panels, titles)  # a game with a tutorial: its Learn tab (issue 27)
         if self.explorer_class is not None:
             panels.append(self.odds_box)
             titles.append(getattr(self.explorer_class, "title", "Odds"))  # a game without chance names it its way
@@ -257,6 +350,8 @@ class App(widgets.VBox):
         )
         seat_choices = [("Person", "")] + [(setup.bot_label(level.name), level.name) for level in setup.levels]
         self.seats: list[widgets.Dropdown] = []
+        self.seat_notes: list[widgets.HTML] = []  # under each seat: its computer level's description, in full
+        seat_rows: list[widgets.Widget] = []
         for seat, name in enumerate(setup.seat_names(setup.players[-1])):
             control = widgets.Dropdown(
                 description=name,
@@ -265,7 +360,12 @@ class App(widgets.VBox):
                 style={"description_width": "150px"},
                 layout=widgets.Layout(width="330px"),
             )
+            note = widgets.HTML(layout=widgets.Layout(width="330px"))
+            note.add_class("rulebook-level-note")
+            control.observe(lambda _change, seat=seat: self._describe_level(seat), names="value")
             self.seats.append(control)
+            self.seat_notes.append(note)
+            seat_rows.append(widgets.VBox([control, note], layout=widgets.Layout(padding="0", margin="0")))
         self.seed_text = widgets.Text(
             description="Seed",
             placeholder="blank: a new random game",
@@ -277,8 +377,9 @@ class App(widgets.VBox):
         self.setup_message = widgets.HTML()
         self.players.observe(lambda _: self._show_seats(), names="value")
         self._show_seats()
-        hint = widgets.HTML(markup.render("setup_hint.html"))
-        parts: list[widgets.Widget] = [hint, self.players, *self.seats, self.seed_text]
+        levels = [level.label for level in setup.levels]
+        hint = widgets.HTML(markup.render("setup_hint.html", levels=levels))
+        parts: list[widgets.Widget] = [hint, self.players, *seat_rows, self.seed_text]
         if self.option_controls:
             parts.append(widgets.HTML(markup.render("heading.html", text="Game options")))
             parts.extend(self.option_controls.values())
@@ -292,9 +393,19 @@ class App(widgets.VBox):
             control.layout.display = None if seat < players else "none"
             if seat < players:
                 control.description = names[seat]
+            self._describe_level(seat)
         for option in self.setup.options:
             if option.players:
                 self.option_controls[option.name].layout.display = None if players in option.players else "none"
+
+    def _describe_level(self, seat: int) -> None:
+        """Under a seat's menu, the description of the computer level chosen for it (none for a person, or a seat
+        the game does not use): the menu shows the level's name only, its description is never cut off."""
+        level = self.setup.level(self.seats[seat].value)
+        shown = level is not None and seat < self.players.value
+        note = self.seat_notes[seat]
+        note.value = markup.render("level_note.html", level=level.label, text=level.description) if shown else ""
+        note.layout.display = None if shown else "none"
 
     def _apply_arguments(self, players: int | None, seed: int | None, computer: Any) -> None:
         """Set the panel from the constructor's arguments (a notebook can open the app on a chosen game)."""
@@ -339,7 +450,9 @@ class App(widgets.VBox):
     def restart(self) -> None:
         """The same game again from its start: same players, seats, seed and options (or the loaded position); while
         an exercise is shown, the exercise's position again (the game put aside stays as it was)."""
-        if self.exercise_shown is not None:
+        if self._learn is not None and self._away is not None and self.board is self._learn.board:
+            self._learn.lesson.go(self._learn.lesson.index)  # the lesson's step again from its start (issue 27)
+        elif self.exercise_shown is not None:
             self.show_exercise(self.exercise_shown, self.exercise_shown.state())
         elif self.current is not None:
             self._start(self.current)
@@ -419,6 +532,8 @@ class App(widgets.VBox):
         origin = game.source or f"seed {game.seed}"
         self.about.value = markup.render("about.html", players=game.players, origin=origin, who=who)
         self.hint_button.disabled = board.finished or board.replaying
+        if self.pace_menu.value != board.pace:  # a board that follows the page's prefers-reduced-motion: "off"
+            self.pace_menu.value = board.pace
         if board.finished:
             self.banner_text.value = markup.render("banner.html", result=board.result_text())
             self.banner.layout.display = "flex"
@@ -503,24 +618,116 @@ class App(widgets.VBox):
         self._board_changed(away.board)
         self._say("Back to your game, as you left it.")
 
+    # -- learn to play (issue 27): the guided first game in the board's place, the game put aside for it ----------
+    def _add_learn_tab(self, panels: list[widgets.Widget], titles: list[str]) -> None:
+        """A Learn tab, after Exercises, for a game that has a tutorial: what it is and a button that opens it (the
+        tutorial itself is read when first opened)."""
+        from . import tutorial
+
+        self._learn: Any = None  # the LearnPanel, once opened: it keeps the learner's step while the page is open
+        if tutorial.path(self.game) is None:
+            self.learn_tab: int | None = None
+            return
+        self.learn_offer = widgets.HTML(markup.render("tutorial_offer.html", title=self.setup.title, progress=""))
+        self.learn_button = widgets.Button(
+            description="Start the guided game",
+            button_style="primary",
+            icon="graduation-cap",
+            tooltip="Learn to play on the board, step by step; your game waits",
+            layout=widgets.Layout(width="220px"),
+        )
+        self.learn_button.add_class("rulebook-learn-start")
+        self.learn_button.on_click(lambda _: self.show_tutorial())
+        self.learn_tab = len(panels)
+        panels.append(widgets.VBox([self.learn_offer, self.learn_button], layout=widgets.Layout(padding="4px")))
+        titles.append("Learn")
+
+    @property
+    def learn(self) -> Any:
+        """The guided first game's panel, made the first time it is asked for."""
+        if self._learn is None:
+            from .learn import LearnPanel
+
+            panel = build(
+                lambda: LearnPanel(
+                    self.game, on_full_game=self._learned_full_game, on_exercises=self._learned_exercises
+                )
+            )
+            panel.text.handlers.append(self.open_rule)
+            panel.board_handlers.append(self._learn_board)
+            panel.lesson.listeners.append(lambda _lesson: self._learn_progress())
+            self._learn = panel
+        return self._learn
+
+    def show_tutorial(self) -> None:
+        """Show the guided first game in the board's place, at the step the learner left it; the game in progress is
+        put aside as it is ("Back to your game" returns to it, as from an exercise)."""
+        panel = self.learn
+        retired: list[widgets.Widget] = []
+        if self._away is None:
+            assert self.board is not None and self.current is not None
+            self._away = _Away(self.board, self.current, tuple(self.odds_box.children), self.board.layout.display)
+            self.board.layout.display = "none"
+        elif self.board is not None and self.board is not panel.board:
+            retired.append(self.board)  # an exercise's board shown before
+        self.exercise_shown = None
+        board = panel.show()
+        self.exercise_view.children = (self.exercise_bar, panel)
+        self.board_box.children = (self.exercise_view, self._away.board)
+        self.odds_box.children = (self.odds_note,)
+        close_widgets(*retired)
+        self._learn_board(board)
+        self._say(f"Learn to play {self.setup.title}: {panel.lesson.progress().lower()}. Your game waits.")
+
+    def _learn_board(self, board: Table) -> None:
+        """The lesson put a board on the page: the app follows it (rule links, banner, about line)."""
+        if self._learn is None or self._away is None or self._learn.board is not board:
+            return
+        state = board.state
+        players = getattr(state, "players", self.setup.default_players)
+        self.current = Game(players=players, seed=0, computer={}, loaded=state, source="the guided first game")
+        self._follow(board)
+        self._learn_progress()
+        self._board_changed(board)
+
+    def _learn_progress(self) -> None:
+        """The bar over the lesson and the Learn tab tell the learner's step."""
+        if self._learn is None or self.learn_tab is None:
+            return
+        progress = self._learn.lesson.progress()
+        self.learn_offer.value = markup.render("tutorial_offer.html", title=self.setup.title, progress=progress)
+        self.learn_button.description = "Back to the lesson" if self._learn.lesson.index else "Start the guided game"
+        if self._away is not None and self.exercise_shown is None:
+            moves = len(getattr(self._away.board.live, "history", ()))
+            self.exercise_text.value = markup.render("tutorial_bar.html", progress=progress, moves=moves)
+
+    def _learned_full_game(self) -> None:
+        """After the lesson: a new game against the computer at the beginner level (seats but the first)."""
+        beginner = self._learn.beginner() if self._learn is not None else {}
+        self.players.value = self.setup.default_players
+        for seat, control in enumerate(self.seats):
+            control.value = beginner.get(seat, "")
+        self.seed_text.value = ""
+        self.new_game()
+
+    def _learned_exercises(self) -> None:
+        """After the lesson: back to the game, with the exercises' tab open."""
+        self.back_to_game()
+        self.tabs.selected_index = self.EXERCISES_TAB
+
     # -- save and load --------------------------------------------------------------------------------------
     def saved(self) -> tuple[str, str]:
-        """The file name and JSON text of the game on the board."""
+        """The file name and JSON text of the game on the board (the position shown); the name counts its moves as
+        the log does (a chance outcome is not a move), the moves before a loaded game's start included."""
         assert self.board is not None
         state = self.board.state
-        moves = len(getattr(state, "history", ()))
-        return f"{self.game}-move{moves}.json", self.module.to_json(state)
+        before = self.current.moves if self.current is not None else 0
+        return f"{self.game}-move{before + self.board.session.shown}.json", self.module.to_json(state)
 
     def load(self, name: str, data: bytes) -> bool:
         """Continue a saved game; a file that is not one leaves the game on the board as it was."""
         try:
-            if len(data) > MAX_UPLOAD:
-                raise ValueError(f"the file is {len(data):,} bytes; a saved game is much smaller")
-            try:
-                text = bytes(data).decode("utf-8")
-            except UnicodeDecodeError:
-                raise ValueError("it is not a text file (a saved game is JSON text)") from None
-            state = self.module.from_json(text)
+            state = self.module.from_json(_read_save(data))
         except (ValueError, RecursionError, TypeError, KeyError, IndexError, AttributeError) as error:
             reason = "it is nested too deeply" if isinstance(error, RecursionError) else str(error)
             self._say(f"Could not load {name}: {reason}. The game on the board is unchanged.", error=True)
@@ -529,24 +736,29 @@ class App(widgets.VBox):
         playing = self._away.game if self._away is not None else self.current  # the game, not an exercise shown
         keep = playing.computer if playing is not None else {}
         computer = {seat: bot for seat, bot in keep.items() if seat < players}
-        moves = len(getattr(state, "history", ()))
-        seed = getattr(state, "seed", 0) + moves
-        game = Game(players=players, seed=seed, computer=computer, loaded=state, source=f"loaded from {name}")
+        seed = getattr(state, "seed", 0) + len(getattr(state, "history", ()))
         try:
+            moves = moves_played(self.module, state)
+            game = Game(players=players, seed=seed, computer=computer, loaded=state, source=f"loaded from {name}")
+            game.moves = moves
             self._start(game)
         except ValueError as error:
             self._say(f"Could not load {name}: {error}. The game on the board is unchanged.", error=True)
             return False
-        self._say(f"Loaded {name}: the game continues after move {moves}.")
+        assert self.board is not None
+        if self.board.finished:
+            result = self.board.result_text() or "it is over."
+            self._say(f"Loaded {name}: the game is over, after {moves} moves. {result} Press New game to play again.")
+        else:
+            self._say(f"Loaded {name}: the game continues after move {moves}.")
         return True
 
-    def _uploaded(self, change: dict[str, Any]) -> None:
-        files = change["new"]
-        if not files:
+    def _uploaded(self, name: str, data: bytes | None, why: str = "") -> None:
+        """A file chosen with Load: loaded, or (one the browser did not send) why not told."""
+        if data is None:
+            self._say(f"Could not load {name}: {why}. The game on the board is unchanged.", error=True)
             return
-        upload = files[0]
-        self.load(str(upload.get("name", "the file")), upload.get("content", b""))
-        self.upload.value = ()
+        self.load(name, data)
 
     def _say(self, text: str, error: bool = False) -> None:
         """Tell what the last action did (or, with ``error``, why it was refused) above the board; a refusal is told
