@@ -218,9 +218,10 @@ class Session:
         return self.names.move_text(move)
 
     # -- moves -------------------------------------------------------------------------------------
-    def play(self, move: Any) -> bool:
-        """Try a move for the person to move, then settle chance and let the computer answer. A refused move leaves
-        the states unchanged and ``message`` says why; returns whether the move was played."""
+    def play(self, move: Any, *, reply: bool = True) -> bool:
+        """Try a move for the person to move, then settle chance and let the computer answer (with ``reply=False``
+        the computer's moves wait for :meth:`computer_step`: a board plays them out one at a time). A refused move
+        leaves the states unchanged and ``message`` says why; returns whether the move was played."""
         if self.replaying:
             self.view = None
             self._say("Back to the game: you were looking at an earlier move.", "error")
@@ -249,7 +250,8 @@ class Session:
         self._settle_chance()
         mine = self.step(len(self.states) - 1)
         told = getattr(self.names, "replies", self.replies)  # a board may add to the account of the replies
-        self._say(f"{self.describe_player(mine.player)}: {self.step_text(mine)}" + told(self.settle()))
+        replies = told(self.settle()) if reply else ""
+        self._say(f"{self.describe_player(mine.player)}: {self.step_text(mine)}" + replies)
         return True
 
     def _settle_chance(self) -> None:
@@ -279,27 +281,52 @@ class Session:
             dice = kept[1]
         self._dice[index] = (state, dice)
 
+    def _computer_move(self) -> Step | None:
+        """Settle chance, then play one move of the computer player to move and settle the chance after it; None
+        (and nothing played) when a person is to move or the game is over."""
+        self._settle_chance()
+        state = self.live
+        if self.game.outcome(state) is not None:
+            return None
+        player = self.current_player(state)
+        bot = None if player is None else self.bots.get(player)
+        if bot is None:
+            return None
+        self.states.append(self.game.apply(state, bot(state, self.rng)))
+        self._settle_chance()
+        return self.step(len(self.states) - 1)
+
+    @property
+    def computer_to_move(self) -> bool:
+        """Whether a computer player is to move in the game as it stands: :meth:`computer_step` would play."""
+        state = self.live
+        return self.game.outcome(state) is None and self.current_player(state) in self.bots
+
+    def computer_step(self) -> LogLine | None:
+        """One move of the computer players, played (the chance after it settled) and told: the step and its
+        narration; None when a person is to move or the game is over. Playing every step gives what
+        :meth:`settle` gives, with the same dice: a board plays them out at the pace the player set."""
+        step = self._computer_move()
+        return None if step is None else LogLine(step, self.step_text(step))
+
     def settle(self) -> list[Step]:
         """Resolve chance nodes with the seeded generator, then let computer players take their turns; returns
         the computer players' moves."""
         played: list[Step] = []
         for _ in range(100_000):
-            self._settle_chance()
-            state = self.live
-            if self.game.outcome(state) is not None:
+            step = self._computer_move()
+            if step is None:
                 return played
-            player = self.current_player(state)
-            bot = None if player is None else self.bots.get(player)
-            if bot is None:
-                return played
-            self.states.append(self.game.apply(state, bot(state, self.rng)))
-            self._settle_chance()
-            played.append(self.step(len(self.states) - 1))
+            played.append(step)
         raise RuntimeError("computer players did not finish their turns")
 
-    def start(self) -> Session:
-        """Let computer players move if one of them begins."""
-        self.settle()
+    def start(self, *, reply: bool = True) -> Session:
+        """Let computer players move if one of them begins (with ``reply=False`` only chance is settled: their
+        moves wait for :meth:`computer_step`)."""
+        if reply:
+            self.settle()
+        else:
+            self._settle_chance()
         return self
 
     def replies(self, played: list[Step], shown: int = 2) -> str:
@@ -396,9 +423,12 @@ class Session:
 
     def steps_shown(self) -> list[Step]:
         """The moves to mark on the board: while replaying, the move that led to the position shown; otherwise the
-        person's last move and every computer reply since (with computer players only, the last round)."""
+        person's last move and every computer reply since (with computer players only, the last round); while a
+        computer player is still to move (its moves played out one at a time), the newest move only."""
         if self.view is not None:
             return [self.step(self.view)] if self.view >= 1 else []
+        if self.computer_to_move and len(self.states) > 1:  # computer moves played one at a time: the newest
+            return [self.step(len(self.states) - 1)]
         steps: list[Step] = []
         now = self.current_player(self.live)
         for index in range(len(self.states) - 1, 0, -1):

@@ -5,12 +5,19 @@ and ``apply``, chance resolved with a seeded generator, computer players, a stat
 A game's widget subclasses :class:`Table` and draws its own board in :meth:`Table.draw` (on a
 :class:`~rulebook.views.BoardView`, or with plain ipywidgets).  Refused moves are shown in the status line with the
 rule id; a widget never lets a traceback reach the page. Its HTML comes from templates (:mod:`rulebook.markup`).
+
+The computer players' moves are played out on the board one at a time, at the pace the player sets (``board.pace``:
+"off" lands them at once, "normal", "fast"), each told in the status line and marked, with "Skip to the end" there;
+a timer of the kernel's event loop (ipykernel, Voila, Pyodide's web loop in JupyterLite) plays them. Where no loop
+runs (a script, a test) they land at once, as with the pace off; ``board.clock`` may give another timer.
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,7 +28,7 @@ import traitlets
 
 from . import markup, rules_text
 from .markup import Markup
-from .session import Bot, Names, Session, Step, computer_players, game_name  # noqa: F401 (importable here too)
+from .session import Bot, LogLine, Names, Session, Step, computer_players, game_name  # noqa: F401 (importable here)
 from .views import BoardView, ChartView, FigureView  # noqa: F401 (the figures drawn from their own state)
 
 
@@ -75,6 +82,81 @@ class RuleText(anywidget.AnyWidget):
         if self.game is None:
             return escaped
         return rules_text.rule_links(escaped, rules_text.paragraphs(self.game))
+
+
+PACES = ("off", "normal", "fast")  # how the computer players' moves are shown: at once, or one at a time
+PACE_SECONDS = {"normal": 0.9, "fast": 0.3}  # the pause before each computer move
+SKIP = -1  # what the status line's "Skip to the end" sends (rule_text.js sends a clicked element's data-step)
+
+Timer = Callable[[float, Callable[[], None]], Any]  # call_later(delay, callback) -> a handle with cancel()
+
+
+class PacePreference:
+    """The pace of the boards given none of their own, in this kernel (the page's player): the pace last chosen in a
+    pace control (the app's), else "off" where the browser prefers reduced motion, else "normal"."""
+
+    def __init__(self) -> None:
+        self.chosen: str | None = None
+        self.reduced_motion = False  # the page said: prefers-reduced-motion (see MotionQuery)
+
+    @property
+    def pace(self) -> str:
+        return self.chosen or ("off" if self.reduced_motion else "normal")
+
+
+PREFERENCE = PacePreference()
+
+
+def checked_pace(pace: Any) -> str:
+    """``pace`` if it is one of PACES; else ValueError naming them."""
+    if not isinstance(pace, str) or pace not in PACES:
+        raise ValueError(f"pace: one of {', '.join(PACES)}, not {pace!r}"[:200])
+    return pace
+
+
+def default_pace() -> str:
+    """The pace of a board that was given none (see PacePreference)."""
+    return PREFERENCE.pace
+
+
+def choose_pace(pace: str) -> None:
+    """A person chose ``pace`` in a control: the boards without a pace of their own take it, now and later."""
+    PREFERENCE.chosen = checked_pace(pace)
+
+
+def event_loop_timer() -> Timer | None:
+    """``call_later`` of the event loop this kernel runs (ipykernel and Voila run asyncio's; JupyterLite's Pyodide
+    its web loop, over the browser's setTimeout); None where none runs (a script, a test): moves then land at once."""
+    try:
+        return asyncio.get_running_loop().call_later
+    except RuntimeError:
+        pass
+    if sys.platform == "emscripten":  # Pyodide: the web loop schedules even when it does not count as running
+        return asyncio.get_event_loop().call_later
+    return None
+
+
+class MotionQuery(anywidget.AnyWidget):
+    """Whether the page's user prefers reduced motion (CSS ``prefers-reduced-motion``): the page sets ``reduced``
+    as soon as the widget's model is made there (anywidget's ``initialize``), shown or not, and when it changes."""
+
+    _esm = """
+export default {
+  initialize({ model }) {
+    const query = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+    const report = () => {
+      const reduced = Boolean(query && query.matches);
+      if (model.get("reduced") !== reduced) { model.set("reduced", reduced); model.save_changes(); }
+    };
+    report();
+    if (query && query.addEventListener) {
+      query.addEventListener("change", report);
+      return () => query.removeEventListener("change", report);
+    }
+  },
+};
+"""
+    reduced = traitlets.Bool(False).tag(sync=True)
 
 
 def _widgets_in(value: Any, depth: int = 0) -> Iterator[widgets.Widget]:
@@ -183,12 +265,23 @@ class Table(widgets.VBox, Names):
     replies = _Shared()
     you_text = _Shared()
     result_text = _Shared()
-    _settle = _Shared("settle")
 
     def __init__(
-        self, state: Any, *, seed: int = 0, computer: Mapping[int, str | Bot] | Iterable[int] = (), **kwargs: Any
+        self,
+        state: Any,
+        *,
+        seed: int = 0,
+        computer: Mapping[int, str | Bot] | Iterable[int] = (),
+        pace: str | None = None,
+        **kwargs: Any,
     ) -> None:
         self.session = Session(state, seed=seed, computer=computer, names=self)
+        self._pace = None if pace is None else checked_pace(pace)  # None: the kernel's (default_pace)
+        self.clock: Timer | None = None  # what times the computer's moves; None: the kernel's event loop
+        self._timer: Any = None  # the handle of the next computer move's timer
+        self._ticket = 0  # which timer is the live one: a callback of a cancelled one does nothing
+        self.motion = MotionQuery()  # the page's prefers-reduced-motion: the default pace is "off" there
+        self.motion.observe(self._motion_changed, "reduced")
         self.listeners: list[Callable[[Table], None]] = []
         # while set, the board shows its position and plays nothing (an exercise before its answer is checked): no
         # legal targets, no hint, every move control off, and this text in the status line (see show_only)
@@ -204,6 +297,7 @@ class Table(widgets.VBox, Names):
         self.status.add_class("rulebook-status")
         self.move_log.add_class("rulebook-log")
         self.move_log.step_handlers.append(self.show_move)
+        self.status.step_handlers.append(self._status_clicked)
         self.undo_button = widgets.Button(description="Undo", icon="undo", tooltip="Take back your last move")
         self.undo_button.on_click(lambda _: self.undo())
         self.history_bar = self._history_bar()
@@ -225,6 +319,7 @@ class Table(widgets.VBox, Names):
 
     def close(self) -> None:
         """Close the board and every widget it built (its figure, controls, log), shown or not."""
+        self._cancel()
         if self.comm is not None:  # (a board closed already, or collected, has nothing left to close)
             close_widgets(self)
 
@@ -236,18 +331,29 @@ class Table(widgets.VBox, Names):
         return True
 
     def play(self, move: Any) -> bool:
-        """Try a move for the person to move (:meth:`Session.play`); a refusal is told in the status line."""
+        """Try a move for the person to move (:meth:`Session.play`); a refusal is told in the status line. The
+        computer's replies follow at the board's pace."""
         if self._refused_while_shown_only():
             return False
-        played = self.session.play(move)
+        if self.pacing:
+            return self._refuse_while_pacing()
+        paced = self._clock() is not None
+        played = self.session.play(move, reply=not paced)
+        if played and self.pacing:
+            self._schedule()
         self.redraw()
         return played
 
     def undo(self) -> None:
-        """Take back the last move of a person, with the computer's replies to it."""
+        """Take back the last move of a person, with the computer's replies to it (those played out so far, while
+        they are: the rest are not played). Refused (a chance outcome was shown), the computer's turn ends at once."""
         if self._refused_while_shown_only():
             return
+        self._cancel()
         self.session.undo()
+        if self.pacing:  # the Undo was refused: the replay of the computer's turn stops, at its end
+            self.session.settle()
+            self.message += " The computer's moves are played to the end of its turn."
         self.redraw()
 
     def hint(self) -> Any:
@@ -262,14 +368,144 @@ class Table(widgets.VBox, Names):
         """Replay: show the position after move ``index`` (0 is the start); the newest returns to the game."""
         if self._refused_while_shown_only():
             return
+        if self.pacing:
+            self.skip()  # a replay shows the game's moves: the computer's turn is finished first
         self.session.show_move(index)
         self.redraw()
 
     def start(self) -> Table:
-        """Let computer players move if one of them begins, then draw."""
-        self.session.start()
+        """Let computer players move if one of them begins (at the board's pace), then draw."""
+        self._hold_clicks()
+        paced = self._clock() is not None
+        self.session.start(reply=not paced)
+        if self.pacing:
+            self._schedule()
         self.redraw()
         return self
+
+    # -- the computer's moves, one at a time -------------------------------------------------------
+    @property
+    def pace(self) -> str:
+        """How the computer players' moves are shown: "off" (at once), "normal" or "fast" (one at a time)."""
+        return self._pace if self._pace is not None else default_pace()
+
+    @pace.setter
+    def pace(self, pace: str) -> None:
+        self._pace = checked_pace(pace)
+        self._pace_changed()
+
+    @property
+    def pacing(self) -> bool:
+        """Whether the computer's moves are being played out: a computer player is to move in the game."""
+        return self.session.computer_to_move
+
+    def _clock(self) -> Timer | None:
+        """The timer the next computer move waits on; None when moves land at once (pace off, or no loop runs)."""
+        if self.pace == "off":
+            return None
+        return self.clock if self.clock is not None else event_loop_timer()
+
+    def _schedule(self) -> None:
+        """Time the next computer move at the board's pace (or play the rest at once when nothing can time it)."""
+        self._cancel()
+        clock = self._clock()
+        if clock is None:
+            self.skip()
+            return
+        self._ticket += 1
+        ticket = self._ticket
+        self._timer = clock(PACE_SECONDS[self.pace], lambda: self._tick(ticket))
+
+    def _cancel(self) -> None:
+        """Stop the timer of the next computer move, if one runs."""
+        timer, self._timer = self._timer, None
+        self._ticket += 1
+        if timer is not None and callable(getattr(timer, "cancel", None)):
+            timer.cancel()
+
+    def _tick(self, ticket: int) -> None:
+        """The timer's call: the next computer move, then the timer of the one after it."""
+        if ticket != self._ticket or self.comm is None:
+            return  # a timer stopped after it fired, or a board closed (a New game or Load replaced it)
+        self._timer = None
+        try:
+            self.advance()
+        except (RuntimeError, ValueError) as error:  # told, never raised into the kernel's loop
+            self.message, self.message_kind = f"The computer's move could not be played: {error}", "error"
+            self.redraw()
+            return
+        if self.pacing:
+            self._schedule()
+
+    def advance(self) -> LogLine | None:
+        """Play the next computer move now (what the pace's timer does), told in the status line and marked on the
+        board: the move and its narration, or None when no computer player is to move."""
+        line = self.session.computer_step()
+        if line is not None:
+            self.message, self.message_kind = f"{self.describe_player(line.step.player)}: {line.text}", "info"
+            self.redraw()
+        return line
+
+    def skip(self) -> list[Step]:
+        """"Skip to the end": the computer players' moves left are played at once (the same moves and dice as with
+        the pace off), counted in the status line; returns them."""
+        self._cancel()
+        if not self.pacing:
+            return []
+        played = self.session.settle()
+        told = self.replies(played)
+        self.message = "Skipped to the end" + (": " + told[len("; then ") :] if told.startswith("; then ") else told)
+        self.message_kind = "info"
+        self.redraw()
+        return played
+
+    def _settle(self) -> list[Step]:
+        """Let the computer players answer: at once (their moves are returned), or at the board's pace (a timer
+        plays them; none is returned)."""
+        if self._clock() is None:
+            return self.session.settle()
+        self._schedule()
+        return []
+
+    def _pace_changed(self) -> None:
+        """The pace changed while the computer moves: the next move at the new pace, or the rest at once."""
+        if self.pacing:
+            self._schedule()
+
+    def _motion_changed(self, change: dict[str, Any]) -> None:
+        """The page told whether its user prefers reduced motion: the default pace follows."""
+        PREFERENCE.reduced_motion = bool(change["new"])
+        if self._pace is None:
+            self._pace_changed()
+            self.redraw()  # the app's pace menu follows the board
+
+    def _status_clicked(self, step: int) -> None:
+        if step == SKIP:
+            self.skip()
+
+    def _refuse_while_pacing(self) -> bool:
+        """A person's move while the computer's are played out: refused with a message; returns False."""
+        name = self.describe_player(self.current_player(self.live))
+        self.message = f"It is {name}'s turn, and the computer plays {name}: wait for its moves, or Skip to the end."
+        self.message_kind = "error"
+        self.redraw()
+        return False
+
+    def _hold_clicks(self) -> None:
+        """Clicks on the board's figure (``self.figure``, a BoardView) while the computer moves are refused with a
+        message before they reach the game's handlers (which would choose a piece or a territory)."""
+        view = getattr(self, "figure", None)
+        if not isinstance(view, BoardView) or getattr(view, "held_by", None) is self:
+            return
+        click = view.click
+
+        def held(trace_name: str, point_id: Any, revision: int | None = None) -> bool:
+            if self.pacing:
+                return self._refuse_while_pacing()
+            return click(trace_name, point_id, revision)
+
+        view.click = held  # type: ignore[method-assign]
+        view.held_by = self
 
     # -- history -----------------------------------------------------------------------------------
     def _history_bar(self) -> widgets.HBox:
@@ -346,7 +582,16 @@ class Table(widgets.VBox, Names):
 
     # -- drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
-        """Draw the position; while replaying, and once the game is over, every move control is switched off."""
+        """Draw the position; while replaying, and once the game is over, every move control is switched off.
+
+        A refusal is told once: a redraw for an action that says nothing new (a selection on the board, a choice in
+        a menu) clears it. The refusal drawn is kept as a copy of its own, so a refusal set again (the same text)
+        is told again, while one nobody set since the last drawing is the old one."""
+        told = self.session.message
+        if self.message_kind == "error" and told and told is getattr(self, "_refusal_drawn", None):
+            self.session.message, self.session.message_kind = "", "info"
+        elif self.message_kind == "error" and told:
+            self._refusal_drawn = self.session.message = (told + " ")[:-1]  # equal text, another object
         for control in self._frozen:
             control.disabled = False
         self._frozen = []
@@ -355,7 +600,7 @@ class Table(widgets.VBox, Names):
             panel.layout.display = "none" if self.shown_only else None
         self.draw()
         self._draw_history_bar()
-        if self.finished or self.replaying:
+        if self.finished or self.replaying or self.pacing:
             frozen = self.move_controls() + ([self.undo_button] if self.replaying else [])
             for control in frozen:
                 if not control.disabled:
@@ -385,6 +630,20 @@ class Table(widgets.VBox, Names):
         """The status line: whose turn and what to do (or the replayed position), then the last action's message."""
         if self.shown_only:  # nothing of the position's moves (the prompt may name them) and no refusal
             return markup.render("status.html", shown_only=self.shown_only, message="")
+        if self.pacing and not self.replaying:
+            name = self.describe_player(self.current_player(self.live))
+            message = self.status.linked(self.message) if self.message else Markup("")
+            return markup.render(
+                "status.html",
+                shown_only="",
+                replay=False,
+                view=None,
+                last=len(self.states) - 1,
+                you=self.you_text(),
+                prompt=f"The computer plays {name}: its moves are told here one by one and marked on the board.",
+                message=message + markup.render("skip_button.html", step=SKIP),
+                kind="error" if self.message_kind == "error" else "info",
+            )
         return markup.render(
             "status.html",
             shown_only="",
