@@ -170,6 +170,7 @@ def shown_texts(board):
         return html.unescape(re.sub(r"<[^>]+>", " ", text))
 
     texts = [board.status.text, board.move_log.text, read(board.info.value), read(board.odds_panel.value)]
+    texts.append(read(board.players_panel.value))
     texts += [read(board.choice_label.value), *board.log_box.titles, board.figure.plot.layout.title.text]
     texts += [label for label, _ in board.choice.options]
     for trace in board.figure.plot.data:
@@ -283,7 +284,7 @@ def test_the_board_fits_beside_the_app_side_panel():
     assert figure is board.figure and drawn.width <= 500 and drawn.height <= 500
     assert drawn.width + int(column.layout.width.removesuffix("px")) <= 880
     inside = [board.draw_button, board.stop_button, board.fly_button, board.stay_button, board.choice]
-    inside += [board.play_button, board.undo_button, board.info, board.odds_panel]
+    inside += [board.play_button, board.undo_button, board.players_panel, board.info, board.odds_panel]
     boxes = [child for child in column.children if isinstance(child, widgets.HBox)]
     flat = [child for child in column.children if not isinstance(child, widgets.HBox)]
     assert {id(c) for c in inside} <= {id(c) for c in flat + [b for box in boxes for b in box.children]}
@@ -375,11 +376,11 @@ def test_the_board_s_html_comes_from_templates_and_escapes_what_it_shows():
     board = board_at(new_game(players=3, seed=0), computer=(1, 2))
     board.draw_button.click()
     explorer = widget.Explorer(board)
-    shown = [board.info.value, board.odds_panel.value, board.choice_label.value]
+    shown = [board.players_panel.value, board.info.value, board.odds_panel.value, board.choice_label.value]
     shown += [explorer.heading.value, explorer.result.value]
     assert all(text and "style=" not in text for text in shown)
-    assert '<progress class="rb-adp-score" max="15" value="0"' in board.info.value
-    assert '<span class="rb-adp-glyph rb-adp-seat-1">\u25a0</span> <b>P2 (blue)</b>' in board.info.value
+    assert '<progress class="rb-adp-score" max="15" value="0"' in board.players_panel.value
+    assert '<span class="rb-adp-glyph rb-adp-seat-1">\u25a0</span> P2 (blue)' in board.players_panel.value
     # what the engine says reaches the page escaped: an event with markup in it is text, not HTML
     board.states[-1] = dataclasses.replace(board.state, events=("<b>a hurricane</b> & more",))
     board.redraw()
@@ -408,4 +409,50 @@ def test_the_stylesheet_s_colours_are_the_board_s_and_every_class_used_is_styled
             used.update(re.sub(r"\{\{.*?\}\}", "*", classes).split())
     shared = set(css_rules("rb-"))
     styled = {name for name in used if name in shared or any(s.startswith(name.rstrip("*")) for s in shared)}
-    assert {"rb-adp-seat-*", "rb-adp-marble-*", "rb-adp-players"} <= used and used == styled, used - styled
+    assert {"rb-adp-seat-*", "rb-adp-marble-*", "rb-mj-players"} <= used and used == styled, used - styled
+
+
+def panel_rows(board) -> list[list[str]]:
+    """The players panel as a player reads it: each player's cells, tags dropped, spaces joined."""
+    rows = re.findall(r"<tr(?: class=\"rb-mj-to-move\")?>\s*(<td.*?)</tr>", board.players_panel.value, re.S)
+    return [
+        [
+            " ".join(html.unescape(re.sub(r"<[^>]*>", " ", cell)).split())
+            for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        ]
+        for row in rows
+    ]
+
+
+def test_the_players_panel_tells_scores_places_open_hands_and_the_passenger():
+    start = new_game(players=3, seed=0)
+    field = next(f for f in start.track.graph if start.track.lane.get(f) == "central")
+    data = start.track.graph.nodes[field]
+    state = dataclasses.replace(
+        start,
+        hands=((2, 1, 1), (0, 0, 0), (0, 3, 2)),
+        positions=("start", field, "start"),
+        scores=(4, 7, 0),
+        passenger=1,
+    )
+    board = board_at(state, computer=(1, 2))
+    first, second, third = panel_rows(board)
+    assert first == ["▶ ▲ P1 (red)", "4", "start field", "4: 2×1 1×2 1×red 3", "7", ""]
+    assert second == ["■ P2 (blue)", "7", f"central {data['section']}·{data['step']}", "0", "0", "✉"]
+    assert third == ["◆ P3 (yellow)", "0", "start field", "5: 3×2 2×red 3", "12", ""]
+    assert board.players_panel.value.count('class="rb-mj-to-move"') == 1
+    assert "played by the computer" in board.players_panel.value and "of 15 points" in board.players_panel.value
+
+
+def test_no_text_of_the_board_is_under_11_px_and_field_numbers_give_way_to_planes():
+    board = board_at(new_game(players=4, seed=1), computer=(1, 2, 3))
+    sizes = [t.textfont.size for t in board.figure.plot.data if t.textfont and t.textfont.size is not None]
+    sizes += [a.font.size for a in board.figure.plot.layout.annotations]
+    sizes += [board.figure.plot.layout.legend.font.size, board.figure.plot.layout.title.font.size]
+    assert sizes and min(sizes) >= 11, sizes
+    fields = board.field_trace
+    assert all(text for field, text in zip(fields.customdata, fields.text) if field not in board.state.positions)
+    moved = dataclasses.replace(board.state, positions=(fields.customdata[0],) + board.state.positions[1:])
+    board.states[-1] = moved
+    board.redraw()
+    assert board.field_trace.text[0] == "" and all(board.field_trace.text[1:])

@@ -82,6 +82,9 @@ PALETTES: dict[str, list[str]] = {
 
 # The board fits beside the app's side panel: figure and controls column within 880 x 680 pixels.
 FIGURE_SIZE = 490
+# The fields' numbers at 11 px, the least any text of the board has; the disc holds two digits of them. Fields along
+# a lane lie 20 px apart on the live board, so their discs never touch.
+FIELD_FONT, FIELD_SIZE = 11, 18
 COLUMN_WIDTH = "370px"
 
 # The traces a click answers on; each point's id is its field (customdata): a track field, the start or the airport.
@@ -94,6 +97,7 @@ FIELDS, TARGETS, ROUTE, GHOSTS, SUGGESTED, PLANES = (
     "planes",
 )
 CLICKABLE = (FIELDS, TARGETS, SUGGESTED)
+STATUS_HEIGHT = "80px"  # four lines of the status line's 14 px text
 
 
 def percent(chance: Fraction) -> str:
@@ -228,14 +232,14 @@ def _add_fields(figure: go.Figure, track: Track) -> None:
         mode="markers+text",
         customdata=fields,
         text=[str(graph.nodes[n]["step"]) for n in fields],
-        textfont={"size": 7, "color": "#333333"},
+        textfont={"size": FIELD_FONT, "color": "#333333"},
         textposition="middle center",
         hovertext=[graph.nodes[n]["label"] for n in fields],
         hoverinfo="text",
         name=FIELDS,
         showlegend=False,
         marker={
-            "size": 12,
+            "size": FIELD_SIZE,
             "color": "#ffffff",
             "line": {"color": "#444444", "width": 1.2},
             "symbol": [LANE_SYMBOL[graph.nodes[n]["lane"]] for n in fields],
@@ -250,7 +254,7 @@ def _add_fields(figure: go.Figure, track: Track) -> None:
             name=f"{lane} lane",
             hoverinfo="skip",
             marker={
-                "size": 11,
+                "size": 12,
                 "color": "#ffffff",
                 "line": {"color": "#444444", "width": 1.2},
                 "symbol": LANE_SYMBOL[lane],
@@ -299,7 +303,7 @@ def track_figure(track: Track, width: int = 640, height: int = 600) -> go.Figure
             margin={"l": 5, "r": 5, "t": 35, "b": 5},
             showlegend=True,
             dragmode=False,
-            legend={"orientation": "h", "y": -0.02, "font": {"size": 10}},
+            legend={"orientation": "h", "y": -0.02, "font": {"size": 11}},
             plot_bgcolor=BACKGROUND,
             clickmode="event",
             xaxis={"visible": False, "scaleanchor": "y"},
@@ -330,8 +334,8 @@ def _add_live_layers(figure: go.Figure) -> None:
         name=GHOSTS,
         hoverinfo="text",
         textposition="middle center",
-        textfont={"size": 9, "color": GHOST},
-        marker={"size": 17, "color": GHOST, "line": {"width": 1.5}},
+        textfont={"size": 11, "color": GHOST},
+        marker={"size": 19, "color": GHOST, "line": {"width": 1.5}},
     )
     figure.add_scatter(
         x=[],
@@ -339,7 +343,7 @@ def _add_live_layers(figure: go.Figure) -> None:
         mode="markers",
         name=TARGETS,
         hoverinfo="text",
-        marker={"size": 21, "symbol": "circle-open", "color": TARGET_RING, "line": {"width": 4}},
+        marker={"size": 25, "symbol": "circle-open", "color": TARGET_RING, "line": {"width": 4}},
     )
     figure.add_scatter(
         x=[],
@@ -359,8 +363,8 @@ def _add_live_layers(figure: go.Figure) -> None:
         name=PLANES,
         hoverinfo="text",
         textposition="middle center",
-        textfont={"size": 10},
-        marker={"size": 19, "line": {"color": "#000000", "width": 1.5}},
+        textfont={"size": 11},
+        marker={"size": 20, "line": {"color": "#000000", "width": 1.5}},
     )
 
 
@@ -370,7 +374,7 @@ def board_figure(track: Track, size: int = FIGURE_SIZE) -> go.Figure:
     figure.update_layout(
         title={"text": "The track (reconstructed, see ADP-C1)", "font": {"size": 12}, "y": 0.985},
         margin={"l": 2, "r": 2, "t": 24, "b": 2},
-        legend={"font": {"size": 9}, "itemwidth": 30},
+        legend={"font": {"size": 11}, "itemwidth": 30},
     )
     # of plotly's template board.js reads the font and the colours only: the rest (7.5 kB) would travel every redraw
     base = figure.layout.template.layout
@@ -386,6 +390,7 @@ class Board(Table):
     def __init__(self, state: State, *, seed: int = 0, computer: Mapping[int, str | Bot] | Iterable[int] = ()) -> None:
         super().__init__(state, seed=seed, computer=computer)
         self.track = state.track
+        self.ghost_fields: tuple[str, ...] = ()  # where the last moves' ghosts stand (draw_marks)
         self.places = frozenset(self.track.graph)  # what a click may name: the fields, the start and the airport
         self.figure = BoardView(board_figure(self.track))
         for name in CLICKABLE:
@@ -424,6 +429,8 @@ class Board(Table):
         self.fly_button.on_click(lambda _: self.play(Fly()))
         self.stay_button.on_click(lambda _: self.play(Stay()))
         self.play_button.on_click(lambda _: self.play_choice())
+        self.players_panel = widgets.HTML()
+        self.players_panel.add_class("rulebook-players")
         self.info = widgets.HTML()
         self.odds_panel = widgets.HTML()
         self.answer_panels = (self.odds_panel,)  # the draw advice an exercise asks for: hidden until it is answered
@@ -437,6 +444,7 @@ class Board(Table):
         self.log_box.selected_index = None
         column = widgets.VBox(
             [
+                self.players_panel,
                 widgets.HBox([self.draw_button, self.stop_button]),
                 widgets.HBox([self.fly_button, self.stay_button]),
                 self.choice_label,
@@ -447,7 +455,8 @@ class Board(Table):
             ],
             layout=widgets.Layout(width=COLUMN_WIDTH, min_width=COLUMN_WIDTH),
         )
-        self.status.layout = widgets.Layout(min_height="2.6em", max_width="880px")
+        # the status line keeps four lines' height whatever it says (more scrolls), so the track never moves
+        self.status.layout = widgets.Layout(height=STATUS_HEIGHT, overflow="auto", max_width="880px")
         self.children = [
             self.status,
             widgets.HBox([self.figure, column], layout=widgets.Layout(align_items="flex-start")),
@@ -647,7 +656,9 @@ class Board(Table):
         self.draw_hint(state, hinted)
         self.draw_targets(sorted({move.path[-1] for _, move in options if isinstance(move, Move)}))
         self.draw_planes(state)
+        self.draw_field_numbers(state)
         self.figure.draw()
+        self.players_panel.value = self.players_html()
         self.info.value = self.info_html()
         self.odds_panel.value = self.odds_html()
         self.move_log.value = self.history_html()
@@ -677,6 +688,15 @@ class Board(Table):
             hovertext=[f"{player_label(p)} on {field_name(self.track, f)}" for p, f in enumerate(state.positions)],
         )
 
+    def draw_field_numbers(self, state: State) -> None:
+        """Number every field but those under a plane or the ghost of one: the plane's own number is written there,
+        and two numbers on one field would overlap."""
+        covered = {field for field in state.positions} | set(self.ghost_fields)
+        graph = self.track.graph
+        self.field_trace.update(
+            text=["" if field in covered else str(graph.nodes[field]["step"]) for field in self.field_trace.customdata]
+        )
+
     def plane_point(self, state: State, player: int) -> tuple[float, float]:
         """Where a plane is drawn: on its field, or at its seat's own place by the start field or the airport (where
         several planes stand), so that planes and their numbers never overlap."""
@@ -698,6 +718,7 @@ class Board(Table):
         route_y: list[float | None] = []
         route_text: list[str] = []
         ghosts: list[tuple[int, float, float, str]] = []
+        fields: list[str] = []  # the fields the ghosts stand on
         for step in self.steps_shown():
             before, after = step.before, step.after
             told = f"{self.describe_player(step.player)}: {self.step_text(step)}"
@@ -709,8 +730,11 @@ class Board(Table):
                     route_y += [y] + [graph.nodes[f]["y"] for f in path[1:]] + [None]
                     route_text += [told] * len(path) + [""]
                     ghosts.append((step.player, x, y, f"{player_label(step.player)} flew from here: {told}"))
+                    fields.append(before.positions[step.player])
             if isinstance(step.move, Fly) and after.flight == before.flight:  # a hurricane sends planes back
                 ghosts += self._sent_back(before, after)
+                fields += [was for was, now in zip(before.positions, after.positions) if was != now]
+        self.ghost_fields = tuple(fields)
         self.route_trace.update(x=route_x, y=route_y, hovertext=route_text)
         self.ghost_trace.update(
             x=[x for _, x, _, _ in ghosts],
@@ -784,9 +808,7 @@ class Board(Table):
             "info.html",
             package=__package__,
             state=state,
-            rows=[self._player_row(player) for player in range(state.players)],
             outbound=state.direction == 1,
-            goal=max(1, state.config.target),
             pile=describe_cards(state.pile),
             discard=describe_cards(state.discard),
             marble=None if last_marble is None else last_marble.colour,
@@ -794,24 +816,42 @@ class Board(Table):
             events=[self.say(event) for event in state.events],
         )
 
-    def _player_row(self, player: int) -> dict[str, Any]:
-        """One player's line of the table: who, where, which cards, what score."""
+    def players_html(self) -> str:
+        """The players panel, as on Board Game Arena (Meetjesland's look): per player the score, where the plane
+        is, the cards in front of them (open, ADP-C6: how many and which), their points and the passenger; the
+        player to move marked."""
+        state = self.state
+        return markup.render(
+            "players.html",
+            package=__package__,
+            rows=[self.player_row(player) for player in range(state.players)],
+            goal=max(1, state.config.target),
+            minimum=state.config.fly_minimum,
+        )
+
+    def player_row(self, player: int) -> dict[str, Any]:
+        """One player's row of the players panel: who, the score, where (short, and in full), the cards."""
         state = self.state
         position = state.positions[player]
-        lane = self.track.lane[position]
         data = self.track.graph.nodes[position]
+        lane = self.track.lane[position]
+        if lane is None:
+            where = "start field" if position == "start" else "airport"
+        else:
+            where = f"{lane} {data['section']}·{data['step']}"
+        hand = state.hands[player]
         return {
             "seat": player,
             "glyph": PLAYER_GLYPH[player],
             "name": player_label(player),
-            "to_move": player == state.player,
-            "kind": "computer" if player in self.bots else "person",
-            "lane": lane,
-            "where": "start field" if position == "start" else "airport",
-            "section": data.get("section"),
-            "step": data.get("step"),
-            "hand": state.hands[player],
-            "points": hand_points(state.hands[player]),
+            "computer": player in self.bots,
+            "to_move": player == state.player and state.phase != "over",
+            "where": where,
+            "where_long": field_name(self.track, position),
+            "hand": hand,
+            "count": sum(hand),
+            "cards": [(number, value) for number, value in zip(hand, (1, 2, 3)) if number],
+            "points": hand_points(hand),
             "passenger": state.passenger == player,
             "score": state.scores[player],
         }

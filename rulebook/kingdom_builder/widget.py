@@ -546,7 +546,7 @@ class Board(Table):
         log_box = widgets.Accordion(children=[log], titles=("Move log",), selected_index=None)
         # the status line keeps four lines' height whatever it says, so the board under it never moves
         self.status.layout.height = STATUS_HEIGHT
-        self.status.layout.overflow_y = "auto"
+        self.status.layout.overflow = "auto"
         return [self.status, widgets.HBox([board, controls]), log_box]
 
     # -- input ------------------------------------------------------------------------------------
