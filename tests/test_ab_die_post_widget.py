@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 import pytest
 
 from rulebook.ab_die_post import (
+    CardDrawn,
     DrawCard,
     Fly,
     KeepCard,
@@ -456,3 +457,13 @@ def test_no_text_of_the_board_is_under_11_px_and_field_numbers_give_way_to_plane
     board.states[-1] = moved
     board.redraw()
     assert board.field_trace.text[0] == "" and all(board.field_trace.text[1:])
+
+
+def test_a_click_on_the_hint_s_star_round_the_plane_plays_the_suggested_move():
+    board = board_at(new_game(players=3, seed=0), computer=(1, 2))
+    move = board.hint()
+    assert move == DrawCard()  # nothing in hand: draw
+    here = board.state.positions[0]
+    assert list(board.hint_trace.customdata) == [here]
+    assert board.figure.click("suggested move (Hint)", here)
+    assert board.states[1].history[-2] == move and isinstance(board.states[1].history[-1], CardDrawn)

@@ -393,8 +393,9 @@ class Board(Table):
         self.ghost_fields: tuple[str, ...] = ()  # where the last moves' ghosts stand (draw_marks)
         self.places = frozenset(self.track.graph)  # what a click may name: the fields, the start and the airport
         self.figure = BoardView(board_figure(self.track))
-        for name in CLICKABLE:
+        for name in (FIELDS, TARGETS):
             self.figure.on_click(name, self._clicked)
+        self.figure.on_click(SUGGESTED, self._hint_clicked)
         self.figure.on_stale(self._on_stale)
         self._build_controls()
         self._arrange()
@@ -546,6 +547,15 @@ class Board(Table):
         """A click on a field, a ring or the hint's mark: the id is the field, one the trace holds as drawn now (the
         BoardView checks it)."""
         self.click_field(str(point_id))
+
+    def _hint_clicked(self, point_id: Any) -> None:
+        """A click on the Hint's mark plays what it marks: a route's star flies there, as its ring does; the star
+        round the plane (draw a card, stop, fly, stay, a payment, a card kept) plays the suggested move."""
+        hinted = self.hinted
+        if hinted is None or isinstance(hinted, Move) or self.replaying or self.finished:
+            self.click_field(str(point_id))
+            return
+        self.play(hinted)
 
     def _on_stale(self, _trace: str, _point: Any, _revision: int) -> None:
         """A click on a ring that has gone since the page drew it (a computer move, an Undo)."""
