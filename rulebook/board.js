@@ -761,3 +761,4 @@ export default {
     return () => state.views.delete(schedule);
   },
 };
+      label.style.display = "none"; // it told of the point before the click, which redraws the board

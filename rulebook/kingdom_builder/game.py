@@ -88,18 +88,28 @@ GAME = Game(
     seat_names=seat_names,
     build=build,
     options=_options(),
+    # weakest first (bots.BOTS lists quick last, a public order): the strengths are the players' docstrings'
+    # (rulebook/kingdom_builder/bots.py) and `rulebook study kingdom_builder --seats quick,greedy --games 100
+    # --seed 2000` (58 to 43)
     levels=(
-        Level("random", "random", "any legal move, uniformly at random"),
-        Level("greedy", "greedy", "the move that raises its running score (three cards and castles) most"),
+        Level("random", "beginner", "The weakest: any legal move, at random."),
+        Level(
+            "greedy",
+            "intermediate",
+            "Plays the move that raises its running score (three cards and castles) most. Won 19 of 20 games "
+            "against a beginner.",
+        ),
         Level(
             "quick",
-            "the strong player looking less far (about as strong as greedy)",
-            "follows only its best move to the end of its turn",
+            "advanced",
+            "The strong player following only its best move to the end of its turn (faster). A little stronger "
+            "than an intermediate: won 58 of 100 games against one.",
         ),
         Level(
             "strong",
-            "scores each build and looks to the end of its turn",
-            "the best few moves by score and position, each followed to the end of its turn",
+            "strong",
+            "The strongest: the best few moves by score and position, each followed to the end of its turn. Won "
+            "17 of 20 games against an intermediate, 17 of 20 against an advanced.",
         ),
     ),
     bots_module="rulebook.kingdom_builder.bots",

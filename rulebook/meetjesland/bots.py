@@ -210,6 +210,8 @@ def explain(state: State, move) -> str:
         region = board.region(move.target)
         if _region_bonus(state, move.target) == 1:
             wanted += f" It is the last of the {region} region you lack (colour bonus, MJ-4.9)."
+        elif _region_bonus(state, move.target) == 0.5:  # worth a quarter more to the strong player, as the last half
+            wanted += f" After it, one territory of the {region} region is left to take (colour bonus, MJ-4.9)."
         return (
             f"Attack: {percent(chance)} to take {board.name(move.target)} with {move.stake} against "
             f"{state.points_on(move.target)}.{wanted}"
