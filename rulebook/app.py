@@ -328,6 +328,7 @@ class App(widgets.VBox):
         self._exercises: ExercisePanel | None = None  # built when its tab is first shown (see `exercises`)
         self.exercises_box = widgets.Box(layout=widgets.Layout(width="100%"))
         panels, titles = [self.setup_panel, rules_box, self.exercises_box], ["Set-up", "Rules", "Exercises"]
+        self._add_estimate_tab(panels, titles)
         self._add_learn_tab(panels, titles)  # a game with a tutorial: its Learn tab (issue 27)
         if self.explorer_class is not None:
             panels.append(self.odds_box)
@@ -337,6 +338,24 @@ class App(widgets.VBox):
         tabs.layout.min_width = PANEL_WIDTH
         tabs.observe(self._fill_tab, "selected_index")
         return tabs
+
+    def _add_estimate_tab(self, panels: list[widgets.Widget], titles: list[str]) -> None:
+        """The "Who is winning?" tab (rulebook.estimate_panel), placed before the explorer's (which stays last): the
+        estimate of the live position on request, and its chart over the game, which follows every board the app
+        shows (called after the app's own ``_board_changed``)."""
+        from .estimate_panel import EstimatePanel
+
+        panel = self.estimate_panel = EstimatePanel(lambda: self.board)
+        app_changed = self._board_changed
+
+        def changed(board: Table) -> None:
+            app_changed(board)
+            if board is self.board:
+                panel.board_changed(board)
+
+        self._board_changed = changed  # type: ignore[method-assign]  # _follow hands it to every board
+        panels.append(panel)
+        titles.append(panel.title)
 
     # -- set-up panel ------------------------------------------------------------------------------------
     def _build_setup(self) -> widgets.VBox:

@@ -16,11 +16,11 @@ it is what these computer players would make of the position, not an exact chanc
   playouts give the same estimate; stopped by the CPU budget, a slower machine plays fewer of the same playouts.
 - **Policy** (:class:`Policy`): by default the strongest level plays every decision of a playout (Ab die Post's
   strongest player is its exact draw policy, so its playouts push their luck by the exact odds). Where that level
-  is too slow to give many playouts within the budget (its first playout averages more than ``SLOW_DECISION``
-  seconds a decision after a quarter of the budget), the estimate starts again with ``Policy.quick``: the strongest
-  level plays the next ``HORIZON`` decisions, computed once per position and shared by the playouts that reach it
-  (its tie-breaks drawn from ``Random(f"{seed}:strong:{depth}")``), and the game's quickest level above the first
-  plays on to the end. ``Estimate.policy`` says which was used; pass ``policy=`` to choose.
+  is too slow to give many playouts within the budget (once its first playout has run a quarter of the budget, it
+  averages more than ``SLOW_DECISION`` seconds a decision), the estimate starts again with ``Policy.quick``: the
+  strongest level plays the next ``HORIZON`` decisions, computed once per position and shared by the playouts that
+  reach it (its tie-breaks drawn from ``Random(f"{seed}:strong:{depth}")``), and the game's quickest level above the
+  first plays on to the end. ``Estimate.policy`` says which was used; pass ``policy=`` to choose.
 
 Plain Python: no widgets, no plotly (``rulebook.estimate_panel`` shows an estimate in the app).
 """
@@ -341,9 +341,8 @@ class _Run:
             if deadline is not None and now > deadline:
                 raise _OutOfTime
             if first and self.probe is not None and now - started > self.probe:
-                if (now - started) / max(decisions, 1) > SLOW_DECISION:
+                if (now - started) / max(decisions, 1) > SLOW_DECISION:  # checked to the first playout's end
                     raise _TooSlow
-                self.probe = None  # the strongest level is quick enough here: it plays on
             state = engine.apply(state, self._decide(state, decisions, rng))
             decisions += 1
             self.moves += 1

@@ -155,3 +155,62 @@ def test_the_quick_policy_names_the_strongest_then_a_quicker_level():
         quick = est.Policy.quick(declared)
         assert quick.level == declared.strongest() and quick.horizon == est.HORIZON
         assert quick.finish in declared.bots() and quick.finish != quick.level
+
+
+# -- the app's tab --------------------------------------------------------------------------------------------------
+
+
+def meetjesland_board(seed: int = 1):
+    declared = registry.game("meetjesland")
+    return declared.board_class()(declared.new_state(3, seed), seed=seed, computer={1: "greedy", 2: "greedy"})
+
+
+def test_the_tab_tells_each_seat_in_words_and_a_bar_on_request():
+    from rulebook.estimate_panel import EstimatePanel
+
+    board = meetjesland_board()
+    panel = EstimatePanel(lambda: board, cpu=0.3)
+    assert panel.chart is None and "Press the button" in panel.text.value  # nothing computed before it is asked
+    panel.button.click()
+    text = panel.text.value
+    for name in registry.game("meetjesland").seat_names(3):
+        assert name in text
+    assert text.count("<meter") == 3 and "95 % interval" in text and "an estimate" in text
+    assert panel.chart is not None and panel.chart in panel.children
+    assert panel.wait(60) and 0 in panel.points  # the chart's first point: the position on the board
+    empty = EstimatePanel(lambda: None)
+    assert empty.estimate_now() is None and "no game" in empty.text.value
+
+
+def test_the_chart_follows_the_game_in_the_background_and_drops_stale_positions():
+    from rulebook.estimate_panel import EstimatePanel
+
+    board = meetjesland_board()
+    panel = EstimatePanel(lambda: board, cpu=0.2)
+    panel.estimate_now()
+    assert panel.wait(60)
+    board.play(board.session.game.legal_moves(board.session.live)[0])
+    panel.board_changed(board)  # what the app does after every redraw
+    assert panel.wait(120)
+    newest = len(board.session.states) - 1
+    assert newest in panel.points and 0 in panel.points
+    figure = panel.chart.plot
+    assert [trace.name for trace in figure.data] == registry.game("meetjesland").seat_names(3)
+    assert list(figure.data[0].x) == sorted(panel.points)
+    assert f"after move {newest}" in panel.chart.description
+    board.undo()  # the positions after the undone move are no longer the game's: their points go
+    panel.board_changed(board)
+    assert all(index < len(board.session.states) for index in panel.points)
+    other = meetjesland_board(seed=2)
+    panel.board_changed(other)  # a new game: the old game's points go
+    assert panel.wait(60) and set(panel.points) == {0}
+
+
+def test_the_app_has_the_tab_before_its_explorer():
+    from rulebook.app import App
+
+    app = App("claim", seed=3)
+    assert "Winning?" in app.tabs.titles
+    assert app.tabs.titles.index("Winning?") < app.odds_tab == len(app.tabs.titles) - 1
+    panel = app.estimate_panel
+    assert panel.board() is app.board
