@@ -754,6 +754,7 @@ export default {
       const [x, y] = where(event);
       const hit = nearest(state, geometryNow, x, y);
       if (!hit) return;
+      label.style.display = "none"; // it told of the point before the click, which redraws the board
       const key = placeKey(hit.x, hit.y);
       if (buttons.has(key)) current = key; // the keyboard goes on from where the mouse clicked
       state.click(hit, event);
@@ -761,4 +762,3 @@ export default {
     return () => state.views.delete(schedule);
   },
 };
-      label.style.display = "none"; // it told of the point before the click, which redraws the board
