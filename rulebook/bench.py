@@ -174,6 +174,36 @@ def game_sections() -> list[tuple[str, dict[str, object]]]:
     return sections
 
 
+def estimate_figures() -> dict[str, object]:
+    """Who is winning, cold (issue 29.1): one default estimate (:func:`rulebook.estimate.estimate`, 2 s CPU at most)
+    of each game's start (default players, seed 0) in a fresh interpreter: its CPU, the playouts it played and the
+    policy it chose, and the interpreter's CPU with the imports."""
+    program = (
+        "import json, random, sys, time\n"
+        "t = time.process_time()\n"
+        "from rulebook import estimate, registry\n"
+        "from rulebook.core import advance\n"
+        "game = registry.game(sys.argv[1])\n"
+        "state = advance(game.new_state(game.default_players, 0), random.Random(0))\n"
+        "e = estimate.estimate(state)\n"
+        "print(json.dumps([time.process_time() - t, e.cpu, e.playouts, e.unfinished, e.moves, e.policy]))"
+    )
+    import json
+
+    figures: dict[str, object] = {}
+    for name, declared in registry.games().items():
+        command = [sys.executable, "-c", program, name]
+        total, cpu, playouts, unfinished, moves, policy = json.loads(
+            subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT).stdout
+        )
+        figures[f"estimate CPU (s), {name}"] = round(cpu, 2)
+        figures[f"playouts per estimate, {name} ({declared.default_players} players)"] = playouts + unfinished
+        figures[f"decisions per playout, {name}"] = round(moves / max(playouts + unfinished, 1))
+        figures[f"playout policy, {name}"] = policy
+        figures[f"fresh process CPU with imports (s), {name}"] = round(total, 2)
+    return figures
+
+
 def notebook_times() -> dict[str, float]:
     import nbformat
     from nbclient import NotebookClient
@@ -200,6 +230,7 @@ def main() -> int:
     sections.append(("Legal moves", legal_move_times()))
     sections.extend(game_sections())
     sections.append(("Balance studies (seats rotated)", balance_studies()))
+    sections.append(("Who is winning: one estimate of each game's start, cold", estimate_figures()))
     sections.append(("Start-up", {"import rulebook and find its games (s)": round(import_time(), 3)}))
     sections.append(("App imports", app_imports()))
     notebooks = notebook_times()

@@ -16,7 +16,7 @@ it is what these computer players would make of the position, not an exact chanc
   playouts give the same estimate; stopped by the CPU budget, a slower machine plays fewer of the same playouts.
 - **Policy** (:class:`Policy`): by default the strongest level plays every decision of a playout (Ab die Post's
   strongest player is its exact draw policy, so its playouts push their luck by the exact odds). Where that level
-  is too slow to give many playouts within the budget (once its first playout has run a quarter of the budget, it
+  is too slow to give many playouts within the budget (once its first playout has run a twentieth of the budget, it
   averages more than ``SLOW_DECISION`` seconds a decision), the estimate starts again with ``Policy.quick``: the
   strongest level plays the next ``HORIZON`` decisions, computed once per position and shared by the playouts that
   reach it (its tie-breaks drawn from ``Random(f"{seed}:strong:{depth}")``), and the game's quickest level above the
@@ -41,6 +41,7 @@ CPU = 2.0  # seconds of CPU an estimate may use by default
 PLAYOUTS = 400  # the most playouts an estimate plays by default
 MAX_MOVES = 3000  # decisions a playout may take before it is cut off and counted as unfinished
 HORIZON = 6  # decisions the strongest level plays in a quick playout before the quicker level takes over
+PROBE = 20  # the first playout is timed once it has run 1 / PROBE of the budget, to the playout's end
 SLOW_DECISION = 0.005  # seconds of CPU a decision: a strongest level slower than this switches to Policy.quick
 MAX_REMEMBERED = 20_000  # strong decisions a quick estimate remembers (positions shared by its playouts)
 
@@ -225,7 +226,9 @@ def estimate(
     chosen = _policy(game, policy)
     start = time.thread_time()
     deadline = None if cpu is None else start + cpu
-    run = _Run(game, chosen, seed, max_moves, deadline, probe=None if policy is not None or cpu is None else cpu / 4)
+    run = _Run(
+        game, chosen, seed, max_moves, deadline, probe=None if policy is not None or cpu is None else cpu / PROBE
+    )
     try:
         run.play(state, playouts)
     except _TooSlow:
