@@ -95,7 +95,12 @@ def jupyter_env(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def lab(jupyter_env):
+def lab(jupyter_env, tmp_path_factory):
+    """JupyterLab on a working copy of the notebooks, as `make lab` opens it: its autosave never writes into the
+    checkout's notebooks/ (issue 25.7)."""
+    from rulebook import working_copy
+
+    copy = working_copy.prepare(tmp_path_factory.mktemp("lab") / "notebooks").folder
     port = free_port()
     process = subprocess.Popen(
         [
@@ -107,7 +112,7 @@ def lab(jupyter_env):
             "--ip=127.0.0.1",
             f"--port={port}",
             f"--IdentityProvider.token={TOKEN}",
-            f"--ServerApp.root_dir={ROOT / 'notebooks'}",
+            f"--ServerApp.root_dir={copy}",
         ],
         env=jupyter_env,
         stdout=subprocess.DEVNULL,
