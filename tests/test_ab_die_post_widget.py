@@ -24,8 +24,10 @@ from rulebook.ab_die_post import (
     Repair,
     apply,
     bots,
+    chance_outcomes,
     charts,
     hand_points,
+    legal_moves,
     new_game,
     odds,
     outcome,
@@ -467,3 +469,32 @@ def test_a_click_on_the_hint_s_star_round_the_plane_plays_the_suggested_move():
     assert list(board.hint_trace.customdata) == [here]
     assert board.figure.click("suggested move (Hint)", here)
     assert board.states[1].history[-2] == move and isinstance(board.states[1].history[-1], CardDrawn)
+
+
+def test_a_click_on_the_airport_s_square_a_ghost_or_a_plane_is_a_click_on_that_field():
+    """The page gives a click to the nearest mark that answers hover: each such trace is a field's click."""
+    rng = random.Random(1)
+    state = new_game(players=3, seed=1)
+    while not (
+        state.player == 0
+        and state.phase == "move"
+        and state.direction == 1
+        and any(isinstance(m, Move) and m.path[-1] == "airport" for m in legal_moves(state))
+    ):
+        outcomes = chance_outcomes(state)
+        if outcomes:
+            moves, weights = zip(*outcomes)
+            state = apply(state, rng.choices(moves, [float(w) for w in weights])[0])
+        else:
+            state = apply(state, bots.BOTS["greedy"](state, rng))
+    board = board_at(state, computer=(1, 2))
+    clickable = set(board.figure.clickable) if hasattr(board.figure, "clickable") else set(widget.CLICKABLE)
+    assert set(widget.CLICKABLE) <= clickable
+    assert board.figure.click("start / airport", "airport")
+    flown = board.state.history[len(state.history)]
+    assert isinstance(flown, Move) and flown.path[-1] == "airport"
+    board.undo()
+    assert board.state.history == state.history
+    here = board.state.positions[0]
+    assert board.figure.click("planes", here)  # the person's own plane: no route ends there, said in words
+    assert "No route of this marble ends" in board.status.text

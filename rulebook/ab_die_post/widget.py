@@ -96,7 +96,11 @@ FIELDS, TARGETS, ROUTE, GHOSTS, SUGGESTED, PLANES = (
     "suggested move (Hint)",
     "planes",
 )
-CLICKABLE = (FIELDS, TARGETS, SUGGESTED)
+PASSENGER, ENDS = "passenger fields", "start / airport"
+# Every trace the page's pointer answers (those with hover text): a click goes to the point nearest it, the one drawn
+# on top on a tie, so a click on the airport's ring under a plane, the airport's square or a ghost is still a click
+# on that field (issue 26.1: the airport's ring answered nothing when another mark took the click).
+CLICKABLE = (FIELDS, PASSENGER, ENDS, GHOSTS, TARGETS, SUGGESTED, PLANES)
 STATUS_HEIGHT = "80px"  # four lines of the status line's 14 px text
 
 
@@ -273,7 +277,8 @@ def _add_landmarks(figure: go.Figure, track: Track) -> None:
         text=["", "passenger"],
         textposition="top right",
         hoverinfo="text",
-        name="passenger fields",
+        name=PASSENGER,
+        customdata=passenger,
         hovertext=["passenger field (ADP-8.1)"] * len(passenger),
         marker={"size": 19, "symbol": "star-open", "color": "#000000", "line": {"width": 2}},
     )
@@ -285,7 +290,7 @@ def _add_landmarks(figure: go.Figure, track: Track) -> None:
         text=["START", "AIRPORT"],
         textposition="bottom center",
         hoverinfo="text",
-        name="start / airport",
+        name=ENDS,
         hovertext=["start field", "airport"],
         customdata=ends,
         marker={"size": 30, "symbol": "square", "color": "#dddddd", "line": {"color": "#000000", "width": 2}},
@@ -393,9 +398,10 @@ class Board(Table):
         self.ghost_fields: tuple[str, ...] = ()  # where the last moves' ghosts stand (draw_marks)
         self.places = frozenset(self.track.graph)  # what a click may name: the fields, the start and the airport
         self.figure = BoardView(board_figure(self.track))
-        for name in (FIELDS, TARGETS):
+        for name in (FIELDS, PASSENGER, ENDS, GHOSTS, TARGETS):
             self.figure.on_click(name, self._clicked)
-        self.figure.on_click(SUGGESTED, self._hint_clicked)
+        for name in (SUGGESTED, PLANES):  # the star round the plane, and the plane inside it
+            self.figure.on_click(name, self._hint_clicked)
         self.figure.on_stale(self._on_stale)
         self._build_controls()
         self._arrange()
@@ -551,8 +557,9 @@ class Board(Table):
     def _hint_clicked(self, point_id: Any) -> None:
         """A click on the Hint's mark plays what it marks: a route's star flies there, as its ring does; the star
         round the plane (draw a card, stop, fly, stay, a payment, a card kept) plays the suggested move."""
-        hinted = self.hinted
-        if hinted is None or isinstance(hinted, Move) or self.replaying or self.finished:
+        hinted, state = self.hinted, self.state
+        mover = state.player is not None and str(point_id) == state.positions[state.player]
+        if hinted is None or isinstance(hinted, Move) or self.replaying or self.finished or not mover:
             self.click_field(str(point_id))
             return
         self.play(hinted)
@@ -696,6 +703,7 @@ class Board(Table):
                 "color": [PLAYER_FILL[player] for player in range(state.players)],
             },
             hovertext=[f"{player_label(p)} on {field_name(self.track, f)}" for p, f in enumerate(state.positions)],
+            customdata=list(state.positions),
         )
 
     def draw_field_numbers(self, state: State) -> None:
@@ -743,7 +751,11 @@ class Board(Table):
                     fields.append(before.positions[step.player])
             if isinstance(step.move, Fly) and after.flight == before.flight:  # a hurricane sends planes back
                 ghosts += self._sent_back(before, after)
-                fields += [was for was, now in zip(before.positions, after.positions) if was != now]
+                fields += [
+                    was
+                    for was, now in zip(before.positions, after.positions)
+                    if was != now and self.track.lane.get(was) is not None  # as _sent_back finds them
+                ]
         self.ghost_fields = tuple(fields)
         self.route_trace.update(x=route_x, y=route_y, hovertext=route_text)
         self.ghost_trace.update(
@@ -751,6 +763,7 @@ class Board(Table):
             y=[y for _, _, y, _ in ghosts],
             text=[str(player + 1) for player, _, _, _ in ghosts],
             hovertext=[text for _, _, _, text in ghosts],
+            customdata=list(fields),  # the field each ghost stands on: a click there is a click on that field
             marker={"symbol": [f"{PLAYER_SYMBOL[player]}-open" for player, _, _, _ in ghosts]},
         )
 
