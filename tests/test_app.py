@@ -4,7 +4,6 @@ the game-over banner, for every game."""
 from __future__ import annotations
 
 import ast
-import datetime
 import json
 import re
 
@@ -178,11 +177,17 @@ def test_a_save_of_another_game_is_refused(app):
     assert app.board is board
 
 
-def test_an_upload_goes_through_load_and_clears_the_picker(app):
+def test_an_upload_goes_through_load(app):
+    """What the Load button's page sends (load_button.js: the file's name and size, its bytes as a buffer)."""
     name, text = app.saved()
-    upload = {"name": name, "type": "application/json", "size": len(text), "content": text.encode()}
-    app.upload.value = ({**upload, "last_modified": datetime.datetime.now(datetime.timezone.utc)},)
-    assert app.upload.value == () and f"Loaded {name}" in app.notice.value
+    data = text.encode()
+    app.upload._message(app.upload, {"load": name, "size": len(data)}, [memoryview(data)])
+    assert f"Loaded {name}" in app.notice.value
+    board = app.board
+    app.upload._message(app.upload, {"load": "big.json", "size": app.upload.limit + 1}, [])  # not sent: too large
+    assert "Could not load big.json" in app.notice.value and "much smaller" in app.notice.value
+    app.upload._message(app.upload, {"load": "gone.json", "size": 10, "unreadable": True}, [])
+    assert "the browser could not read the file" in app.notice.value and app.board is board
 
 
 def test_a_rule_id_in_a_refusal_opens_its_paragraph_beside_the_board(app):

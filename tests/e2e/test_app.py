@@ -446,7 +446,7 @@ def test_ab_die_post_app_played_to_the_end(browser, serve, tmp_path):
     try:
         check_first_screen(page, "ab_die_post")
         choose(page, "Players", "4")
-        choose(page, SETUPS["ab_die_post"].seat_names(4)[3], "Computer: draws to 6, flies far")
+        choose(page, SETUPS["ab_die_post"].seat_names(4)[3], "Computer: intermediate")  # greedy: draws to 6
         type_seed(page, "1")
         new_game(page)
         board = page.locator(".rulebook-app .rulebook-board").first
@@ -458,7 +458,7 @@ def test_ab_die_post_app_played_to_the_end(browser, serve, tmp_path):
         explore_odds(page, "ab_die_post")
         # a whole game: every seat a computer player, to a short target
         choose(page, "Players", "2")
-        choose(page, "P1 (red)", "Computer: draws to 6, flies far")
+        choose(page, "P1 (red)", "Computer: intermediate")  # greedy: draws to 6
         set_number(page, "Points to win", 3)
         new_game(page)
         game_over(page, "ab_die_post", "P1 (red)")

@@ -131,7 +131,7 @@ def test_claim_multi_jump_by_clicks_and_a_board_that_stays_put(browser, serve, t
         page.goto(serve(app_notebook("claim", tmp_path)), wait_until="commit", timeout=120_000)
         page.wait_for_selector(BOARD, timeout=180_000)
         with page.expect_file_chooser(timeout=30_000) as choosing:
-            page.locator(".rulebook-app .widget-upload").first.click()
+            page.locator(".rulebook-app .rulebook-load").first.click()  # the Load button (load_button.js)
         choosing.value.set_files(str(saved))
         page.locator(".rulebook-app", has_text="Loaded claim-battle.json").first.wait_for(timeout=60_000)
         page.locator(".rulebook-status", has_text="click one of your pieces").first.wait_for(timeout=60_000)

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from rulebook import registry
+from rulebook.app import moves_played
 
 from .conftest import CHROMIUM, FLAGS, ROOT, SHOTS, free_port, stop, wait_for
 from .drivers import DRIVERS, button, click_point
@@ -299,9 +300,9 @@ PLAYS = {"claim": claim, "kingdom_builder": kingdom_builder, "ab_die_post": ab_d
 
 
 def load(page, frame, path: Path) -> None:
-    """Press Load and choose ``path`` in the browser's file chooser (ipywidgets' FileUpload)."""
+    """Press Load and choose ``path`` in the browser's file chooser (the app's Load button, load_button.js)."""
     with page.expect_file_chooser(timeout=30_000) as choosing:
-        frame.locator(".rulebook-app .widget-upload").first.click()
+        frame.locator(".rulebook-app .rulebook-load").first.click()
     choosing.value.set_files(str(path))
 
 
@@ -315,8 +316,9 @@ def save_and_load(page, frame, game: str, tmp_path: Path) -> None:
     saved = tmp_path / download.suggested_filename
     download.save_as(saved)
     state = engine.from_json(saved.read_text(encoding="utf-8"))
-    moves = len(getattr(state, "history", ()))
+    moves = moves_played(engine, state)  # as the log counts them: the file is named so too
     assert moves >= 1, f"{game}: the saved game has no move"
+    assert download.suggested_filename == f"{game}-move{moves}.json"
     new_game(frame)
     load(page, frame, saved)
     notice = frame.locator(".rulebook-app", has_text=f"Loaded {saved.name}").first
