@@ -573,6 +573,16 @@ export default {
   },
   render({ model, el }) {
     const state = stateOf(model);
+    // whether the person asked their system for less motion: the board's paced turns read it (reduced_motion)
+    const motion = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)");
+    const tell = () => {
+      if (motion && Boolean(model.get("reduced_motion")) !== motion.matches) {
+        model.set("reduced_motion", motion.matches);
+        model.save_changes();
+      }
+    };
+    tell();
+    motion?.addEventListener?.("change", tell);
     const root = document.createElement("div");
     root.className = "rulebook-figure";
     root.style.position = "relative";
@@ -666,6 +676,8 @@ export default {
         let button = buttons.get(place.key);
         if (!button) { button = newButton(place.key); buttons.set(place.key, button); }
         if (button.getAttribute("aria-label") !== place.label) button.setAttribute("aria-label", place.label);
+        button.dataset.x = place.px.toFixed(1); // where it is drawn (px in the figure): for tests and tools
+        button.dataset.y = place.py.toFixed(1);
         button.tabIndex = place.key === current ? 0 : -1;
         if (keys.children[n] !== button) keys.insertBefore(button, keys.children[n] || null);
       });
@@ -759,6 +771,9 @@ export default {
       if (buttons.has(key)) current = key; // the keyboard goes on from where the mouse clicked
       state.click(hit, event);
     });
-    return () => state.views.delete(schedule);
+    return () => {
+      state.views.delete(schedule);
+      motion?.removeEventListener?.("change", tell);
+    };
   },
 };

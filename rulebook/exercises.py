@@ -467,7 +467,10 @@ class ExercisePanel(widgets.VBox):
         self.reset_button = widgets.Button(description="Reset", tooltip="Forget which exercises are solved")
         self.reset_button.layout.width = "80px"
         self.reset_button.on_click(lambda _: self.reset())
-        self.picker = widgets.Dropdown(layout=widgets.Layout(width="330px"))
+        # a label names the menu to a screen reader too (axe: select-name)
+        self.picker = widgets.Dropdown(
+            description="Exercise", style={"description_width": "4.5em"}, layout=widgets.Layout(width="330px")
+        )
         self._drawing = False
         self.picker.observe(self._picked, names="value")
         self.question = widgets.HTML()

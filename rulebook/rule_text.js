@@ -5,29 +5,37 @@
 // For the keyboard and screen readers (issue 28): a board's status line (class rulebook-status) is a live region
 // (role "status"), so what it says after each move or refusal (with the rule's id) is read out; in the move log
 // (class rulebook-log) each line is reached by Tab and replayed with Enter or Space, and the lines new since the
-// last change are read out from a live region of their own.
+// last change are read out from the page's one announcer (#rulebook-announcer, a live region at the end of the
+// page's body: a log folded away in its accordion is hidden, and a hidden live region says nothing).
 const OFFSCREEN = "position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap;margin:-1px";
 
 const spoken = (node) => node.textContent.replace(/\s+/g, " ").trim();
+
+function announcer() {
+  let region = document.getElementById("rulebook-announcer");
+  if (!region) {
+    region = document.createElement("div");
+    region.id = "rulebook-announcer";
+    region.setAttribute("aria-live", "polite");
+    region.setAttribute("aria-atomic", "true");
+    region.style.cssText = OFFSCREEN;
+    document.body.append(region);
+  }
+  return region;
+}
 
 export default {
   render({ model, el }) {
     const body = document.createElement("div");
     const detail = document.createElement("div");
     detail.className = "rb-rule-text-detail";
-    const news = document.createElement("div");
-    news.className = "rb-rule-text-news";
-    news.style.cssText = OFFSCREEN;
-    el.append(body, detail, news);
+    el.append(body, detail);
     let seen = null; // the highest step of the log shown so far (null: nothing shown yet, nothing to announce)
     const show = () => {
       const status = el.classList.contains("rulebook-status");
       const log = el.classList.contains("rulebook-log");
       if (status && body.getAttribute("role") !== "status") body.setAttribute("role", "status");
-      if (log && news.getAttribute("aria-live") !== "polite") {
-        news.setAttribute("aria-live", "polite");
-        news.setAttribute("aria-atomic", "true");
-      }
+      if (log) announcer(); // there before its first words, as a live region must be
       body.innerHTML = model.get("value");
       detail.innerHTML = model.get("detail");
       detail.hidden = !model.get("detail");
@@ -42,7 +50,8 @@ export default {
       if (seen !== null && newest > seen) {
         // the log is newest first: the new lines read out oldest first
         const fresh = lines.filter((line) => Number(line.dataset.step) > seen).reverse();
-        news.textContent = fresh.map(spoken).join(". ");
+        const who = (line) => spoken(line.closest(".rb-log-group")?.querySelector("b") ?? document.createElement("b"));
+        announcer().textContent = fresh.map((line) => `${who(line)}: ${spoken(line)}`).join(". ");
       }
       seen = newest;
     };

@@ -47,7 +47,7 @@ SCORING_RING = "#000000"
 HINT_LINE = "#000000"
 HINT_UNDER_LINE = "#ffffff"
 ASKED_RING = "#4b0082"  # indigo: hexes the odds explorer was asked to show (at least 19 apart from every other mark)
-DARK_TERRAIN = ("forest", "canyon", "mountain")  # labels on these are written in white
+DARK_TERRAIN = ("forest",)  # labels on these are white (on canyon and mountain black reads at 5:1, white at 4:1)
 # Players: distinct shapes and lightness, not only hue.
 PLAYER_FILL = ("#ff7f0e", "#1f4e9e", "#ffffff", "#111111")
 PLAYER_TEXT = ("#000000", "#ffffff", "#000000", "#ffffff")

@@ -1,0 +1,372 @@
+"""Every learner can play (issue 28), checked in a real browser: axe-core (axe-playwright-python ships it) finds no
+violation of impact "serious" or "critical" in the rulebook's own elements on each game's app page (as served, after
+a New game, with each tab beside the board open) and on each game's notebook run in JupyterLab; each game is played
+ten moves with the keyboard only; a computer's reply is read out of the log's live region.
+
+Violations in JupyterLab's or Voila's own elements (outside the rulebook's widgets) are counted apart and written,
+with every count, to .e2e/axe.md: they are not the project's to fix."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from .conftest import SHOTS, TOKEN
+from .test_app import new_game, open_app, serve  # noqa: F401 (serve is a fixture)
+from .test_browser import PANEL, board_of
+
+GAMES = ("meetjesland", "kingdom_builder", "ab_die_post", "claim")
+SERIOUS = ("serious", "critical")
+# what the rulebook draws: its app, its boards and explorers, and every widget output of a notebook's cells
+OURS = ".rulebook-app, .rulebook-board, .rulebook-explorer, .jp-OutputArea-output, .widget-box, .jupyter-widgets"
+REPORT = SHOTS / "axe.md"
+
+
+def axe_findings(page, where: str) -> tuple[list[str], list[str]]:
+    """axe's serious and critical violations on the page: (the rulebook's, JupyterLab's or Voila's), each as
+    "rule: element"; every count goes to .e2e/axe.md."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page).response
+    ours: list[str] = []
+    theirs: list[str] = []
+    for violation in results["violations"]:
+        if violation.get("impact") not in SERIOUS:
+            continue
+        for node in violation["nodes"]:
+            target = node["target"][0] if node["target"] else ""
+            inside = page.evaluate(
+                "([selector, ours]) => { try { return Boolean(document.querySelector(selector)?.closest(ours)); }"
+                " catch { return false; } }",
+                [target if isinstance(target, str) else json.dumps(target), OURS],
+            )
+            (ours if inside else theirs).append(
+                f"{violation['id']} ({violation['impact']}): {target} {node['html'][:120]}"
+            )
+    with open(REPORT, "a", encoding="utf-8") as report:
+        report.write(
+            f"| {where} | {len(ours)} | {len(theirs)} | {'; '.join(sorted({t.split(':')[0] for t in theirs}))} |\n"
+        )
+        for finding in ours:
+            report.write(f"|  | {finding.replace('|', '/')} | | |\n")
+    return ours, theirs
+
+
+def tabs(page):
+    return page.locator(".rulebook-app .lm-TabBar-tab")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_app_pages_have_no_serious_violations(game, browser, serve, tmp_path):  # noqa: F811
+    page, _ = open_app(browser, serve, tmp_path, game)
+    found: list[str] = []
+    try:
+        time.sleep(2)
+        found += axe_findings(page, f"app {game}: first screen")[0]
+        new_game(page)
+        found += axe_findings(page, f"app {game}: after New game")[0]
+        for index in range(tabs(page).count()):
+            tab = tabs(page).nth(index)
+            name = tab.inner_text().strip()
+            tab.click()
+            time.sleep(2.5)  # an explorer computes, a chart loads plotly
+            found += axe_findings(page, f"app {game}: tab {name}")[0]
+        page.screenshot(path=SHOTS / f"axe-app-{game}.png")
+    finally:
+        page.close()
+    assert not found, found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_notebooks_have_no_serious_violations(game, lab, browser):
+    page = browser.new_page()
+    try:
+        page.goto(f"{lab}/lab/tree/{game}.ipynb?reset&token={TOKEN}")
+        page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
+        page.click(f"{PANEL} .jp-Cell >> nth=0")
+        page.click("text=Run")
+        page.click("li.lm-Menu-item:has-text('Run All Cells')")
+        time.sleep(2)
+        page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=240_000)
+        board_of(page, game).wait_for(state="visible", timeout=120_000)
+        time.sleep(3)
+        ours, _ = axe_findings(page, f"notebook {game} (JupyterLab)")
+    finally:
+        page.close()
+    assert not ours, ours
+
+
+# -- the keyboard only ---------------------------------------------------------------------------------------------
+
+FOCUSED = """() => { const e = document.activeElement; if (!e) return null;
+  return {tag: e.tagName, cls: String(e.className), label: e.getAttribute('aria-label') || e.innerText || '',
+          text: (e.innerText || '').trim(), type: e.type || '', disabled: Boolean(e.disabled),
+          key: e.dataset?.key ?? null}; }"""
+PLACES = """() => [...document.querySelectorAll('.rulebook-app .rulebook-board .rulebook-figure-place')].map(
+  (b) => ({key: b.dataset.key, label: b.getAttribute('aria-label'), x: Number(b.dataset.x), y: Number(b.dataset.y)}))"""
+ARROWS = {"ArrowLeft": (-1, 0), "ArrowRight": (1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}
+
+
+def step_from(places: list[dict], here: dict, dx: int, dy: int) -> dict | None:
+    """Where an arrow key goes, by board.js's rule: the nearest place in its direction (distance plus the sideways
+    offset), one outside the 45 degree cone only when none is inside."""
+    best = None
+    for place in places:
+        if place["key"] == here["key"]:
+            continue
+        vx, vy = place["x"] - here["x"], place["y"] - here["y"]
+        along = vx * dx + vy * dy
+        if along <= 0.5:
+            continue
+        across = abs(vx * dy - vy * dx)
+        score = (vx * vx + vy * vy) ** 0.5 + across + (100000 if across > along else 0)
+        if best is None or score < best[0]:
+            best = (score, place)
+    return best[1] if best else None
+
+
+def arrow_path(places: list[dict], start: str, goal: str) -> list[str]:
+    """The arrow keys that take the keyboard from place ``start`` to place ``goal`` (breadth first)."""
+    by_key = {place["key"]: place for place in places}
+    paths = {start: []}
+    queue = [start]
+    while queue:
+        key = queue.pop(0)
+        if key == goal:
+            return paths[key]
+        for arrow, (dx, dy) in ARROWS.items():
+            after = step_from(places, by_key[key], dx, dy)
+            if after is not None and after["key"] not in paths:
+                paths[after["key"]] = [*paths[key], arrow]
+                queue.append(after["key"])
+    raise AssertionError(f"no arrow keys lead from {by_key[start]['label']!r} to {by_key[goal]['label']!r}")
+
+
+def tab_to(page, wanted, limit: int = 400) -> dict:
+    """Press Tab until the focused element is ``wanted`` (a test of the focused element's description)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        now = page.evaluate(FOCUSED)
+        if now and wanted(now):
+            return now
+    raise AssertionError("Tab never reached the element wanted")
+
+
+def status(page) -> str:
+    return page.locator(".rulebook-app .rulebook-status").first.inner_text()
+
+
+def after_key(page, before: str, seconds: float = 30) -> str:
+    """The status line once the kernel has answered (it changed), or as it is after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        now = status(page)
+        if now != before and "(computer) is to move" not in now:
+            return now
+        time.sleep(0.3)
+    return status(page)
+
+
+def on_board(page) -> dict:
+    """The keyboard on the board: Tab until one of its places has the focus."""
+    now = page.evaluate(FOCUSED)
+    if now and "rulebook-figure-place" in now["cls"]:
+        return now
+    return tab_to(page, lambda focused: "rulebook-figure-place" in focused["cls"])
+
+
+def play_place(page, wanted) -> str:
+    """Go with the arrow keys to the first place whose label ``wanted`` accepts and press Enter; the status after."""
+    here = on_board(page)
+    places = page.evaluate(PLACES)
+    goal = next((place for place in places if wanted(place["label"])), None)
+    assert goal is not None, [place["label"] for place in places][:20]
+    for arrow in arrow_path(places, here["key"], goal["key"]):
+        page.keyboard.press(arrow)
+    assert page.evaluate(FOCUSED)["key"] == goal["key"], (page.evaluate(FOCUSED), goal)
+    before = status(page)
+    page.keyboard.press("Enter")
+    return after_key(page, before)
+
+
+def press(page, text: str) -> str:
+    """Tab to the enabled button reading ``text`` and press Enter; the status after."""
+    tab_to(page, lambda focused: focused["tag"] == "BUTTON" and focused["text"] == text and not focused["disabled"])
+    before = status(page)
+    page.keyboard.press("Enter")
+    return after_key(page, before)
+
+
+def meetjesland_move(page) -> str:
+    if "place" in status(page).lower() and any("you may place here" in p["label"] for p in page.evaluate(PLACES)):
+        play_place(page, lambda label: "you may place here" in label)
+        tab_to(page, lambda focused: focused["type"] == "range" and focused["label"] == "Points")
+        page.keyboard.press("End")
+        page.keyboard.press("Home")  # one point a move: the slider answers Home and End
+        return press(page, "Place")
+    return press(page, "End turn")
+
+
+def kingdom_builder_move(page) -> str:
+    builds = [p for p in page.evaluate(PLACES) if "; legal" in p["label"] and "location" not in p["label"].lower()]
+    if builds:
+        return play_place(page, lambda label: label == builds[0]["label"])
+    return press(page, "End turn")
+
+
+def ab_die_post_move(page) -> str:
+    now = status(page)
+    if "click an orange ring" in now:
+        return play_place(page, lambda label: "fly here" in label)
+    for cue, button in (("click Stay put", "Stay put"), ("or Fly (", "Fly"), ("or Stop drawing", "Stop drawing")):
+        if cue in now:
+            return press(page, button)
+    if "Play choice" in now:
+        return press(page, "Play choice")
+    return press(page, "Draw a card")
+
+
+def claim_move(page) -> str:
+    if "place" in status(page) and "tower" not in status(page):
+        return play_place(page, lambda label: "piece" not in label)
+    if "remove" in status(page):
+        return play_place(page, lambda label: "piece on" in label and "red piece" not in label)
+    return press(page, "Stop")
+
+
+KEYBOARD = {
+    "meetjesland": meetjesland_move,
+    "kingdom_builder": kingdom_builder_move,
+    "ab_die_post": ab_die_post_move,
+    "claim": claim_move,
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_ten_moves_with_the_keyboard_only(game, browser, serve, tmp_path):  # noqa: F811
+    page, _ = open_app(browser, serve, tmp_path, game)
+    try:
+        page.locator(".rulebook-app .rulebook-figure-place").first.wait_for(state="attached", timeout=60_000)
+        page.mouse.move(1, 1)
+        page.evaluate("() => document.activeElement?.blur()")
+        on_board(page)
+        ring = page.locator(".rulebook-app .rulebook-figure-ring svg circle")
+        assert ring.count() == 2, "no focus ring drawn around the place the keyboard is on"
+        moves = 0
+        for _ in range(40):
+            told = KEYBOARD[game](page)
+            assert "Refused" not in told and "Traceback" not in told, told
+            moves += 1
+            if moves == 3:
+                page.screenshot(path=SHOTS / f"keyboard-{game}.png")
+            if moves >= 10:
+                break
+        log = page.locator(".rulebook-app .rulebook-log [data-step]")
+        assert log.count() >= 10, log.count()
+        assert moves >= 10
+    finally:
+        page.close()
+
+
+# -- board.js's keyboard places, in a page of their own (no kernel: a stand-in records what the page sends) ------
+
+
+@pytest.fixture()
+def blank(browser):
+    """An empty page of its own address, as test_board_js's (no page error allowed)."""
+    from .test_board_js import SITE
+
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.route(f"{SITE}/", lambda route: route.fulfill(body="<!doctype html><body></body>", content_type="text/html"))
+    page.goto(f"{SITE}/")
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+def test_the_board_s_places_answer_tab_arrows_enter_space_home_end_and_escape(blank):
+    import plotly.graph_objects as go
+
+    from rulebook.views import BoardView
+
+    from .test_board_js import BOARD_JS, HARNESS
+
+    xs, ys = [0, 1, 2, 0, 1, 2, 0, 1, 2], [2, 2, 2, 1, 1, 1, 0, 0, 0]
+    plot = go.Figure(
+        [
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="markers",
+                name="cells",
+                customdata=[f"c{i}" for i in range(9)],
+                hovertext=[f"cell {i}<br>empty" for i in range(9)],
+                hoverinfo="text",
+                marker={"size": 30},
+            ),
+            go.Scatter(
+                x=[1],
+                y=[1],
+                mode="markers",
+                name="rings",
+                hoverinfo="skip",
+                customdata=["c4"],
+                marker={"symbol": "circle-open", "size": 36},
+            ),
+            go.Scatter(x=[5], y=[5], mode="markers", name="decor", hoverinfo="skip"),
+        ],
+        layout={"width": 400, "height": 400, "xaxis": {"visible": False}, "yaxis": {"visible": False}},
+    )
+    view = BoardView(plot)
+    view.on_click("cells", lambda point: None)
+    view.on_click("rings", lambda point: None)
+    state = {"figure": view.figure, "revision": view.revision, "clickable": view.clickable}
+    blank.evaluate(HARNESS, [BOARD_JS, {"board": json.loads(json.dumps(state))}])
+    places = blank.locator("#board .rulebook-figure-place")
+    assert places.count() == 9  # one a place: the ring at the centre is on the centre cell's place
+    labels = places.evaluate_all("els => els.map((e) => e.getAttribute('aria-label'))")
+    assert labels[0] == "cell 0, empty" and labels[4] == "cell 4, empty; rings"
+    assert blank.locator("#board [role=group]").get_attribute("aria-label").endswith("Escape lets go of a choice.")
+    blank.keyboard.press("Tab")
+    focused = "() => document.activeElement.getAttribute('aria-label')"
+    assert blank.evaluate(focused) == "cell 0, empty"
+    assert blank.locator("#board .rulebook-figure-ring circle").count() == 2  # the ring: white under black
+    for key, label in (
+        ("ArrowRight", 1),
+        ("ArrowDown", 4),
+        ("ArrowDown", 7),
+        ("ArrowLeft", 6),
+        ("ArrowUp", 3),
+        ("ArrowLeft", 3),
+        ("End", 8),
+        ("Home", 0),
+        ("ArrowRight", 1),
+        ("ArrowDown", 4),
+    ):
+        blank.keyboard.press(key)
+        assert blank.evaluate(focused).startswith(f"cell {label},"), (key, blank.evaluate(focused))
+    blank.keyboard.press("Enter")
+    blank.keyboard.press("ArrowUp")
+    blank.keyboard.press(" ")
+    blank.keyboard.press("Escape")
+    messages = [value for _, key, value in blank.evaluate("window.sent") if key == "send"]
+    revision = view.revision
+    assert messages == [
+        {"event": "click", "trace": "rings", "point": "c4", "revision": revision},  # the trace drawn on top
+        {"event": "click", "trace": "cells", "point": "c1", "revision": revision},
+        {"event": "cancel", "revision": revision},
+    ]
+    # a redraw keeps the keyboard where it was, and a place that went sends it to the nearest one left
+    view.plot.data[0].update(x=xs[:2] + xs[3:], y=ys[:2] + ys[3:], customdata=[f"c{i}" for i in range(9) if i != 2])
+    view.draw()
+    blank.evaluate(
+        "(state) => window.models.board.update(state)",
+        json.loads(json.dumps({"figure": view.figure, "revision": view.revision})),
+    )
+    blank.wait_for_timeout(150)
+    assert blank.evaluate(focused) == "cell 1, empty"
+    assert places.count() == 8
