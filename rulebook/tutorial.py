@@ -27,7 +27,7 @@ FILE = "tutorial.json"
 TOP_FIELDS = {"game", "title", "intro", "allows", "steps", "end"}
 STEP_FIELDS = {"position", "title", "say", "move", "accept", "rules", "about", "replies", "done"}
 ACCEPT = ("move", "kind")  # the step's exact move (or one with the same result), or any legal move of its class
-NEW_GAME_FIELDS = {"players", "seed", "options", "moves"}
+NEW_GAME_FIELDS = {"players", "seed", "options", "arrange", "moves"}
 MAX_STEPS = 60
 
 
@@ -144,7 +144,7 @@ def _moves(data: Any, classes: Mapping[str, type], where: str) -> tuple[Any, ...
 def _play(engine: Any, state: Any, moves: Sequence[Any], where: str) -> Any:
     """``state`` after ``moves``, each checked by the engine; an illegal one is named with the engine's refusal."""
     for index, move in enumerate(moves):
-        error = engine.check(state, move)
+        error = _check(engine, state, move, f"{where}[{index}]")
         if error is not None:
             raise _fail(
                 f"{where}[{index}]", f"{quote(str(move), 80)} is not legal there ({error.rule}: {error.message})"
@@ -153,9 +153,20 @@ def _play(engine: Any, state: Any, moves: Sequence[Any], where: str) -> Any:
     return state
 
 
+def _check(engine: Any, state: Any, move: Any, where: str) -> IllegalMove | None:
+    """The engine's refusal of ``move`` (None if it is legal); a move the engine cannot read is named at ``where``."""
+    try:
+        return engine.check(state, move)
+    except ValueError as error:
+        raise _fail(where, str(error)) from None
+
+
 def _position(declared: registry.Game, data: Any, classes: Mapping[str, type], where: str) -> Any:
     """A step's own position: a diagram (text, for a game that reads them), a save object (``setup`` and
-    ``history``), or a new game from the set-up (``players``, ``seed``, ``options``) and the moves played since."""
+    ``history``), or a new game from the set-up (``players``, ``seed``, ``options``) and the moves played since.
+    A new game may be rewritten first by ``arrange`` (for an engine with an ``arrange(state, **fields)`` function,
+    such as a written position of territories, hands and whose turn it is): its fields are the function's keyword
+    arguments, JSON lists read as tuples; the engine checks the position as it checks every move after it."""
     if isinstance(data, str):
         reader = declared.diagram_reader()
         if reader is None:
@@ -185,7 +196,29 @@ def _position(declared: registry.Game, data: Any, classes: Mapping[str, type], w
         state = declared.new_state(data.get("players", declared.default_players), data["seed"], options)
     except ValueError as error:
         raise _fail(where, str(error)) from None
+    if "arrange" in data:
+        state = _arranged(declared, state, data["arrange"], f"{where}.arrange")
     return _play(declared.engine, state, _moves(data.get("moves", []), classes, f"{where}.moves"), f"{where}.moves")
+
+
+def _arranged(declared: registry.Game, state: Any, fields: Any, where: str) -> Any:
+    """``state`` rewritten by the engine's ``arrange`` with ``fields`` (JSON lists read as tuples); a game without
+    one, or fields it refuses, raise ValueError naming the place."""
+    arrange = getattr(declared.engine, "arrange", None)
+    if arrange is None:
+        raise _fail(where, f"{declared.title} has no 'arrange': give a new game's moves, a save or a diagram")
+    if not isinstance(fields, dict):
+        raise _fail(where, "'arrange' must be an object of the fields to write")
+
+    def frozen(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: frozen(item) for key, item in value.items()}
+        return tuple(frozen(item) for item in value) if isinstance(value, list) else value
+
+    try:
+        return arrange(state, **frozen(fields))
+    except (TypeError, ValueError) as error:
+        raise _fail(where, str(error)) from None
 
 
 def parse(game: str, data: Any, source: str = "tutorial") -> Tutorial:
@@ -252,7 +285,7 @@ def _step(
     if "move" not in item:
         raise _fail(where, "missing 'move' (the move the step teaches)")
     move = decode_move(item["move"], classes, where=f"{where}, move")
-    error = engine.check(state, move)
+    error = _check(engine, state, move, f"{where}, move")
     if error is not None:
         raise _fail(where, f"its move {quote(str(move), 80)} is not legal there ({error.rule}: {error.message})")
     rules = _cited(item, known, declared.title, where)

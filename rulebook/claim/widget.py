@@ -698,6 +698,12 @@ class Board(Table):
             if move is not None:
                 self._land(move)
                 return
+            territory = state.island.territory.get(point)
+            far = point not in state.island.neighbours[self.selected]  # no step of the piece in hand goes there
+            if far and state.at(point) == "." and territory in conquerable(state, state.turn):
+                self.selected = None  # a ringed point of a conquered territory, beyond the piece: its tower
+                self.play(PlaceTower(territory, point))
+                return
             if state.at(point) == ".":
                 self.play(Step(self.selected, point))  # refused with the rule that forbids it
                 return
