@@ -140,22 +140,7 @@ class MotionQuery(anywidget.AnyWidget):
     """Whether the page's user prefers reduced motion (CSS ``prefers-reduced-motion``): the page sets ``reduced``
     as soon as the widget's model is made there (anywidget's ``initialize``), shown or not, and when it changes."""
 
-    _esm = """
-export default {
-  initialize({ model }) {
-    const query = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
-    const report = () => {
-      const reduced = Boolean(query && query.matches);
-      if (model.get("reduced") !== reduced) { model.set("reduced", reduced); model.save_changes(); }
-    };
-    report();
-    if (query && query.addEventListener) {
-      query.addEventListener("change", report);
-      return () => query.removeEventListener("change", report);
-    }
-  },
-};
-"""
+    _esm = Path(__file__).with_name("motion_query.js")
     reduced = traitlets.Bool(False).tag(sync=True)
 
 
