@@ -135,9 +135,8 @@ def test_refusals_use_colours_terrain_names_and_the_right_rule():
         (
             kb.Build((3, 0)),
             "KB-6.2",
-            "cannot build at (3,0): it is water, and orange's terrain card is grassland, so this builds on grassland; "
-            "water takes a settlement only when the Harbor tile moves one there, and orange holds no Harbor tile "
-            "(it is taken by building next to a Harbor location)",
+            "cannot build at (3,0): it is water, and orange's card is grassland; only a Harbor tile moves a "
+            "settlement onto water, and orange holds none",
         ),
         (kb.EndTurn(), "KB-4.1", "orange must still build 3 settlements on grassland before ending the turn"),
         (kb.UseTile("farm", (7, 7)), "KB-5.2", "orange has no Farm tile"),

@@ -288,7 +288,9 @@ def test_the_panel_follows_a_tile_taken_then_used_and_the_supply():
     table = table_at({(8, 8): 0})
     assert table.figure.click("hexes", 7 * 20 + 7)  # next to the Tavern (6,7): its tile, usable from next turn
     assert panel_rows(table)[0][1:3] == ["38", "2"]
-    assert panel_rows(table)[1] == ["Tiles: Tavern (usable from next turn)"]
+    assert (
+        panel_rows(table)[1] == ["Tiles: Tavern (next turn)"] and "usable from next turn" in table.players_panel.value
+    )
 
 
 def test_a_click_on_an_owned_tile_starts_its_action_and_a_second_click_or_escape_puts_it_back():
@@ -344,8 +346,8 @@ def test_a_click_on_water_says_why_in_the_player_s_situation():
         return table.status.text
 
     far = refusal({(12, 12): 0})  # no Harbor tile
-    assert "Refused by KB-6.2" in far and "orange's terrain card is grassland, so this builds on grassland" in far
-    assert "orange holds no Harbor tile" in far
+    assert "Refused by KB-6.2" in far and "it is water, and orange's card is grassland" in far
+    assert "only a Harbor tile moves a settlement onto water, and orange holds none" in far
     near = refusal({(8, 7): 0})  # beside the Harbor location (7,6): the tile is held, ready
-    assert "Refused by KB-6.2" in near and "orange holds one (choose it, then the settlement it moves)" in near
+    assert "Refused by KB-6.2" in near and "choose orange's Harbor, then the settlement it moves" in near
     assert "only the Harbor moves" not in near

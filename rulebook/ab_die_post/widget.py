@@ -287,8 +287,9 @@ def _add_landmarks(figure: go.Figure, track: Track) -> None:
         x=[graph.nodes[n]["x"] for n in ends],
         y=[graph.nodes[n]["y"] for n in ends],
         mode="markers+text",
-        text=["START", "AIRPORT"],
-        textposition="bottom center",
+        # the airport is ringed by the inner lane, whose numbers a word under it would cover: its sign sits inside
+        text=["START", "\u2708"],
+        textposition=["bottom center", "middle center"],
         hoverinfo="text",
         name=ENDS,
         hovertext=["start field", "airport"],
@@ -369,7 +370,7 @@ def _add_live_layers(figure: go.Figure) -> None:
         hoverinfo="text",
         textposition="middle center",
         textfont={"size": 11},
-        marker={"size": 20, "line": {"color": "#000000", "width": 1.5}},
+        marker={"size": FIELD_SIZE, "line": {"color": "#000000", "width": 1.5}},
     )
 
 
@@ -426,7 +427,12 @@ class Board(Table):
             description="Stay put", tooltip="Do not move after a coloured marble (ADP-C8)", layout=half()
         )
         self.choice_label = widgets.HTML()
-        self.choice = widgets.Dropdown(options=[], layout=widgets.Layout(width="calc(100% - 4px)"))
+        self.choice = widgets.Dropdown(  # labelled, for a screen reader too (axe: select-name)
+            description="Move",
+            options=[],
+            style={"description_width": "3em"},
+            layout=widgets.Layout(width="calc(100% - 4px)"),
+        )
         self.play_button = widgets.Button(
             description="Play choice", icon="check", tooltip="Play the move chosen in the list above", layout=half()
         )
@@ -722,11 +728,11 @@ class Board(Table):
         x, y = self.track.graph.nodes[field]["x"], self.track.graph.nodes[field]["y"]
         if field not in ("start", "airport"):
             return x, y
-        # two rows of three places, one per seat: above the start field's square, on and around the airport's
+        # two rows of three places, one per seat: above the start field's square, above and below the airport's
         column, row = player % 3, player // 3
         if field == "start":
             return x + 0.85 * (column - 1), y + 1.0 + 0.85 * row
-        return x + 0.8 * (column - 1), y + 0.4 - 0.8 * row
+        return x + 0.8 * (column - 1), y + 0.85 - 1.7 * row  # above and below the airport's square, clear of its sign
 
     def draw_marks(self, state: State) -> None:
         """Mark the moves of ``steps_shown()`` on the track: each route flown, dotted, and a ghost of each plane

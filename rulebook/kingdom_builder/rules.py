@@ -970,34 +970,23 @@ def _water_refusal(state: State, player: int, terrain: str, what: str) -> str:
     the player holds a Harbor, the only way onto water, and whether it is usable now."""
     who = _name(player)
     if what in ("build", "use the Oracle", "use the Barn"):
-        word = terrain_word(terrain)
-        needs = f"it is water, and {who}'s terrain card is {word}, so this builds on {word}"
+        needs = f"it is water, and {who}'s card is {terrain_word(terrain)}"
     elif terrain == "edge":
-        needs = "it is water, and the Tower builds on a building terrain at the edge of the board"
+        needs = "it is water, and the Tower builds on a building hex at the edge"
     else:
-        needs = f"it is water, and this builds on {terrain_word(terrain)}"
+        needs = f"it is water, not {terrain_word(terrain)}"
     statuses = [tile.status for tile in state.tiles[player] if tile.kind == "harbor"]
+    only = "only a Harbor tile moves a settlement onto water"
     if "ready" in statuses and _in_mandatory(state):
-        harbor = (
-            f"water takes a settlement only when the Harbor tile moves one there: {who} holds one, usable once the "
-            "three builds are done"
-        )
+        harbor = f"{only}; {who}'s is usable once the three builds are done"
     elif "ready" in statuses:
-        harbor = (
-            f"water takes a settlement only when the Harbor tile moves one there: {who} holds one (choose it, then "
-            "the settlement it moves)"
-        )
+        harbor = f"{only}: choose {who}'s Harbor, then the settlement it moves"
     elif "pending" in statuses:
-        harbor = (
-            f"water takes a settlement only when the Harbor tile moves one there: {who}'s is usable from the next turn"
-        )
+        harbor = f"{only}; {who}'s is usable from the next turn"
     elif statuses:
-        harbor = f"water takes a settlement only when the Harbor tile moves one there: {who}'s was used this turn"
+        harbor = f"{only}; {who}'s was used this turn"
     else:
-        harbor = (
-            f"water takes a settlement only when the Harbor tile moves one there, and {who} holds no Harbor tile "
-            "(it is taken by building next to a Harbor location)"
-        )
+        harbor = f"{only}, and {who} holds none"
     return f"{needs}; {harbor}"
 
 

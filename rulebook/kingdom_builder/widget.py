@@ -58,6 +58,7 @@ PALETTES: dict[str, list[str]] = {
 }
 SHAPES = {"circle": "●", "square": "■", "diamond": "◆", "triangle-up": "▲"}
 STATUS_WORD = {"used": "used this turn", "pending": "usable from next turn"}
+STATUS_SHORT = {"used": "used", "pending": "next turn"}  # in the players panel, the words above in its hover text
 # What each Kingdom Builder card pays, in one line (KB-C16.x say it in full).
 CARD_GOAL = {
     "fishermen": "1 gold per settlement next to water",
@@ -402,7 +403,12 @@ def players_html(state: State, computer: Iterable[int] = ()) -> Markup:
                 "card": _terrains([card])[0] if shown else None,
                 "hidden": card is not None and not shown,
                 "tiles": [
-                    {"kind": kind.title(), "where": rules.label(hex_), "status": STATUS_WORD.get(status)}
+                    {
+                        "kind": kind.title(),
+                        "where": rules.label(hex_),
+                        "status": STATUS_WORD.get(status),
+                        "short": STATUS_SHORT.get(status),
+                    }
                     for kind, hex_, status in state.tiles_of(player)
                 ],
             }
@@ -462,6 +468,8 @@ class Board(Table):
         self.figure.on_cancel(self.cancel_choice)  # Escape on the board
         self.escape_key = EscapeKey()
         self.escape_key.handlers.append(self.put_back_tile)
+        if hasattr(self.figure, "on_cancel"):  # Escape on the board's keyboard places (views.BoardView) too
+            self.figure.on_cancel(self.put_back_tile)
         self._build_controls(state)
         self._connect()
         self.children = self._arrange(state)
@@ -525,7 +533,6 @@ class Board(Table):
         """The status line; the board and its legend beside the column of controls; the move log below."""
         controls = widgets.VBox(
             [
-                self.players_panel,
                 self.card,
                 self.action_menu,
                 self.origin_menu,
@@ -534,6 +541,8 @@ class Board(Table):
                 self.scores,
                 self.goals,
                 widgets.HBox([self.scoring_card, self.scoring_player]),
+                # last: a line of tiles more (a tile taken) makes it taller, and nothing below it moves
+                self.players_panel,
                 self.escape_key,
             ],
             layout=widgets.Layout(width=f"{COLUMN_WIDTH}px"),
@@ -695,10 +704,7 @@ class Board(Table):
             return f"{who} to play: build {more} more on {card}, next to your own settlements where possible."
         if not state.mandatory_done and any(isinstance(m, Build) for m in moves):
             if any(isinstance(m, UseTile) for m in moves):
-                return (
-                    f"{who} to play: build 3 settlements on {card}; your ringed location tiles may be used before "
-                    "or after (click one), not in between."
-                )
+                return f"{who} to play: build 3 settlements on {card}; click a ringed tile to use it before or after."
             return f"{who} to play: build 3 settlements on {card}, next to your own settlements where possible."
         return f"{who} to play: click a ringed location tile to use it (or choose it under Action), or press End turn."
 
