@@ -696,7 +696,6 @@ class App(widgets.VBox):
         self.odds_box.children = (self.odds_note,)
         close_widgets(*retired)
         self._learn_board(board)
-        self._say(f"Learn to play {self.setup.title}: {panel.lesson.progress().lower()}. Your game waits.")
 
     def _learn_board(self, board: Table) -> None:
         """The lesson put a board on the page: the app follows it (rule links, banner, about line)."""
@@ -704,7 +703,8 @@ class App(widgets.VBox):
             return
         state = board.state
         players = getattr(state, "players", self.setup.default_players)
-        self.current = Game(players=players, seed=0, computer={}, loaded=state, source="the guided first game")
+        replying = self._learn.replying_seats(state)  # the seats whose moves the lesson plays
+        self.current = Game(players=players, seed=0, computer=replying, loaded=state, source="the guided first game")
         self._follow(board)
         self._learn_progress()
         self._board_changed(board)
@@ -715,10 +715,11 @@ class App(widgets.VBox):
             return
         progress = self._learn.lesson.progress()
         self.learn_offer.value = markup.render("tutorial_offer.html", title=self.setup.title, progress=progress)
-        self.learn_button.description = "Back to the lesson" if self._learn.lesson.index else "Start the guided game"
-        if self._away is not None and self.exercise_shown is None:
+        self.learn_button.description = "Back to the lesson"
+        if self._away is not None and self.exercise_shown is None and self.board is self._learn.board:
             moves = len(getattr(self._away.board.live, "history", ()))
             self.exercise_text.value = markup.render("tutorial_bar.html", progress=progress, moves=moves)
+            self._say(f"Learn to play {self.setup.title}: {progress.lower()}. Your game waits.")
 
     def _learned_full_game(self) -> None:
         """After the lesson: a new game against the computer at the beginner level (seats but the first)."""

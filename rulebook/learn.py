@@ -87,7 +87,7 @@ class LearnPanel(widgets.VBox):
         return board
 
     def _new_board(self, state: Any) -> Table:
-        board_class, computer = self.setup.board_class(), self._replying_seats(state)
+        board_class, computer = self.setup.board_class(), self.replying_seats(state)
         board = build(lambda: board_class(state, seed=0, computer=computer))
         self.lesson.guard(board.session)
         old, self.board = self.board, board
@@ -98,7 +98,7 @@ class LearnPanel(widgets.VBox):
             handler(board)
         return board
 
-    def _replying_seats(self, state: Any) -> dict[int, str]:
+    def replying_seats(self, state: Any) -> dict[int, str]:
         """The seats the learner does not play, named as the computer's (the board then says "You play Red"); their
         moves are the steps' replies, played by the lesson, never by a computer player."""
         players = getattr(state, "players", 0)

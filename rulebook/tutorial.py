@@ -41,7 +41,7 @@ class TutorialStep:
     move: Any  # the move it teaches (an engine move); with accept "kind", an example of the kind
     accept: str  # "move" or "kind"
     rules: tuple[str, ...]  # the paragraphs it teaches (ids of the game's rules text)
-    about: str  # what the step is about, for the explanation of another legal move ("stepping a piece")
+    about: str  # what the step is about, for the explanation of another legal move ("a step"); "" names its move
     replies: tuple[Any, ...] = ()  # moves of the other seats (or chance outcomes) played after the step's move
     done: str = ""  # what the step's move did, told once it is made (besides the engine's narration)
     title: str = ""  # the heading of a part of the tutorial that starts here
@@ -300,7 +300,7 @@ def _step(
         move=move,
         accept=accept,
         rules=tuple(rules),
-        about=_text(item, "about", where, required=False) or f"the move it asks for ({move})",
+        about=_text(item, "about", where, required=False),
         replies=replies,
         done=_text(item, "done", where, required=False),
         title=_text(item, "title", where, required=False),
@@ -427,9 +427,10 @@ class Lesson:
             return Verdict("step", "")
         rule = self.tutorial.allows.get(type(move).__name__, "")
         by = f", by {rule}," if rule else ""
+        about = step.about or words(step.move)
         return Verdict(
             "other",
-            f"That is legal too{by} but this step is about {step.about}: {words(step.move)} ({', '.join(step.rules)}). "
+            f"That is legal too{by} but this step is about {about} ({', '.join(step.rules)}). "
             "It was taken back; try again.",
             rule,
         )

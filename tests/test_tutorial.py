@@ -166,7 +166,8 @@ def test_a_scripted_learner_completes_the_tutorial_on_the_board(game: str) -> No
         if wrong is not None:
             assert board.play(wrong) is False
             rule = lesson.tutorial.allows.get(type(wrong).__name__, "")
-            assert f"That is legal too, by {rule}, but this step is about {step.about}" in board.status.text
+            about = step.about or board.move_text(step.move)
+            assert f"That is legal too, by {rule}, but this step is about {about}" in board.status.text
             assert len(board.states) == before and lesson.step is step
             explained = True
         illegal = None if refused else _illegal(lesson)
@@ -280,8 +281,10 @@ def test_the_app_opens_the_lesson_and_returns_to_the_game_as_it_was() -> None:
     board = app.board
     assert board is app.learn.board and game.layout.display == "none"
     assert "Step 1 of 17" in app.exercise_text.value and "1 move played" in app.exercise_text.value
+    assert "you play: Red" in app.about.value and "Blue" not in app.about.value  # Blue's moves are the replies
     board.click_point((4, 2))
     assert app.learn.lesson.progress() == "Step 2 of 17" and "Step 2 of 17" in app.exercise_text.value
+    assert "step 2 of 17" in app.notice.value
     app.learn.text.open_rule("CL-4.2")  # a rule id of the lesson opens the rules beside the board
     assert app.tabs.selected_index == app.RULES_TAB and app.rules.focus == "CL-4.2"
     app.restart()  # the step again from its start, the game still put aside
