@@ -45,7 +45,9 @@ def estimate_html(result: estimates.Estimate | None, waiting: str = "") -> str:
     if result is None:
         return markup.render("estimate.html", waiting=waiting or "Press the button to estimate.", rows=[], notes=[])
     heading = "The game is over" if result.exact else "Each player's chance to win (an estimate)"
-    return markup.render("estimate.html", waiting="", heading=heading, rows=_rows(result), notes=result.notes())
+    return markup.render(
+        "estimate.html", waiting="", heading=heading, rows=_rows(result), notes=result.notes(), over=result.exact
+    )
 
 
 def history_figure(points: dict[int, estimates.Estimate], names: list[str]) -> Any:
@@ -129,11 +131,15 @@ class EstimatePanel(widgets.VBox):
         if board is None:
             self.text.value = estimate_html(None, "There is no game on the board.")
             return None
+        self.button.disabled = True  # the page says at once that the estimate is under way
+        self.text.value = estimate_html(None, f"Playing the position out (at most {self.cpu:g} s) ...")
         try:
             result = estimates.estimate(board.session.live, seed=self.seed, cpu=self.cpu)
         except ValueError as error:
             self.text.value = estimate_html(None, f"No estimate: {error}")
             return None
+        finally:
+            self.button.disabled = False
         self.text.value = estimate_html(result)
         if self.chart is None:  # from now on the chart follows the game
             self.chart = views.ChartView(history_figure({}, []))

@@ -177,6 +177,7 @@ def test_the_tab_tells_each_seat_in_words_and_a_bar_on_request():
     for name in registry.game("meetjesland").seat_names(3):
         assert name in text
     assert text.count("<meter") == 3 and "95 % interval" in text and "an estimate" in text
+    assert "see the whole position" in text and not panel.button.disabled
     assert panel.chart is not None and panel.chart in panel.children
     assert panel.wait(60) and 0 in panel.points  # the chart's first point: the position on the board
     empty = EstimatePanel(lambda: None)
