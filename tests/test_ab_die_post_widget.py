@@ -382,7 +382,7 @@ def test_the_board_s_html_comes_from_templates_and_escapes_what_it_shows():
     shown = [board.players_panel.value, board.info.value, board.odds_panel.value, board.choice_label.value]
     shown += [explorer.heading.value, explorer.result.value]
     assert all(text and "style=" not in text for text in shown)
-    assert '<progress class="rb-adp-score" max="15" value="0"' in board.players_panel.value
+    assert '<td title="0 of 15 points">0</td>' in board.players_panel.value
     assert '<span class="rb-adp-glyph rb-adp-seat-1">\u25a0</span> P2 (blue)' in board.players_panel.value
     # what the engine says reaches the page escaped: an event with markup in it is text, not HTML
     board.states[-1] = dataclasses.replace(board.state, events=("<b>a hurricane</b> & more",))

@@ -65,6 +65,9 @@ __all__ = [
 PLAYER_FILL = ("#d62728", "#0072b2", "#f2c500", "#ffffff", "#999999", "#882255")
 PLAYER_TEXT = ("#ffffff", "#ffffff", "#000000", "#000000", "#000000", "#ffffff")  # the seat number on the fill
 PLAYER_SYMBOL = ("triangle-up", "square", "diamond", "circle", "star", "hexagram")
+# Planes smaller than a field's disc, the diamond, the star and the hexagram (which reach further than their size)
+# smaller still: a neighbour's number, 20 px away along a lane, stays clear of every plane.
+PLANE_SIZE = (16, 16, 14, 16, 14, 14)
 PLAYER_GLYPH = ("\u25b2", "\u25a0", "\u25c6", "\u25cf", "\u2605", "\u2721")  # the marker shapes as text
 # The hurricane indicator's marbles (always named in words too), at least 30 units apart under the same simulations.
 MARBLE_FILL = {"green": "#44aa99", "blue": "#332288", "red": "#cc3311", "yellow": "#f2c500", "black": "#000000"}
@@ -370,7 +373,7 @@ def _add_live_layers(figure: go.Figure) -> None:
         hoverinfo="text",
         textposition="middle center",
         textfont={"size": 11},
-        marker={"size": FIELD_SIZE, "line": {"color": "#000000", "width": 1.5}},
+        marker={"line": {"color": "#000000", "width": 1.5}},
     )
 
 
@@ -707,6 +710,7 @@ class Board(Table):
             marker={
                 "symbol": [PLAYER_SYMBOL[player] for player in range(state.players)],
                 "color": [PLAYER_FILL[player] for player in range(state.players)],
+                "size": [PLANE_SIZE[player] for player in range(state.players)],
             },
             hovertext=[f"{player_label(p)} on {field_name(self.track, f)}" for p, f in enumerate(state.positions)],
             customdata=list(state.positions),

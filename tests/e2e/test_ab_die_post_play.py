@@ -59,7 +59,9 @@ def airport_position() -> adp.State:
 def mirror(state: adp.State) -> widget.Board:
     """The Python board the app makes of a loaded save: its default computer players, seed: moves in the save."""
     computer = {seat: bot for seat, bot in registry.game("ab_die_post").default_computer.items() if seat < 3}
-    return widget.Board(state, seed=len(state.history), computer=computer)
+    table = widget.Board(state, seed=len(state.history), computer=computer)
+    table.pace = "off"  # its computer moves land at once (the page plays them out at its pace; it waits for them)
+    return table
 
 
 def click(page, table: widget.Board, name: str, field: str) -> None:

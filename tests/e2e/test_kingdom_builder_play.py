@@ -59,9 +59,10 @@ def tile_position() -> kb.State:
 
 def mirror(state: kb.State) -> widget.Board:
     """The Python board the app makes of a loaded save: its default computer player, seed: moves in the save."""
-    return widget.Board(
-        state, seed=len(state.history), computer=dict(registry.game("kingdom_builder").default_computer)
-    )
+    computer = dict(registry.game("kingdom_builder").default_computer)
+    table = widget.Board(state, seed=len(state.history), computer=computer)
+    table.pace = "off"  # its computer moves land at once (the page plays them out at its pace; it waits for them)
+    return table
 
 
 def ring_of(table: widget.Board, hex_: tuple[int, int]) -> int:
