@@ -11,6 +11,7 @@ export default {
     button.className = "lm-Widget jupyter-widgets jupyter-button widget-button rulebook-load";
     button.textContent = "Load";
     button.title = "Continue a saved game from a file";
+    button.style.width = "80px"; // as wide as Save beside it (style.css), not ipywidgets' 148 px of a button
     button.addEventListener("click", () => input.click());
     input.addEventListener("change", async () => {
       const file = input.files && input.files[0];

@@ -8,6 +8,9 @@ server needs.
   kernel whose page went without a word is stopped within a minute of losing its connection; one that no page
   ever claimed, after two; an open page left idle, after ``cull_idle_timeout`` (an hour). The preheated pool is
   never culled and stays at its size.
+- Nothing from another host: Voila's pages link Font Awesome from cdn.jsdelivr.net (which ipywidgets' icons need,
+  and which Voila's own voila-style.js holds already). ``rulebook/voila_templates`` comes first in the template
+  paths: the app's page without those links, and the frame of Voila's other pages (errors) without its own.
 - Many pages at once: at most ``max_kernels`` games (default: as the memory allows) and ``max_starting`` pages
   started together (default: one per core). A page that must wait, or cannot be served, gets a short page that says
   so in words and tries again by itself (:class:`rulebook.serve.Door`), never a blank one.
@@ -18,11 +21,15 @@ from __future__ import annotations
 import html
 import os
 import time
+from collections.abc import Iterable
+from contextvars import ContextVar
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import tornado.web
+from jupyter_core.utils import ensure_async
 from jupyter_server._tz import utcnow
 from jupyter_server.auth.authorizer import AllowAllAuthorizer
 from jupyter_server.auth.identity import PasswordIdentityProvider
@@ -33,7 +40,11 @@ from voila.tornado.handler import TornadoVoilaHandler
 from .kernel_manager import KernelManager
 from .serve import Door, default_places, is_loopback
 
+TEMPLATES = Path(__file__).with_name("voila_templates")  # before Voila's own: its pages without a CDN's files
 WAIT_REFRESH, FULL_REFRESH = 2, 30  # seconds before a waiting page, and a page told the server is full, try again
+# the kernel of the page this request is serving, once it has one (None outside a page's request, and in the
+# preheated pool's refill, which Voila starts from inside a page's request)
+SERVING: ContextVar[list[str] | None] = ContextVar("rulebook_serving", default=None)
 
 NOTICE = """<!DOCTYPE html>
 <html lang="en">
@@ -69,6 +80,7 @@ class RulebookKernelManager(KernelManager):
         super().__init__(**kwargs)
         self._left: dict[str, Any] = {}  # kernel -> when its last connection closed
         self._claimed: dict[str, Any] = {}  # kernel -> when a page was given it (a preheated kernel)
+        self._served: set[str] = set()  # kernels whose page has been served: the places taken
 
     def notify_connect(self, kernel_id: str) -> None:
         super().notify_connect(kernel_id)
@@ -83,10 +95,15 @@ class RulebookKernelManager(KernelManager):
         """A page was given this (preheated) kernel now: its wait for the page counts from here."""
         self._claimed[kernel_id] = utcnow()
 
+    def served(self, kernel_ids: Iterable[str]) -> None:
+        """These kernels' page has been served: each takes one of the server's places until it stops."""
+        self._served.update(kernel_id for kernel_id in kernel_ids if kernel_id in self._kernels)
+
     def page_kernels(self) -> int:
-        """Kernels that belong to pages: all but the preheated pool's (each pool entry holds at most one)."""
-        pools = getattr(self, "_pools", {})  # voila's VoilaKernelManager, which this class is the base of
-        return max(0, len(self.list_kernel_ids()) - sum(len(pool) for pool in pools.values()))
+        """Running kernels of pages that have been served: the places taken. Not the preheated pool's, and not a
+        page's that is still starting (the door counts that page itself): kernels minus the pool's entries counted
+        such a page twice once it took the pool's kernel, and counted too few while a pool entry had no kernel yet."""
+        return len(self._served.intersection(self.list_kernel_ids()))
 
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
         kernel = self._kernels.get(kernel_id)
@@ -115,6 +132,7 @@ class RulebookKernelManager(KernelManager):
             if not restart:
                 self._left.pop(kernel_id, None)
                 self._claimed.pop(kernel_id, None)
+                self._served.discard(kernel_id)
 
 
 class PageHandler(TornadoVoilaHandler):
@@ -127,9 +145,8 @@ class PageHandler(TornadoVoilaHandler):
             return
         self.xsrf_token  # noqa: B018 - reading it sets the _xsrf cookie (tornado), sent by the page's close beacon
         door: Door = self.settings["rulebook_door"]
-        verdict, ticket, count = door.arrive(
-            self.get_argument("ticket", "")[:64], self.kernel_manager.page_kernels(), time.monotonic()
-        )
+        taken = self.kernel_manager.page_kernels()
+        verdict, ticket, count = door.arrive(self.get_argument("ticket", "")[:64], taken, time.monotonic())
         if verdict == "full":
             self._notice(
                 "full",
@@ -151,9 +168,16 @@ class PageHandler(TornadoVoilaHandler):
                 ticket,
             )
             return
+        self.log.info(
+            "rulebook: a page is let in (%d starting, %d of %d places taken)", door.in_flight, taken, door.places
+        )
+        page: list[str] = []
+        serving = SERVING.set(page)
         try:
             await super().get(path)
         finally:
+            SERVING.reset(serving)
+            self.kernel_manager.served(page)
             door.leave()
 
     def _notice(self, kind: str, refresh: int, heading: str, text: str, ticket: str) -> None:
@@ -194,6 +218,13 @@ class RulebookVoila(Voila):
         self.authorizer_class = AllowAllAuthorizer
         self.custom_display_url = ""
 
+    def setup_template_dirs(self) -> None:
+        """Voila's template paths with the rulebook's pages first, and no template chosen by the page's address
+        (``?template=``: another template is one whose files this module has not checked)."""
+        super().setup_template_dirs()
+        self.template_paths = [str(TEMPLATES), *(path for path in self.template_paths if path != str(TEMPLATES))]
+        self.voila_configuration.allow_template_override = "NO"
+
     def init_settings(self) -> dict:
         settings = super().init_settings()
         settings["disable_check_xsrf"] = False
@@ -204,18 +235,43 @@ class RulebookVoila(Voila):
         starting = self.max_starting if self.max_starting > 0 else os.cpu_count() or 1
         settings["rulebook_door"] = Door(places, starting)
         self.log.info("rulebook: at most %d games at once, %d started together", places, starting)
-        manager = self.kernel_manager
+        self._note_page_kernels(self.kernel_manager)
+        return settings
+
+    @staticmethod
+    def _note_page_kernels(manager: Any) -> None:
+        """Note which kernel each page gets (:data:`SERVING`), from the preheated pool or started for it, and when
+        a page got a preheated one (see ``cull_unclaimed``)."""
+        if not hasattr(manager, "claimed"):
+            return
         hand_out = getattr(manager, "get_rendered_notebook", None)
-        if hand_out is not None and hasattr(manager, "claimed"):
+        if hand_out is not None:
 
             async def get_rendered_notebook(*args: Any, **kwargs: Any) -> Any:
-                """Voila's hand-out of a preheated kernel, noting when the page got it (see ``cull_unclaimed``)."""
-                result = await hand_out(*args, **kwargs)
+                """Voila's hand-out of a preheated kernel; the pool's refill it starts is no page's kernel."""
+                page = SERVING.get()
+                outside = SERVING.set(None)
+                try:
+                    result = await hand_out(*args, **kwargs)
+                finally:
+                    SERVING.reset(outside)
                 manager.claimed(result[2])
+                if page is not None:
+                    page.append(result[2])
                 return result
 
             manager.get_rendered_notebook = get_rendered_notebook
-        return settings
+        start = manager.start_kernel
+
+        async def start_kernel(*args: Any, **kwargs: Any) -> str:
+            """A kernel started for a page that found the pool empty (or for the pool, outside any page)."""
+            kernel_id = await ensure_async(start(*args, **kwargs))
+            page = SERVING.get()
+            if page is not None:
+                page.append(kernel_id)
+            return kernel_id
+
+        manager.start_kernel = start_kernel
 
     def init_handlers(self) -> list:
         return [
