@@ -164,13 +164,17 @@ def playwright():
 
 @pytest.fixture(scope="session")
 def browser(playwright, tmp_path_factory):
-    """One browser profile for the session, as a person's browser keeps its cache from page to page."""
+    """One browser profile for the session, as a person's browser keeps its cache from page to page. Its pages prefer
+    reduced motion, so the computer's replies land at once (pace "off", issue 26.2), as on the Python boards the tests
+    compare the page with; a test of the paced default asks for ``page.emulate_media(reduced_motion="no-preference")``
+    (tests/e2e/test_pace_play.py)."""
     context = playwright.chromium.launch_persistent_context(
         str(tmp_path_factory.mktemp("chromium")),
         executable_path=CHROMIUM,
         headless=True,
         args=FLAGS,
         viewport={"width": 1400, "height": 1300},  # tall enough for the tallest board (Claim, ~1090 px)
+        reduced_motion="reduce",
     )
     try:
         yield context

@@ -36,8 +36,8 @@ def page_of(jupyter_env, browser, request, tmp_path):
     def open_page(reduced_motion: bool = False):
         page = browser.new_page()
         request.addfinalizer(page.close)
-        if reduced_motion:
-            page.emulate_media(reduced_motion="reduce")
+        # the shared browser prefers reduced motion (conftest.py): this page says which it prefers
+        page.emulate_media(reduced_motion="reduce" if reduced_motion else "no-preference")
         page.set_viewport_size({"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}/?token={TOKEN}", wait_until="commit", timeout=120_000)
         page.wait_for_selector(BOARD, timeout=180_000)

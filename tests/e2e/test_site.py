@@ -419,6 +419,59 @@ def test_game_page(game, chromium, server, timings, tmp_path):
         context.close()
 
 
+def place_a_piece(frame, board, candidates: list[int]) -> str:
+    """Claim's placement: click free points of ``candidates`` in turn until one takes Red's piece (a point the
+    computer took first is refused); returns the status line after it."""
+    for point in list(candidates):
+        candidates.remove(point)
+        before = status(frame)
+        click_point(board, 0, point)
+        after = changed(frame, before)
+        if "Refused" not in after:
+            return after
+    raise AssertionError(f"no free point among the candidates; the status says {status(frame)!r}")
+
+
+def test_claim_s_computer_replies_come_one_by_one_in_the_browser_s_python(chromium, server):
+    """The computer's turn at the default pace, timed by Pyodide's event loop (the browser's setTimeout): after Red's
+    two pieces the status line tells Blue's moves one at a time with Skip to the end beside them, then gives the turn
+    back; on the next turn Skip to the end plays Blue's moves at once, and the board takes Red's clicks again."""
+    context = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT}, reduced_motion="no-preference")
+    try:
+        page, frame, _ = open_page(context, f"{server}/claim/", BOARD)
+        frame.locator(".rulebook-status").first.wait_for(timeout=60_000)
+        assert frame.locator(".rulebook-app .rulebook-pace select").first.input_value() == "one by one"
+        board = frame.locator(".rulebook-app .rulebook-board").first
+        skip = frame.locator(".rulebook-status button:has-text('Skip to the end')")
+        candidates = list(range(0, 68, 5))  # Claim's 68 points, spread out over the island
+        place_a_piece(frame, board, candidates)
+        place_a_piece(frame, board, candidates)  # Red's second piece ends the turn: Blue's two follow
+        seen: list[tuple[str, bool]] = []  # the status line's last line, and whether Skip was offered with it
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            text = status(frame)
+            now = (text.strip().splitlines()[-1].replace("Skip to the end", "").strip(), "Skip to the end" in text)
+            if not seen or seen[-1] != now:
+                seen.append(now)
+            if not now[1] and now[0].startswith("Blue:"):
+                break
+            time.sleep(0.05)
+        page.screenshot(path=SHOTS / "site-claim-paced.png")
+        blue = [line for line, _ in seen if line.startswith("Blue:")]
+        assert len(set(blue)) == 2, seen  # Blue's two pieces, each told in its turn
+        assert (blue[0], True) in seen, seen  # the first told while the second was still to come
+        assert "Your turn" in status(frame) and skip.count() == 0, status(frame)
+        place_a_piece(frame, board, candidates)
+        place_a_piece(frame, board, candidates)
+        skip.first.click(timeout=10_000)  # Blue's first piece is 0.9 s away
+        frame.locator(".rulebook-status", has_text="Skipped to the end").first.wait_for(timeout=30_000)
+        assert "Blue" in status(frame) and skip.count() == 0, status(frame)
+        page.screenshot(path=SHOTS / "site-claim-skipped.png")
+        assert "Red: places" in place_a_piece(frame, board, candidates)  # nothing hangs: Red plays on
+    finally:
+        context.close()
+
+
 def test_minimal_page_at_the_end(chromium, server, timings):
     visit_minimal(chromium, server, timings, "end")
 
