@@ -253,6 +253,7 @@ def parse(game: str, data: Any, source: str = "tutorial") -> Tutorial:
         read.append(
             _step(declared, item, number, read[-1] if read else None, known, classes, f"{source}, step {number}")
         )
+    _check_ends(declared, read, source)
     return Tutorial(
         game=game,
         title=_text(data, "title", source),
@@ -307,6 +308,21 @@ def _step(
         own_position="position" in item,
         after=after,
     )
+
+
+def _check_ends(declared: registry.Game, steps: list[TutorialStep], source: str) -> None:
+    """After every step the learner is to move (or the game is over), waiting on no chance: a board shows that
+    position while the lesson waits, and a seat that only replies must never be left to move (its computer
+    player would play there)."""
+    engine = declared.engine
+    learner = {seat for step in steps if (seat := getattr(step.state, "player", None)) is not None}
+    for step in steps:
+        if engine.outcome(step.after) is not None:
+            continue
+        if engine.chance_outcomes(step.after):
+            raise _fail(f"{source}, step {step.number}", "its replies leave chance to settle: script the outcome")
+        if getattr(step.after, "player", None) not in learner:
+            raise _fail(f"{source}, step {step.number}", "its replies leave a seat the learner does not play to move")
 
 
 def _start_of(

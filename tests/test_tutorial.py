@@ -112,6 +112,19 @@ def test_loading_a_broken_tutorial_names_the_problem(change: Any, message: str) 
         tutorial.parse("claim", _broken(change), source="claim/tutorial.json")
 
 
+def test_replies_that_leave_chance_or_a_replying_seat_to_move_are_refused() -> None:
+    data = copy.deepcopy(_data("ab_die_post"))
+    data["steps"] = data["steps"][:1]
+    data["steps"][0]["replies"] = []  # the card drawn is no longer scripted
+    with pytest.raises(ValueError, match="step 1: its replies leave chance to settle"):
+        tutorial.parse("ab_die_post", data)
+    data = copy.deepcopy(_data("ab_die_post"))
+    data["steps"] = data["steps"][:3]
+    data["steps"][2]["replies"] = data["steps"][2]["replies"][:2]  # Blue left in the middle of its turn
+    with pytest.raises(ValueError, match="step 3: its replies leave a seat the learner does not play to move"):
+        tutorial.parse("ab_die_post", data)
+
+
 def test_a_position_at_the_end_of_the_game_is_refused() -> None:
     won = encode_move(tutorial.load("claim").steps[-1].move)
     data = _broken(lambda d: d["steps"].append({"say": "Again.", "move": won, "rules": ["CL-10.1"]}))
@@ -315,3 +328,33 @@ def test_a_game_without_a_tutorial_has_no_learn_tab() -> None:
         pytest.skip("every game has a tutorial")
     app = App(others[0], seed=1)
     assert app.learn_tab is None and "Learn" not in app.tabs.titles
+
+
+def _press(board: Any, move: Any) -> None:
+    """Make an Ab die Post! move with the board's own controls: its buttons, a click on a field, the list."""
+    name = type(move).__name__
+    buttons = {"DrawCard": board.draw_button, "Stop": board.stop_button, "Fly": board.fly_button}
+    if name in buttons:
+        buttons[name].click()
+    elif name == "Move":
+        board.click_field(move.path[-1])
+    else:
+        board.choice.value = move
+        board.play_button.click()
+
+
+def test_the_ab_die_post_lesson_is_completed_with_the_boards_controls() -> None:
+    panel = LearnPanel("ab_die_post")
+    lesson = panel.lesson
+    panel.board.fly_button.click()  # no cards yet: refused by the rule, nothing played
+    assert "Refused by ADP-5.1" in panel.board.status.text and panel.board.live.history == ()
+    while not lesson.finished:
+        if lesson.waiting:
+            panel.skip_button.click()
+            continue
+        number = lesson.step.number
+        _press(panel.board, lesson.step.move)
+        assert lesson.index == number or lesson.waiting, (number, panel.board.status.text)
+    state = panel.board.live
+    assert state.scores == (9, 5) and state.flight == 2 and state.player == 0
+    assert "picks up the passenger" in panel.board.history_html(limit=80)
