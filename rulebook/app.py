@@ -379,12 +379,15 @@ class App(widgets.VBox):
                 style={"description_width": "150px"},
                 layout=widgets.Layout(width="330px"),
             )
-            note = widgets.HTML(layout=widgets.Layout(width="330px"))
+            note = widgets.HTML(layout=widgets.Layout(width="100%", flex="0 0 auto"))  # wraps in the panel
             note.add_class("rulebook-level-note")
             control.observe(lambda _change, seat=seat: self._describe_level(seat), names="value")
             self.seats.append(control)
             self.seat_notes.append(note)
-            seat_rows.append(widgets.VBox([control, note], layout=widgets.Layout(padding="0", margin="0")))
+            # never squeezed by the panel's height (a long set-up scrolls instead): the description stays whole
+            # never squeezed by the panel's height (a long set-up scrolls instead): the description stays whole
+            row = widgets.Layout(flex="0 0 auto", width="100%", overflow="visible")
+            seat_rows.append(widgets.VBox([control, note], layout=row))
         self.seed_text = widgets.Text(
             description="Seed",
             placeholder="blank: a new random game",

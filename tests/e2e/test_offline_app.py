@@ -100,11 +100,29 @@ def test_the_app_asks_no_other_host(game, offline_chromium, served):
             )
             shown = page.locator(".rulebook-app .rulebook-level-note", has_text=level.description[:40]).first
             assert level.description in shown.inner_text().replace("\n", " ")
+            # cut: the text overflows its box, or a box around it that hides what overflows is smaller than it
+            # (the set-up panel's column squeezed the row of a seat when the game has many options)
             cut = shown.evaluate(
-                """note => [note, ...note.querySelectorAll("*")]
-                  .filter(e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
-                  .map(e => `${e.className}: ${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight}`)
-                """
+                """note => {
+                  const text = note.querySelector(".rb-level-note") || note;
+                  const cut = [note, ...note.querySelectorAll("*")]
+                    .filter(e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+                    .map(
+                      e => `${e.className}: ${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight}`
+                    );
+                  const inner = text.getBoundingClientRect();
+                  for (let box = text.parentElement; box && !box.matches(".widget-tab"); box = box.parentElement) {
+                    const style = getComputedStyle(box);
+                    if (style.overflowY === "visible" && style.overflowX === "visible") continue;
+                    const outer = box.getBoundingClientRect();
+                    if (inner.right > outer.right + 1 || inner.left < outer.left - 1)  // never scrolled sideways
+                      cut.push(`${box.className}: ${Math.round(outer.width)} px wide holds ${Math.round(inner.width)}`);
+                    if (style.overflowY === "auto" || style.overflowY === "scroll") break;  // the panel scrolls down
+                    if (inner.top < outer.top - 1 || inner.bottom > outer.bottom + 1)
+                      cut.push(`${box.className}: ${Math.round(outer.height)} px holds ${Math.round(inner.height)}`);
+                  }
+                  return cut;
+                }"""
             )
             page.screenshot(path=SHOTS / f"offline-{game}-setup-{level.name}.png")
             assert not cut, f"{game}: the description of {level.label} is cut off: {cut}"
