@@ -385,7 +385,6 @@ class App(widgets.VBox):
             self.seats.append(control)
             self.seat_notes.append(note)
             # never squeezed by the panel's height (a long set-up scrolls instead): the description stays whole
-            # never squeezed by the panel's height (a long set-up scrolls instead): the description stays whole
             row = widgets.Layout(flex="0 0 auto", width="100%", overflow="visible")
             seat_rows.append(widgets.VBox([control, note], layout=row))
         self.seed_text = widgets.Text(
