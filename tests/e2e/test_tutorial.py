@@ -1,11 +1,13 @@
-"""The guided first game in a real browser (issue 27.4): Claim's lesson opened from the app's Learn tab and completed by
-clicks on the board, with one deliberate wrong move on the way (a legal placement that is not the step's: its
-explanation shown, nothing played), then Back to your game. The time a scripted learner needs goes to
-.e2e/timings.md; screenshots to .e2e/app-claim-tutorial-*.png."""
+"""The guided first games in a real browser (issue 27.4): each lesson opened from the app's Learn tab and completed by
+clicks on the board, with one deliberate wrong move on the way (a legal move that is not the step's: its explanation
+shown, nothing played), then Back to your game. The time a scripted learner needs goes to .e2e/timings.md and
+.e2e/tutorial_timings.md; screenshots to .e2e/app-GAME-tutorial-*.png."""
 
 from __future__ import annotations
 
 import time
+
+import pytest
 
 from .conftest import SHOTS
 from .drivers import click_point
@@ -24,7 +26,7 @@ def wait_for_text(page, words: str, seconds: float = 30) -> None:
     page.locator(TEXT, has_text=words).first.wait_for(timeout=seconds * 1000)
 
 
-def clicks(step) -> list[tuple[int, int]]:
+def claim_clicks(step) -> list[tuple[int, int]]:
     """The points a person clicks to make the step's move on Claim's board: a piece that has just captured stays in
     hand (CL-7.4), and a jump that could go on is ended with a click on its last landing point."""
     from rulebook.claim import widget
@@ -43,12 +45,71 @@ def clicks(step) -> list[tuple[int, int]]:
     return points
 
 
-def test_the_claim_lesson_completed_by_clicks_with_one_wrong_move(browser, serve, tmp_path):  # noqa: F811
+def claim_move(page, board, step) -> None:
+    where = {point: index for index, point in enumerate(step.state.island.points)}  # the territories' cells
+    for point in claim_clicks(step):
+        click_point(board, 0, where[point])
+
+
+ADP_BUTTONS = {"DrawCard": "Draw a card", "Stop": "Stop drawing", "Fly": "Fly"}
+
+
+def ab_die_post_move(page, board, step) -> None:
+    """Ab die Post's moves as a person makes them: a button, a click on the orange ring the route ends on, or the
+    payment chosen in the list and Play choice (the same position on a board in Python says which ring, which label)."""
+    from rulebook.ab_die_post import widget
+
+    name = type(step.move).__name__
+    if name in ADP_BUTTONS:
+        board.locator(f"button:text-is('{ADP_BUTTONS[name]}')").first.click()
+        return
+    table = widget.Board(step.state, seed=0, computer={})
+    try:
+        if name == "Move":
+            rings = list(table.target_trace.customdata)
+            layer = [drawn.name for drawn in table.figure.plot.data].index("legal targets")
+            click_point(board, layer, rings.index(step.move.path[-1]))
+            return
+        label = next(text for text, move in table.choice.options if move == step.move)
+    finally:
+        table.close()
+    board.locator("select").first.select_option(label=label)
+    time.sleep(0.5)
+    board.locator("button", has_text="Play choice").first.click()
+
+
+def board_state(game: str):
+    """The position of the lesson's first step (the points' order of its board's cells)."""
     from rulebook import tutorial
 
-    lesson = tutorial.load("claim")
+    return tutorial.load(game).steps[0].state
+
+
+MOVES = {"claim": claim_move, "ab_die_post": ab_die_post_move}
+# the deliberate wrong move of each lesson: (step number, the move's maker, words its explanation must hold)
+WRONG = {
+    "claim": (
+        1,
+        lambda page, board: click_point(board, 0, list(board_state("claim").island.points).index((0, 0))),
+        "this step is about placing your first piece on C7",
+    ),
+    "ab_die_post": (
+        3,
+        lambda page, board: board.locator("button:text-is('Draw a card')").first.click(),
+        "this step is about stopping while you are ahead",
+    ),
+}
+WON = {"claim": "Red wins", "ab_die_post": ""}
+
+
+@pytest.mark.parametrize("game", sorted(MOVES))
+def test_a_lesson_completed_by_clicks_with_one_wrong_move(browser, serve, tmp_path, game):  # noqa: F811
+    from rulebook import registry, tutorial
+
+    lesson = tutorial.load(game)
     total = len(lesson.steps)
-    page, _ = open_app(browser, serve, tmp_path, "claim")
+    wrong_step, wrong, explained = WRONG[game]
+    page, _ = open_app(browser, serve, tmp_path, game)
     try:
         game_status = status(page)
         page.locator(".rulebook-app .lm-TabBar-tab", has_text="Learn").first.click()
@@ -56,21 +117,20 @@ def test_the_claim_lesson_completed_by_clicks_with_one_wrong_move(browser, serve
         started = time.monotonic()
         page.locator(f"{LESSON_BOARD} .rulebook-figure svg .trace .point").first.wait_for(timeout=60_000)
         wait_for_text(page, f"Step 1 of {total}")
-        record("app claim: Learn to the lesson's board drawn", time.monotonic() - started)
-        board = page.locator(LESSON_BOARD).first
-        where = {point: index for index, point in enumerate(lesson.steps[0].state.island.points)}
-        click_point(board, 0, where[(0, 0)])  # A11: free, so legal, but step 1 asks for C7
-        board.locator(".rulebook-status", has_text="That is legal too, by CL-4.2").first.wait_for(timeout=30_000)
-        told = board.locator(".rulebook-status").first.inner_text()
-        assert "this step is about placing your first piece on C7" in told and "taken back" in told, told
-        assert f"Step 1 of {total}" in lesson_text(page)
-        page.screenshot(path=SHOTS / "app-claim-tutorial-wrong-move.png")
+        record(f"app {game}: Learn to the lesson's board drawn", time.monotonic() - started)
         for step in lesson.steps:
             wait_for_text(page, f"Step {step.number} of {total}")
             board = page.locator(LESSON_BOARD).first
             board.locator(".rulebook-figure svg .trace .point").first.wait_for(timeout=60_000)
-            for point in clicks(step):
-                click_point(board, 0, where[point])
+            if step.number == wrong_step:
+                allows = lesson.allows.get(type(step.move).__name__, "")
+                wrong(page, board)
+                board.locator(".rulebook-status", has_text="That is legal too").first.wait_for(timeout=30_000)
+                told = board.locator(".rulebook-status").first.inner_text()
+                assert explained in told and "taken back" in told, told
+                assert allows and f"Step {step.number} of {total}" in lesson_text(page)
+                page.screenshot(path=SHOTS / f"app-{game}-tutorial-wrong-move.png")
+            MOVES[game](page, board, step)
             following = f"Step {step.number + 1} of {total}" if step.number < total else f"All {total} steps done"
             next_button = page.locator(f"{LESSON} .rulebook-tutorial-skip", has_text="Next").first
             deadline = time.monotonic() + 30
@@ -79,20 +139,22 @@ def test_the_claim_lesson_completed_by_clicks_with_one_wrong_move(browser, serve
                 if following in text:
                     break
                 if "Done." in text and next_button.is_visible():
-                    if step.number in (6,):
-                        page.screenshot(path=SHOTS / f"app-claim-tutorial-step-{step.number}-done.png")
                     next_button.click()
                     wait_for_text(page, following)  # one click: a second one would skip the step after
                     break
                 time.sleep(0.3)
             assert following in lesson_text(page), (step.number, lesson_text(page), status(page))
-            if step.number in (8, 13):
-                page.screenshot(path=SHOTS / f"app-claim-tutorial-step-{step.number}.png")
+            if step.number in (total // 2, total - 1):
+                page.screenshot(path=SHOTS / f"app-{game}-tutorial-step-{step.number}.png")
         seconds = time.monotonic() - started
-        record(f"app claim: the guided first game completed by clicks ({total} steps, one wrong move)", seconds)
-        page.locator(".rulebook-app .rulebook-banner", has_text="Red wins").first.wait_for(timeout=30_000)
+        record(f"app {game}: the guided first game completed by clicks ({total} steps, one wrong move)", seconds)
+        with open(SHOTS / "tutorial_timings.md", "a", encoding="utf-8") as report:  # beside timings.md, which
+            report.write(f"| {game} | {total} steps | {seconds:.1f} s |\n")  # a parallel run may start anew
+        if WON[game]:
+            page.locator(".rulebook-app .rulebook-banner", has_text=WON[game]).first.wait_for(timeout=30_000)
         assert page.locator(f"{LESSON} button", has_text="Play a full game").first.is_visible()
-        page.screenshot(path=SHOTS / "app-claim-tutorial-end.png")
+        assert registry.game(game).levels  # the offer plays against its weakest level
+        page.screenshot(path=SHOTS / f"app-{game}-tutorial-end.png")
         page.locator(".rulebook-back-to-game").first.click()
         page.get_by_text("Back to your game, as you left it.").first.wait_for(timeout=30_000)
         assert status(page) == game_status, (status(page), game_status)
