@@ -24,40 +24,55 @@ function announcer() {
   return region;
 }
 
+function followLog(model) {
+  // a move log's new lines, read out as they come: from the model, so a log whose view is folded away (or not
+  // drawn yet) is heard too
+  let seen = null; // the highest step read so far (null: nothing yet, nothing to announce)
+  const read = () => {
+    if (!(model.get("_dom_classes") || []).includes("rulebook-log")) return;
+    const page = document.createElement("template");
+    page.innerHTML = model.get("value");
+    const lines = [...page.content.querySelectorAll("[data-step]")];
+    const newest = Math.max(0, ...lines.map((line) => Number(line.dataset.step)));
+    if (seen !== null && newest > seen) {
+      // the log is newest first: the new lines read out oldest first, each with its player
+      const who = (line) => spoken(line.closest(".rb-log-group")?.querySelector("b") ?? document.createElement("b"));
+      const fresh = lines.filter((line) => Number(line.dataset.step) > seen).reverse();
+      announcer().textContent = fresh.map((line) => `${who(line)}: ${spoken(line)}`).join(". ");
+    } else if (seen === null) {
+      announcer(); // there before its first words, as a live region must be
+    }
+    seen = newest;
+  };
+  read();
+  model.on("change:value", read);
+  model.on("change:_dom_classes", read);
+}
+
 export default {
+  initialize({ model }) {
+    followLog(model);
+  },
   render({ model, el }) {
     const body = document.createElement("div");
     const detail = document.createElement("div");
     detail.className = "rb-rule-text-detail";
     el.append(body, detail);
-    let seen = null; // the highest step of the log shown so far (null: nothing shown yet, nothing to announce)
     const show = () => {
-      const status = el.classList.contains("rulebook-status");
-      const log = el.classList.contains("rulebook-log");
+      const status = (model.get("_dom_classes") || []).includes("rulebook-status"); // (el's classes come later)
       if (status && body.getAttribute("role") !== "status") body.setAttribute("role", "status");
-      if (log) announcer(); // there before its first words, as a live region must be
       body.innerHTML = model.get("value");
       detail.innerHTML = model.get("detail");
       detail.hidden = !model.get("detail");
-      if (!log) return;
-      const lines = [...body.querySelectorAll("[data-step]")];
-      for (const line of lines) {
+      for (const line of body.querySelectorAll("[data-step]")) {
         line.tabIndex = 0;
         line.setAttribute("aria-label", `${spoken(line)} (Enter shows the position after this move)`);
       }
-      const steps = lines.map((line) => Number(line.dataset.step));
-      const newest = steps.length ? Math.max(...steps) : 0;
-      if (seen !== null && newest > seen) {
-        // the log is newest first: the new lines read out oldest first
-        const fresh = lines.filter((line) => Number(line.dataset.step) > seen).reverse();
-        const who = (line) => spoken(line.closest(".rb-log-group")?.querySelector("b") ?? document.createElement("b"));
-        announcer().textContent = fresh.map((line) => `${who(line)}: ${spoken(line)}`).join(". ");
-      }
-      seen = newest;
     };
     show();
     model.on("change:value", show);
     model.on("change:detail", show);
+    model.on("change:_dom_classes", show);
     el.addEventListener("click", (event) => {
       const link = event.target.closest("[data-rule]");
       const step = event.target.closest("[data-step]");

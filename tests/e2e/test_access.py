@@ -15,7 +15,7 @@ import pytest
 
 from .conftest import SHOTS, TOKEN
 from .test_app import new_game, open_app, serve  # noqa: F401 (serve is a fixture)
-from .test_browser import PANEL, board_of
+from .test_browser import PANEL
 
 GAMES = ("meetjesland", "kingdom_builder", "ab_die_post", "claim")
 SERIOUS = ("serious", "critical")
@@ -51,6 +51,9 @@ def axe_findings(page, where: str) -> tuple[list[str], list[str]]:
         )
         for finding in ours:
             report.write(f"|  | {finding.replace('|', '/')} | | |\n")
+        examples = {finding.split(":")[0]: finding for finding in theirs}  # one element of each of their rules
+        for finding in sorted(examples.values()):
+            report.write(f"|  | | {finding.replace('|', '/')} | |\n")
     return ours, theirs
 
 
@@ -90,7 +93,7 @@ def test_notebooks_have_no_serious_violations(game, lab, browser):
         page.click("li.lm-Menu-item:has-text('Run All Cells')")
         time.sleep(2)
         page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=240_000)
-        board_of(page, game).wait_for(state="visible", timeout=120_000)
+        page.locator(f"{PANEL} .rulebook-board .rulebook-figure svg").first.wait_for(state="visible", timeout=120_000)
         time.sleep(3)
         ours, _ = axe_findings(page, f"notebook {game} (JupyterLab)")
     finally:
@@ -169,6 +172,19 @@ def after_key(page, before: str, seconds: float = 30) -> str:
     return status(page)
 
 
+BUSY = ("The computer plays", "(computer) is to move", "Skip to the end")  # the computer's turn, told move by move
+
+
+def person_to_move(page, seconds: float = 120) -> str:
+    """The status line once the computer players have made their moves (the app tells them one by one)."""
+    deadline = time.monotonic() + seconds
+    now = page.locator(".rulebook-app .rulebook-board").first.inner_text()
+    while any(busy in now for busy in BUSY) and time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = page.locator(".rulebook-app .rulebook-board").first.inner_text()
+    return status(page)
+
+
 def on_board(page) -> dict:
     """The keyboard on the board: Tab until one of its places has the focus."""
     now = page.evaluate(FOCUSED)
@@ -200,6 +216,7 @@ def press(page, text: str) -> str:
 
 
 def meetjesland_move(page) -> str:
+    person_to_move(page)
     if "place" in status(page).lower() and any("you may place here" in p["label"] for p in page.evaluate(PLACES)):
         play_place(page, lambda label: "you may place here" in label)
         tab_to(page, lambda focused: focused["type"] == "range" and focused["label"] == "Points")
@@ -210,6 +227,7 @@ def meetjesland_move(page) -> str:
 
 
 def kingdom_builder_move(page) -> str:
+    person_to_move(page)
     builds = [p for p in page.evaluate(PLACES) if "; legal" in p["label"] and "location" not in p["label"].lower()]
     if builds:
         return play_place(page, lambda label: label == builds[0]["label"])
@@ -217,6 +235,7 @@ def kingdom_builder_move(page) -> str:
 
 
 def ab_die_post_move(page) -> str:
+    person_to_move(page)
     now = status(page)
     if "click an orange ring" in now:
         return play_place(page, lambda label: "fly here" in label)
@@ -229,6 +248,7 @@ def ab_die_post_move(page) -> str:
 
 
 def claim_move(page) -> str:
+    person_to_move(page)
     if "place" in status(page) and "tower" not in status(page):
         return play_place(page, lambda label: "piece" not in label)
     if "remove" in status(page):
@@ -370,3 +390,25 @@ def test_the_board_s_places_answer_tab_arrows_enter_space_home_end_and_escape(bl
     blank.wait_for_timeout(150)
     assert blank.evaluate(focused) == "cell 1, empty"
     assert places.count() == 8
+
+
+def test_a_computer_reply_is_read_out_from_the_live_region(browser, serve, tmp_path):  # noqa: F811
+    """Claim: two pieces placed with the keyboard, then the computer places its own; the page's announcer (a live
+    region outside the folded log) says the computer's moves, and the status line is a live region (role status)."""
+    page, _ = open_app(browser, serve, tmp_path, "claim")
+    try:
+        page.locator(".rulebook-app .rulebook-figure-place").first.wait_for(state="attached", timeout=60_000)
+        announcer = page.locator("#rulebook-announcer")
+        assert announcer.get_attribute("aria-live") == "polite"
+        live = page.locator(".rulebook-app .rulebook-status [role=status]").first
+        assert "You play" in live.inner_text()
+        for _ in range(2):
+            claim_move(page)
+        deadline = time.monotonic() + 60
+        while "(computer)" not in announcer.text_content() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        said = announcer.text_content()
+        assert "(computer): places a piece on" in said, said
+        assert "Your turn" in live.inner_text() or "(computer)" in live.inner_text(), live.inner_text()
+    finally:
+        page.close()
