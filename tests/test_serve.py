@@ -262,6 +262,11 @@ def test_an_open_page_left_idle_is_stopped_after_the_idle_timeout():
 
 def test_pool_kernels_are_not_counted_as_pages():
     manager, _ = _manager_with("a", idle=0, connections=0)
-    manager._kernels["b"] = manager._kernels["a"]
+    manager._kernels["b"] = manager._kernels["a"]  # the preheated pool's, or a page's still starting
     manager._pools = {"App.ipynb": [object()]}
+    manager.served(["a", "gone"])  # a page served with "a"; a kernel stopped before its page was served
+    assert manager.page_kernels() == 1
+    manager.served(["b"])  # the page that took "b" from the pool has been served
+    assert manager.page_kernels() == 2
+    del manager._kernels["a"]  # a kernel stopped frees its place
     assert manager.page_kernels() == 1

@@ -19,6 +19,7 @@ import pytest
 from rulebook import cli
 
 psutil = pytest.importorskip("psutil")
+websocket = pytest.importorskip("websocket")  # websocket-client, which jupyter_server requires
 pytest.importorskip("voila")
 TOKEN = "t0ken-for-the-voila-test-" + "0" * 23
 
@@ -30,7 +31,7 @@ def _free_port() -> int:
 
 
 def _get(port: int, path: str, headers: dict | None = None, method: str = "GET", body: bytes | None = None):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)  # ends only a hung run
     try:
         connection.request(method, path, body=body, headers=headers or {})
         answer = connection.getresponse()
@@ -39,22 +40,28 @@ def _get(port: int, path: str, headers: dict | None = None, method: str = "GET",
         connection.close()
 
 
-def _kernels(server: subprocess.Popen) -> int:
-    count = 0
+def _kernel_processes(server: subprocess.Popen) -> list:
+    found = []
     for process in psutil.Process(server.pid).children(recursive=True):
         try:
-            count += any("ipykernel" in part for part in process.cmdline())
+            if any("ipykernel" in part for part in process.cmdline()):
+                found.append(process)
         except psutil.Error:
             pass
-    return count
+    return found
 
 
-def _until(check, seconds: float, what: str) -> None:
+def _kernels(server: subprocess.Popen) -> int:
+    return len(_kernel_processes(server))
+
+
+def _until(check, seconds: float, what: str, every: float = 0.05) -> None:
+    """Wait for ``check()`` (a state of the server or its pages, never a time); ``seconds`` only ends a hung run."""
     deadline = time.monotonic() + seconds
     while not check():
         if time.monotonic() > deadline:
             raise AssertionError(f"{what}: not within {seconds} s")
-        time.sleep(0.25)
+        time.sleep(every)
 
 
 def _kernel_of(page: str) -> str:
@@ -65,20 +72,34 @@ def _alive(port: int, kernel: str) -> bool:
     return _get(port, f"/api/kernels/{kernel}?token={TOKEN}")[0] == 200
 
 
+def _connect(port: int, kernel: str):
+    """What a page's browser does once the page is there: open the kernel's channels (the page is connected)."""
+    return websocket.create_connection(f"ws://127.0.0.1:{port}/api/kernels/{kernel}/channels?token={TOKEN}", timeout=60)
+
+
+def _let_in(log_path) -> int:
+    """How many pages the server's door has let in so far (its log line for each)."""
+    return log_path.read_text(errors="replace").count("rulebook: a page is let in")
+
+
 def test_a_class_is_let_in_told_to_wait_or_told_the_server_is_full_and_closed_pages_free_their_kernels(tmp_path):
     port = _free_port()
     command = cli.voila_command(cli.app_notebook("claim", tmp_path), port, TOKEN, max_kernels=2)
     command = [part for part in command if not part.startswith("--RulebookKernelManager.cull_interval=")]
     command += [
         "--RulebookVoila.max_starting=1",
-        "--RulebookKernelManager.cull_unclaimed=4",
+        "--RulebookKernelManager.cull_unclaimed=6",
+        "--RulebookKernelManager.cull_disconnected=2",
         "--RulebookKernelManager.cull_interval=1",
     ]
-    log = open(tmp_path / "voila.log", "w")
+    log_path = tmp_path / "voila.log"
+    log = open(log_path, "w")
     server = subprocess.Popen(command, stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
+    held = None
+    channels = []
     try:
-        _until(lambda: server.poll() is not None or _kernels(server) == 1, 90, "the preheated kernel")
-        assert server.poll() is None, (tmp_path / "voila.log").read_text()[-3000:]
+        _until(lambda: server.poll() is not None or _kernels(server) == 1, 600, "the preheated kernel", 0.25)
+        assert server.poll() is None, log_path.read_text()[-3000:]
         for process in psutil.Process(server.pid).children(recursive=True):
             env = process.environ()
             # a kernel reads the server's empty config folder, and makes no temporary one of its own at each start
@@ -87,20 +108,34 @@ def test_a_class_is_let_in_told_to_wait_or_told_the_server_is_full_and_closed_pa
         status, headers, page = _get(port, f"/?token={TOKEN}")
         assert status == 200 and "<title>Claim" in page
         first = _kernel_of(page)
+        channels.append(_connect(port, first))  # the first page is open in its browser
         cookies = dict(value.split(";", 1)[0].split("=", 1) for value in headers.get_all("Set-Cookie"))
         assert "_xsrf" in cookies  # Voila set none for a preheated page, so the page's close beacon was refused
 
+        # the pool refills with a kernel of its own; while it boots, it is held (stopped), so the second page, which
+        # is given that kernel, is certainly still starting when the third page asks (whatever the machine's load)
+        def refill():
+            return [process for process in _kernel_processes(server) if first not in " ".join(process.cmdline())]
+
+        _until(lambda: refill(), 600, "the pool's next kernel")
+        held = refill()[0]
+        held.suspend()
         second: dict = {}
         starting = threading.Thread(target=lambda: second.update(answer=_get(port, f"/?token={TOKEN}")))
         starting.start()
-        time.sleep(0.5)  # the second page is starting (no preheated kernel left): the third must wait
+        _until(lambda: _let_in(log_path) == 2, 600, "the second page let in")
+        # the second page is starting (it holds the pool's kernel, so the server runs 2): the third must wait
         status, headers, notice = _get(port, f"/?token={TOKEN}")
         assert status == 503 and 'data-notice="wait"' in notice and "1 page is starting before yours" in notice
         assert headers["Retry-After"] == "2" and "opens your game by itself" in notice
         again = re.search(r'http-equiv="refresh" content="2;url=([^"]+)"', notice).group(1).replace("&amp;", "&")
         assert again.startswith("/?") and f"token={TOKEN}" in again and "ticket=" in again
-        starting.join(timeout=120)
+        assert starting.is_alive()  # the second page was still starting: its kernel is held
+        held.resume()
+        held = None
+        starting.join()
         assert second["answer"][0] == 200
+        channels.append(_connect(port, _kernel_of(second["answer"][2])))  # the second page is open too
 
         status, headers, notice = _get(port, again)  # two games are being played: the most this server takes
         assert status == 503 and 'data-notice="full"' in notice and "The server is full" in notice
@@ -116,13 +151,22 @@ def test_a_class_is_let_in_told_to_wait_or_told_the_server_is_full_and_closed_pa
 
         status, _, page = _get(port, again)  # a place is free again: the page told to retry gets its game
         assert status == 200
-        unclaimed = [_kernel_of(page), _kernel_of(second["answer"][2])]
-        # neither page ever connected (no browser here): both kernels are stopped after cull_unclaimed
-        _until(lambda: not any(_alive(port, kernel) for kernel in unclaimed), 30, "kernels no page connected to")
-        _until(lambda: _kernels(server) == 1, 30, "the pool back at its size")
-        time.sleep(2)
-        assert _kernels(server) == 1
+        third = _kernel_of(page)
+        # the second page goes without a word (its browser closed): its kernel is stopped after cull_disconnected;
+        # the third page never connected (no browser here): its kernel is stopped after cull_unclaimed
+        channels.pop().close()
+        gone = [_kernel_of(second["answer"][2]), third]
+        _until(lambda: not any(_alive(port, kernel) for kernel in gone), 600, "kernels no page is connected to", 0.25)
+        _until(lambda: _kernels(server) == 1, 600, "the pool back at its size", 0.25)
+        pool = _kernel_processes(server)[0]
+        assert not any(kernel in " ".join(pool.cmdline()) for kernel in [first, *gone])  # the pool's own kernel
+        time.sleep(2)  # the culler runs every second: the pool's kernel is never culled and the pool does not grow
+        assert _kernel_processes(server) == [pool]
     finally:
+        if held is not None:
+            held.resume()
+        for channel in channels:
+            channel.close()
         server.send_signal(signal.SIGTERM)
         try:
             server.wait(timeout=30)
