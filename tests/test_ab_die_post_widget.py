@@ -282,9 +282,11 @@ def test_a_finished_game_switches_off_the_move_controls_and_states_the_scores():
 def test_the_board_fits_beside_the_app_side_panel():
     board = board_at(new_game(players=6, seed=1), computer=range(1, 6))
     row = board.children[1]
-    figure, column = row.children
+    track, column = row.children
+    figure, legend = track.children
     drawn = figure.plot.layout
     assert figure is board.figure and drawn.width <= 500 and drawn.height <= 500
+    assert legend is board.legend and "orange rings" in legend.value and "P1 (red)" in legend.value
     assert drawn.width + int(column.layout.width.removesuffix("px")) <= 880
     inside = [board.draw_button, board.stop_button, board.fly_button, board.stay_button, board.choice]
     inside += [board.play_button, board.undo_button, board.players_panel, board.info, board.odds_panel]
@@ -440,10 +442,12 @@ def test_the_players_panel_tells_scores_places_open_hands_and_the_passenger():
     )
     board = board_at(state, computer=(1, 2))
     first, second, third = panel_rows(board)
-    assert first == ["▶ ▲ P1 (red)", "4", "start field", "4: 2×1 1×2 1×red 3", "7", ""]
+    assert first == ["▶ ▲ P1 (red)", "4", "start field", "4: 1 1 2 3", "7", ""]
     assert second == ["■ P2 (blue)", "7", f"central {data['section']}·{data['step']}", "0", "0", "✉"]
-    assert third == ["◆ P3 (yellow)", "0", "start field", "5: 3×2 2×red 3", "12", ""]
+    assert third == ["◆ P3 (yellow)", "0", "start field", "5: 2 2 2 3 3", "12", ""]
     assert board.players_panel.value.count('class="rb-mj-to-move"') == 1
+    assert '3: 1 1 2 <span class="rb-adp-marble-red">3</span>' not in board.players_panel.value
+    assert '4: 1 1 2 <span class="rb-adp-marble-red">3</span>' in board.players_panel.value
     assert "played by the computer" in board.players_panel.value and "of 15 points" in board.players_panel.value
 
 
@@ -498,3 +502,21 @@ def test_a_click_on_the_airport_s_square_a_ghost_or_a_plane_is_a_click_on_that_f
     here = board.state.positions[0]
     assert board.figure.click("planes", here)  # the person's own plane: no route ends there, said in words
     assert "No route of this marble ends" in board.status.text
+
+
+def test_the_track_s_legend_keeps_its_entries_between_moves():
+    """The figure's legend lists the track's parts only: an entry that came and went with a move's marks would make
+    the legend a row taller and shrink the track (the HTML legend under it tells the marks)."""
+    board = board_at(new_game(players=3, seed=0), computer=(1, 2))
+
+    def entries():
+        return [t.name for t in board.figure.plot.data if t.showlegend is not False and t.name and t.x]
+
+    first = entries()
+    assert "inner lane" in first and "start / airport" in first
+    for _ in range(12):
+        board.hint()
+        if board.hinted is None:
+            break
+        board.play(board.hinted)
+        assert entries() == first

@@ -9,6 +9,7 @@ The board's picture is built here (:func:`track_figure`, :func:`board_figure`) a
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
@@ -68,6 +69,7 @@ PLAYER_SYMBOL = ("triangle-up", "square", "diamond", "circle", "star", "hexagram
 # Planes smaller than a field's disc, the diamond, the star and the hexagram (which reach further than their size)
 # smaller still: a neighbour's number, 20 px away along a lane, stays clear of every plane.
 PLANE_SIZE = (16, 16, 14, 16, 14, 14)
+AIRPORT_RING = 0.87  # track units (about 24 px on the live board): where planes wait round the airport
 PLAYER_GLYPH = ("\u25b2", "\u25a0", "\u25c6", "\u25cf", "\u2605", "\u2721")  # the marker shapes as text
 # The hurricane indicator's marbles (always named in words too), at least 30 units apart under the same simulations.
 MARBLE_FILL = {"green": "#44aa99", "blue": "#332288", "red": "#cc3311", "yellow": "#f2c500", "black": "#000000"}
@@ -332,15 +334,24 @@ def track_figure(track: Track, width: int = 640, height: int = 600) -> go.Figure
 
 
 def _add_live_layers(figure: go.Figure) -> None:
-    """The layers each draw fills, above the track: the last routes, the ghosts, the rings, the hint, the planes."""
+    """The layers each draw fills, above the track: the last routes, the ghosts, the rings, the hint, the planes.
+    None has a legend entry (the HTML legend under the track tells them): an entry comes and goes with its marks, and
+    a legend a row taller would shrink the track between moves."""
     figure.add_scatter(
-        x=[], y=[], mode="lines", name=ROUTE, hoverinfo="text", line={"color": LAST_MOVE, "width": 2.5, "dash": "dot"}
+        x=[],
+        y=[],
+        mode="lines",
+        name=ROUTE,
+        hoverinfo="text",
+        showlegend=False,
+        line={"color": LAST_MOVE, "width": 2.5, "dash": "dot"},
     )
     figure.add_scatter(
         x=[],
         y=[],
         mode="markers+text",
         name=GHOSTS,
+        showlegend=False,
         hoverinfo="text",
         textposition="middle center",
         textfont={"size": 11, "color": GHOST},
@@ -351,6 +362,7 @@ def _add_live_layers(figure: go.Figure) -> None:
         y=[],
         mode="markers",
         name=TARGETS,
+        showlegend=False,
         hoverinfo="text",
         marker={"size": 25, "symbol": "circle-open", "color": TARGET_RING, "line": {"width": 4}},
     )
@@ -359,6 +371,7 @@ def _add_live_layers(figure: go.Figure) -> None:
         y=[],
         mode="lines+markers+text",
         name=SUGGESTED,
+        showlegend=False,
         hoverinfo="text",
         textposition="top center",
         textfont={"size": 11, "color": HINT},
@@ -370,6 +383,7 @@ def _add_live_layers(figure: go.Figure) -> None:
         y=[],
         mode="markers+text",
         name=PLANES,
+        showlegend=False,
         hoverinfo="text",
         textposition="middle center",
         textfont={"size": 11},
@@ -473,9 +487,13 @@ class Board(Table):
         )
         # the status line keeps four lines' height whatever it says (more scrolls), so the track never moves
         self.status.layout = widgets.Layout(height=STATUS_HEIGHT, overflow="auto", max_width="880px")
+        planes = [(p, PLAYER_GLYPH[p], player_label(p)) for p in range(self.state.players)]
+        self.legend = widgets.HTML(markup.render("legend.html", package=__package__, planes=planes))
+        self.legend.layout.width = f"{FIGURE_SIZE}px"
+        track = widgets.VBox([self.figure, self.legend])
         self.children = [
             self.status,
-            widgets.HBox([self.figure, column], layout=widgets.Layout(align_items="flex-start")),
+            widgets.HBox([track, column], layout=widgets.Layout(align_items="flex-start")),
             self.log_box,
         ]
         self.layout = widgets.Layout(max_width="880px")
@@ -732,11 +750,13 @@ class Board(Table):
         x, y = self.track.graph.nodes[field]["x"], self.track.graph.nodes[field]["y"]
         if field not in ("start", "airport"):
             return x, y
-        # two rows of three places, one per seat: above the start field's square, above and below the airport's
         column, row = player % 3, player // 3
-        if field == "start":
+        if field == "start":  # two rows of three places, one per seat, above the start field's square
             return x + 0.85 * (column - 1), y + 1.0 + 0.85 * row
-        return x + 0.8 * (column - 1), y + 0.85 - 1.7 * row  # above and below the airport's square, clear of its sign
+        # six places on a circle round the airport's square, inside the inner lane's ring (47 px from its centre):
+        # clear of the square's sign, of each other and of the inner lane's numbers
+        angle = math.radians(90 - 60 * player)
+        return x + AIRPORT_RING * math.cos(angle), y + AIRPORT_RING * math.sin(angle)
 
     def draw_marks(self, state: State) -> None:
         """Mark the moves of ``steps_shown()`` on the track: each route flown, dotted, and a ghost of each plane
@@ -883,7 +903,7 @@ class Board(Table):
             "where_long": field_name(self.track, position),
             "hand": hand,
             "count": sum(hand),
-            "cards": [(number, value) for number, value in zip(hand, (1, 2, 3)) if number],
+            "card_values": [value for number, value in zip(hand, (1, 2, 3)) for _ in range(number)],
             "points": hand_points(hand),
             "passenger": state.passenger == player,
             "score": state.scores[player],
