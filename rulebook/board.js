@@ -573,16 +573,6 @@ export default {
   },
   render({ model, el }) {
     const state = stateOf(model);
-    // whether the person asked their system for less motion: the board's paced turns read it (reduced_motion)
-    const motion = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)");
-    const tell = () => {
-      if (motion && Boolean(model.get("reduced_motion")) !== motion.matches) {
-        model.set("reduced_motion", motion.matches);
-        model.save_changes();
-      }
-    };
-    tell();
-    motion?.addEventListener?.("change", tell);
     const root = document.createElement("div");
     root.className = "rulebook-figure";
     root.style.position = "relative";
@@ -771,9 +761,6 @@ export default {
       if (buttons.has(key)) current = key; // the keyboard goes on from where the mouse clicked
       state.click(hit, event);
     });
-    return () => {
-      state.views.delete(schedule);
-      motion?.removeEventListener?.("change", tell);
-    };
+    return () => state.views.delete(schedule);
   },
 };

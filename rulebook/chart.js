@@ -10,7 +10,8 @@
 // kernel to the model until it returns. The chart is drawn when plotly is there; until then the model follows.
 //
 // A chart is an image to a screen reader (role "img"), with a text alternative: the synced `description` (the
-// sentence the explorer states the numbers in), else what the figure says: its title, axes and values (issue 28.2).
+// sentence the explorer states the numbers in), else what the figure says: its title, axes and values (issue 28.2);
+// and it is described by the explorer's sentence beside it (aria-describedby: the nearest .rulebook-explorer-result).
 
 const loads = (globalThis.__rulebookPlotly ??= new Map());
 const KERNEL_WAIT = 120_000; // ms: a kernel busy with a long computation answers late, but answers
@@ -75,14 +76,30 @@ function summary(figure) {
   return parts.join(". ");
 }
 
+let described = 0;
+
+function sentencesNear(el) {
+  // the explorer's result sentences that share the nearest box with the chart (not another chart's)
+  for (let box = el.parentElement; box; box = box.parentElement) {
+    const found = [...box.querySelectorAll(".rulebook-explorer-result")];
+    if (found.length || box.classList.contains("rulebook-explorer")) return found;
+  }
+  return [];
+}
+
 export default {
   render({ model, el }) {
     const box = document.createElement("div");
     box.className = "rulebook-chart";
     box.setAttribute("role", "img");
     el.append(box);
-    const describe = () => box.setAttribute("aria-label", model.get("description") || summary(model.get("figure") || {}));
+    const describe = () => {
+      box.setAttribute("aria-label", model.get("description") || summary(model.get("figure") || {}));
+      const ids = sentencesNear(el).map((sentence) => (sentence.id ||= `rulebook-sentence-${(described += 1)}`));
+      if (ids.length) box.setAttribute("aria-describedby", ids.join(" "));
+    };
     describe();
+    requestAnimationFrame(describe); // once the chart is in the page beside its sentence
     let Plotly = null;
     let gone = false;
     const draw = () => {

@@ -190,9 +190,6 @@ class BoardView(FigureView):
 
     _esm = _HERE / "board.js"
     clickable = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    # set by the page: the person asked their system for less motion (prefers-reduced-motion); paced computer turns
-    # and other animation of the board should then show each position at once
-    reduced_motion = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, plot: Any = None, **kwargs: Any) -> None:
         self._points: dict[str, list[Any]] = {}

@@ -76,6 +76,15 @@ def test_app_pages_have_no_serious_violations(game, browser, serve, tmp_path):  
             tab.click()
             time.sleep(2.5)  # an explorer computes, a chart loads plotly
             found += axe_findings(page, f"app {game}: tab {name}")[0]
+            charts = page.locator(".rulebook-app .rulebook-chart:visible")
+            for chart in (charts.nth(i) for i in range(charts.count())):  # a chart is an image with words
+                assert chart.get_attribute("role") == "img" and chart.get_attribute("aria-label"), name
+                if chart.evaluate("(e) => Boolean(e.closest('.rulebook-explorer'))"):
+                    said = chart.evaluate(
+                        "(e) => (e.getAttribute('aria-describedby') || '').split(' ').filter(Boolean)"
+                        ".map((id) => document.getElementById(id)?.innerText ?? '').join(' ')"
+                    )
+                    assert said.strip(), f"{game} {name}: a chart of the explorer without its sentence"
         page.screenshot(path=SHOTS / f"axe-app-{game}.png")
     finally:
         page.close()
