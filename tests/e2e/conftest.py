@@ -151,6 +151,20 @@ def voila(jupyter_env, request):
     return start
 
 
+@pytest.fixture(autouse=True, scope="session")
+def python_boards_at_once():
+    """The Python boards the tests build beside a page (to know where to click and what the page must say) play the
+    computer's replies at once, as the pages do that prefer reduced motion (the ``browser`` fixture's): Playwright's
+    sync API keeps an asyncio loop running in this thread, on which a paced board's timers would wait for a
+    Playwright call to fire."""
+    from rulebook import ui
+
+    before = ui.PREFERENCE.reduced_motion
+    ui.PREFERENCE.reduced_motion = True
+    yield
+    ui.PREFERENCE.reduced_motion = before
+
+
 @pytest.fixture(scope="session")
 def playwright():
     if not Path(CHROMIUM).exists():
