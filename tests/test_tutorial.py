@@ -358,3 +358,24 @@ def test_the_ab_die_post_lesson_is_completed_with_the_boards_controls() -> None:
     state = panel.board.live
     assert state.scores == (9, 5) and state.flight == 2 and state.player == 0
     assert "picks up the passenger" in panel.board.history_html(limit=80)
+
+
+def test_kingdom_builder_s_closing_scores_are_the_engine_s() -> None:
+    """The last step's text quotes each player's gold by card: the numbers must be the engine's scoring of the
+    position the step ends in (a story written once must not go stale when scoring or the computer changes)."""
+    from rulebook.kingdom_builder.rules import COLOURS, outcome, score
+
+    last = tutorial.load("kingdom_builder").steps[-1]
+    assert outcome(last.after) is not None, "the lesson ends with the game scored"
+    text = last.done
+    names = [COLOURS[seat].capitalize() for seat in range(last.after.players)]
+    parts = {name: text[text.index(f"{name}:") :] for name in names}
+    for seat, name in enumerate(names):
+        later = [text.index(f"{other}:") for other in names if text.index(f"{other}:") > text.index(f"{name}:")]
+        part = parts[name][: min(later) - text.index(f"{name}:")] if later else parts[name]
+        gold = score(last.after)[seat]
+        for card, value in gold.items():
+            if card == "total":
+                assert f"{value} gold" in part, (name, card, value, part)
+            else:
+                assert f"{card.lower()} {value}" in part.lower(), (name, card, value, part)
