@@ -116,7 +116,9 @@ class Game:
     in the rulebook's own folder for them (``notebooks/``, ``rulebook/exercises/``). ``values`` names the mapping of
     the exercises' value functions by name, ``measure`` the function of "most" questions, ``diagram`` a function
     reading a position from text (exercise positions may be written so), ``explain`` a function ``(state, move)`` giving
-    the reason behind a computer player's move (shown with a hint). ``order`` places the game in lists."""
+    the reason behind a computer player's move (shown with a hint), ``redeal`` a function ``(state, viewer, rng)``
+    dealing again what the seat ``viewer`` (None: an onlooker) cannot see (a game with hidden information; the
+    estimate's playouts use it). ``order`` places the game in lists."""
 
     name: str
     title: str
@@ -139,6 +141,7 @@ class Game:
     measure: str = ""
     diagram: str = ""
     explain: str = ""
+    redeal: str = ""
     blurb: str = ""
     bench: Bench = Bench()
     order: int = 1000
@@ -162,7 +165,7 @@ class Game:
             yield f"module is a module path, not {self.module!r}"
         if not isinstance(self.bots_module, str) or not _MODULE.fullmatch(self.bots_module):
             yield f"bots_module is a module path, not {self.bots_module!r}"
-        for name in ("board", "moves", "explorer", "values", "measure", "diagram", "explain"):
+        for name in ("board", "moves", "explorer", "values", "measure", "diagram", "explain", "redeal"):
             reference = getattr(self, name)
             if (reference or name in ("board", "moves")) and not _REFERENCE.fullmatch(str(reference)):
                 yield f"{name} is a 'module:attribute' reference, not {reference!r}"

@@ -114,6 +114,7 @@ GAME = Game(
     ),
     bots_module="rulebook.kingdom_builder.bots",
     explain="rulebook.kingdom_builder.bots:explain",
+    redeal="rulebook.kingdom_builder.hidden:redeal",
     board="rulebook.kingdom_builder.widget:Board",
     explorer="rulebook.kingdom_builder.explorer:Explorer",
     moves="rulebook.kingdom_builder.rules:MOVE_CLASSES",

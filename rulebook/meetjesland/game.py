@@ -90,6 +90,7 @@ GAME = Game(
     ),
     bots_module="rulebook.meetjesland.bots",
     explain="rulebook.meetjesland.bots:explain",
+    redeal="rulebook.meetjesland.hidden:redeal",
     board="rulebook.meetjesland.widget:Board",
     explorer="rulebook.meetjesland.explorer:Explorer",
     moves="rulebook.meetjesland.rules:MOVE_CLASSES",
