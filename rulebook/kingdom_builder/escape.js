@@ -10,7 +10,8 @@ export default {
       inside = Boolean(board && board.contains(event.target));
     };
     const key = (event) => {
-      if (event.key !== "Escape" || !inside || event.repeat) return;
+      // one the board's keyboard places answered already (board.js: BoardView.on_cancel) is not told twice
+      if (event.key !== "Escape" || !inside || event.repeat || event.defaultPrevented) return;
       model.send({ event: "escape" });
     };
     document.addEventListener("pointerdown", pointer, true);

@@ -468,8 +468,6 @@ class Board(Table):
         self.figure.on_cancel(self.cancel_choice)  # Escape on the board
         self.escape_key = EscapeKey()
         self.escape_key.handlers.append(self.put_back_tile)
-        if hasattr(self.figure, "on_cancel"):  # Escape on the board's keyboard places (views.BoardView) too
-            self.figure.on_cancel(self.put_back_tile)
         self._build_controls(state)
         self._connect()
         self.children = self._arrange(state)
