@@ -138,9 +138,14 @@ class Config:
 @lru_cache(maxsize=1)
 def section_data() -> dict[str, tuple[str, ...]]:
     """Terrain of the 8 sections as printed, from ``graphs/kingdom_builder_sections.json`` (100 hexes each)."""
-    graph = boards.load("kingdom_builder_sections", node_attributes=("section", "row", "column", "terrain"))
+    path = boards.graphs_dir() / "kingdom_builder_sections.json"
+    raw = boards.read(path) if path.is_file() else None
+    nodes = _plain_nodes(raw) if raw is not None else None
+    if nodes is None:  # anything unusual: the full loader, which names what is wrong
+        graph = boards.load("kingdom_builder_sections", node_attributes=("section", "row", "column", "terrain"))
+        nodes = list(graph.nodes(data=True))
     grids: dict[str, list[str]] = {name: [""] * 100 for name in SECTIONS}
-    for node, data in graph.nodes(data=True):
+    for node, data in nodes:
         if not isinstance(data["section"], str) or data["section"] not in grids:
             raise ValueError(f"kingdom_builder_sections.json: unknown section {short(data['section'])}")
         row, column, terrain = data["row"], data["column"], data["terrain"]
@@ -155,6 +160,61 @@ def section_data() -> dict[str, tuple[str, ...]]:
         if "" in grid:
             raise ValueError(f"kingdom_builder_sections.json: section {name} lacks hexes")
     return {name: tuple(grid) for name, grid in grids.items()}
+
+
+_NODE_KEYS = frozenset(("id", "section", "row", "column", "terrain"))
+_EDGE_KEYS = frozenset(("source", "target"))
+
+
+def _plain_nodes(data: dict[str, Any]) -> list[tuple[Any, dict[str, Any]]] | None:
+    """The nodes of the sections file as ``(id, attributes)`` when it is plainly what :func:`boards.from_data` accepts
+    (an undirected simple graph, ids ``[section, row, column]`` each listed once, every node with exactly the four
+    attributes, edges between listed nodes, each once): the file as shipped, read without building the networkx graph
+    (a third of a first game's time). None for anything else, which goes to the full loader and its refusals."""
+    nodes, edges = data.get("nodes"), data.get("edges")
+    if (
+        data.get("directed") is not False
+        or data.get("multigraph") is not False
+        or not isinstance(data.get("graph", {}), dict)
+        or not isinstance(nodes, list)
+        or not isinstance(edges, list)
+        or not nodes
+    ):
+        return None
+    found: list[tuple[Any, dict[str, Any]]] = []
+    ids: set[tuple[str, int, int]] = set()
+    for node in nodes:
+        if type(node) is not dict or node.keys() != _NODE_KEYS:
+            return None
+        key = node["id"]
+        if type(key) is not list or len(key) != 3 or type(key[0]) is not str:
+            return None
+        if type(key[1]) is not int or type(key[2]) is not int:
+            return None
+        key = (key[0], key[1], key[2])
+        if key in ids:
+            return None
+        ids.add(key)
+        found.append((key, {name: value for name, value in node.items() if name != "id"}))
+    pairs: set[frozenset] = set()
+    for edge in edges:
+        if type(edge) is not dict or edge.keys() != _EDGE_KEYS:
+            return None
+        ends = []
+        for end in (edge["source"], edge["target"]):
+            if type(end) is not list or len(end) != 3 or type(end[0]) is not str:
+                return None
+            if type(end[1]) is not int or type(end[2]) is not int:
+                return None
+            end = (end[0], end[1], end[2])
+            if end not in ids:
+                return None
+            ends.append(end)
+        pair = frozenset(ends)
+        if len(pair) != 2 or pair in pairs:
+            return None
+        pairs.add(pair)
+    return found
 
 
 def _neighbours(row: int, column: int) -> list[Hex]:
