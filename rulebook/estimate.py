@@ -14,6 +14,12 @@ it is what these computer players would make of the position, not an exact chanc
   dropped, never counted half-played. ``Estimate.stopped`` says which limit ended the estimate.
 - **Seeded**: playout ``i`` draws from ``Random(f"{seed}:{i}")``, so the same position, seed and number of
   playouts give the same estimate; stopped by the CPU budget, a slower machine plays fewer of the same playouts.
+- **Hidden information** (``viewer``): a game with hidden information declares ``Game.redeal``, a function
+  ``(state, viewer, rng)`` that deals again what ``viewer`` cannot see (the other players' missions, hands), at
+  random and consistently with what is public (determinization). Each playout starts from its own re-deal, drawn
+  from the playout's generator, so its players play as if that deal were the real one and the estimate is what the
+  viewer may know: ``viewer`` is a seat, None (an onlooker: only what is public, the default) or :data:`EVERYONE`
+  (no re-deal: the playouts see the whole position, as for a position whose answer is known only so).
 - **Policy** (:class:`Policy`): by default the strongest level plays every decision of a playout (Ab die Post's
   strongest player is its exact draw policy, so its playouts push their luck by the exact odds). Where that level
   is too slow to give many playouts within the budget (once its first playout has run a twentieth of the budget, it
@@ -42,6 +48,7 @@ PLAYOUTS = 400  # the most playouts an estimate plays by default
 MAX_MOVES = 3000  # decisions a playout may take before it is cut off and counted as unfinished
 HORIZON = 6  # decisions the strongest level plays in a quick playout before the quicker level takes over
 PROBE = 20  # the first playout is timed once it has run 1 / PROBE of the budget, to the playout's end
+EVERYONE = "everyone"  # the viewer who sees the whole position: the playouts use the hidden information as it is
 SLOW_DECISION = 0.005  # seconds of CPU a decision: a strongest level slower than this switches to Policy.quick
 MAX_REMEMBERED = 20_000  # strong decisions a quick estimate remembers (positions shared by its playouts)
 
@@ -129,6 +136,7 @@ class Estimate:
     seed: int
     moves: int  # decisions played over all playouts (finished or not)
     exact: bool = False
+    assumes: str = ""  # what the playouts know of the position, in words (see :func:`assumption`)
 
     def chance(self, seat: int) -> SeatEstimate:
         """The estimate of ``seat`` (0 to players - 1); ValueError for a seat the game does not have."""
@@ -158,6 +166,8 @@ class Estimate:
             notes.append(f"{self.nobody} playouts ended with no winner: they count for nobody.")
         if self.unfinished:
             notes.append(f"{self.unfinished} playouts reached the move cap unfinished and are left out.")
+        if self.assumes:
+            notes.append(self.assumes)
         return notes
 
     def text(self) -> str:
@@ -189,6 +199,32 @@ def _exact(game: registry.Game, state: Any, players: int, seed: int) -> Estimate
     )
 
 
+def _viewer(game: registry.Game, viewer: Any, players: int) -> int | str | None:
+    if viewer is None or viewer == EVERYONE:
+        return viewer
+    if not isinstance(viewer, int) or isinstance(viewer, bool) or not 0 <= viewer < players:
+        raise ValueError(
+            f"viewer: a seat 0 to {players - 1}, None (an onlooker) or {EVERYONE!r}, not {viewer!r} ({game.title})"
+        )
+    return viewer
+
+
+def assumption(game: registry.Game, viewer: int | str | None, players: int) -> str:
+    """What the playouts of an estimate for ``viewer`` know of the position, in words (the app's tab says it)."""
+    if not game.redeal:
+        return "Nothing in this game is hidden: the playouts know what every player sees."
+    if viewer == EVERYONE:
+        return "The playouts see the whole position, what the players keep hidden too."
+    if viewer is None:
+        who, whose = "an onlooker", "the players keep"
+    else:
+        who, whose = _seat_names(game, players)[int(viewer)], "the others keep"
+    return (
+        f"The playouts know only what {who} sees: what {whose} hidden is dealt again at random for each playout, "
+        "consistently with the game so far, and played as if it were the real deal."
+    )
+
+
 def _whole(value: Any, what: str, low: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
         raise ValueError(f"{what}: a whole number from {low}, not {value!r}")
@@ -203,10 +239,12 @@ def estimate(
     cpu: float | None = CPU,
     policy: Policy | str | None = None,
     max_moves: int = MAX_MOVES,
+    viewer: int | str | None = None,
 ) -> Estimate:
     """Each seat's chance to win from ``state``, estimated by at most ``playouts`` playouts within ``cpu`` seconds of
     CPU (None: no time limit, the number of playouts alone). ``policy`` is a :class:`Policy`, "strong" or "quick"
     (see there), or None: the strongest level, switching to "quick" where it is slow (see the module's docstring).
+    ``viewer`` is whose knowledge the playouts have: a seat, None (an onlooker) or :data:`EVERYONE`.
     A finished game gives its result (``exact``); a position of no registered game, or a bad argument, ValueError."""
     try:
         game = registry.game_of(state)
@@ -218,6 +256,7 @@ def estimate(
     if cpu is not None and (isinstance(cpu, bool) or not isinstance(cpu, (int, float)) or not cpu > 0):
         raise ValueError(f"cpu: seconds of CPU above 0 (or None for no limit), not {cpu!r}")
     players = _players_of(state, game)
+    viewer = _viewer(game, viewer, players)
     engine = game.engine
     if engine.outcome(state) is not None:
         return _exact(game, state, players, seed)
@@ -226,15 +265,16 @@ def estimate(
     chosen = _policy(game, policy)
     start = time.thread_time()
     deadline = None if cpu is None else start + cpu
+    redeal = None if not game.redeal or viewer == EVERYONE else registry.resolve(game.redeal)
     run = _Run(
         game, chosen, seed, max_moves, deadline, probe=None if policy is not None or cpu is None else cpu / PROBE
     )
     try:
-        run.play(state, playouts)
+        run.play(state, playouts, redeal, viewer)
     except _TooSlow:
         chosen = Policy.quick(game)
         run = _Run(game, chosen, seed, max_moves, deadline, probe=None)
-        run.play(state, playouts)
+        run.play(state, playouts, redeal, viewer)
     spent = time.thread_time() - start
     names = _seat_names(game, players)
     seats = []
@@ -254,6 +294,7 @@ def estimate(
         chosen.describe(game),
         seed,
         run.moves,
+        assumes=assumption(game, viewer, players),
     )
 
 
@@ -307,12 +348,16 @@ class _Run:
         self.finished = self.unfinished = self.shared = self.nobody = self.moves = 0
         self.stopped = "playouts"
 
-    def play(self, state: Any, playouts: int) -> None:
+    def play(self, state: Any, playouts: int, redeal: Callable[..., Any] | None = None, viewer: Any = None) -> None:
+        """Play up to ``playouts`` playouts from ``state``, each from its own ``redeal(state, viewer, rng)`` when
+        given (drawn from the playout's generator first, so a seed gives the same deals)."""
         players = state.players
         self.wins = [0] * players
         for index in range(playouts):
+            rng = random.Random(f"{self.seed}:{index}")
+            start = redeal(state, viewer, rng) if redeal is not None else state
             try:
-                result = self._playout(state, random.Random(f"{self.seed}:{index}"), index == 0)
+                result = self._playout(start, rng, index == 0)
             except _OutOfTime:
                 self.stopped = "cpu"
                 return
@@ -373,10 +418,11 @@ def history(
     playouts: int = 40,
     cpu: float | None = 0.25,
     policy: Policy | str | None = None,
+    viewer: int | str | None = None,
 ) -> list[tuple[int, Estimate]]:
     """Estimates along a game: ``(index, estimate)`` for each position of ``states`` (a session's ``states``) with a
     small budget each, for the chart of how the estimate changed over the game."""
     return [
-        (index, estimate(state, seed=seed, playouts=playouts, cpu=cpu, policy=policy))
+        (index, estimate(state, seed=seed, playouts=playouts, cpu=cpu, policy=policy, viewer=viewer))
         for index, state in enumerate(states)
     ]

@@ -4,7 +4,11 @@ and as a bar), and a small chart of how the estimate changed over the game, comp
 The estimates are :func:`rulebook.estimate.estimate`'s. The chart's points are computed after moves in one worker
 thread with a small CPU budget each (``CHART_CPU``, the worker's own CPU), the newest position first, so a move never
 waits for them; a result for a position that is no longer in the game (a new game, an undo followed by another move)
-is dropped. The panel reads the board's session through its public API only (``states``, ``live``).
+is dropped. The panel reads the board's session through its public API only (``states``, ``live``,
+``current_player``, ``bots``).
+
+Whose knowledge the playouts have (:func:`viewer_of`): the seat of the person whose turn it is, when a person plays it,
+so the tab tells a player no more than they may know; else an onlooker's (what is public).
 """
 
 from __future__ import annotations
@@ -28,6 +32,18 @@ DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")  # seats
 SEED = 0
 
 
+def viewer_of(session: Any, state: Any) -> int | None:
+    """The estimate's viewer for ``state`` of ``session``: the seat to move if a person plays it, else None (an
+    onlooker, who knows only what is public)."""
+    try:
+        seat = session.current_player(state)
+    except (AttributeError, TypeError, ValueError):
+        return None
+    if isinstance(seat, int) and not isinstance(seat, bool) and seat not in getattr(session, "bots", {}):
+        return seat
+    return None
+
+
 def _rows(result: estimates.Estimate) -> list[dict[str, Any]]:
     return [
         {
@@ -45,8 +61,15 @@ def estimate_html(result: estimates.Estimate | None, waiting: str = "") -> str:
     if result is None:
         return markup.render("estimate.html", waiting=waiting or "Press the button to estimate.", rows=[], notes=[])
     heading = "The game is over" if result.exact else "Each player's chance to win (an estimate)"
+    notes = [note for note in result.notes() if note != result.assumes]
     return markup.render(
-        "estimate.html", waiting="", heading=heading, rows=_rows(result), notes=result.notes(), over=result.exact
+        "estimate.html",
+        waiting="",
+        heading=heading,
+        rows=_rows(result),
+        notes=notes,
+        over=result.exact,
+        assumes=result.assumes,
     )
 
 
@@ -134,7 +157,9 @@ class EstimatePanel(widgets.VBox):
         self.button.disabled = True  # the page says at once that the estimate is under way
         self.text.value = estimate_html(None, f"Playing the position out (at most {self.cpu:g} s) ...")
         try:
-            result = estimates.estimate(board.session.live, seed=self.seed, cpu=self.cpu)
+            session = board.session
+            live = session.live
+            result = estimates.estimate(live, seed=self.seed, cpu=self.cpu, viewer=viewer_of(session, live))
         except ValueError as error:
             self.text.value = estimate_html(None, f"No estimate: {error}")
             return None
@@ -197,7 +222,13 @@ class EstimatePanel(widgets.VBox):
                 time.sleep(quiet)
                 continue
             try:
-                result = estimates.estimate(state, seed=self.seed, playouts=CHART_PLAYOUTS, cpu=CHART_CPU)
+                result = estimates.estimate(
+                    state,
+                    seed=self.seed,
+                    playouts=CHART_PLAYOUTS,
+                    cpu=CHART_CPU,
+                    viewer=viewer_of(board.session, state),
+                )
             except ValueError:
                 result = None
             with self._lock:

@@ -148,4 +148,3 @@ def redeal(state: State, viewer: int | None, rng: random.Random) -> State:
     missions = _deal_missions(state, viewer, rng)
     hands, pile = _deal_hands(state, viewer, rng)
     return rules._evolve(state, missions=missions, hands=hands, pile=pile)
-
