@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .core import cut, parse_json, quote
+
+if TYPE_CHECKING:  # networkx is imported when a graph is built: an engine reading its board without it starts faster
+    import networkx as nx
 
 
 def graphs_dir() -> Path:
@@ -64,6 +65,8 @@ def from_data(
     ``node_attributes`` and ``edge_attributes`` must be present on every node and edge; when ``passable``
     names a boolean edge attribute, every node must be reachable through the edges where it is true. The caller's
     ``data`` is never changed, whether it is accepted or refused: node ids made tuples go into copies."""
+    import networkx as nx
+
     if not isinstance(data, dict):
         raise ValueError(f"{name}: expected a node-link object")
     for key in ("directed", "multigraph"):  # networkx reads a missing "multigraph" as true: say so at load

@@ -14,12 +14,13 @@ from collections.abc import Iterable, Sized
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .. import boards, core
 from ..core import IllegalMove, Outcome
+
+if TYPE_CHECKING:  # imported where a graph is built (a view, scoring highlights): play never needs it
+    import networkx as nx
 
 RULES_VERSION = 1
 GAME = "kingdom_builder"
@@ -320,6 +321,8 @@ class Board:
 
     def graph(self) -> nx.Graph:
         """The board as a networkx graph: nodes (row, column) with terrain, section, sector, edge flag and specials."""
+        import networkx as nx
+
         graph = nx.Graph(sections=[f"{name}{'*' if turned else ''}" for name, turned in self.sections])
         for i in range(HEXES):
             graph.add_node(
@@ -1484,6 +1487,8 @@ def scoring_hexes(state: State, card: str, player: int) -> tuple[Hex, ...]:
         row = rows.index(best) if best else -1
         chosen = [i for i in own if i // COLUMNS == row]
     elif card == "citizens":
+        import networkx as nx
+
         graph = nx.Graph()
         graph.add_nodes_from(own)
         graph.add_edges_from((i, n) for i in own for n in geometry.neighbours[i] if n in graph)
