@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from ..boards import graphs_dir
 from ..core import IllegalMove, Outcome, describe, dump_game, load_game, replay_saved, seeded
+
+if TYPE_CHECKING:  # imported where a graph is asked for (views, summaries): play and set-up never need it
+    import networkx as nx
 
 RULES_VERSION = 2  # 2: towers go down at once after the removals (CL-5.2), removals kept balanced (CL-C3)
 GAME = "claim"
@@ -61,6 +62,29 @@ def short(value: Any) -> str:
 
 
 # --- the island -------------------------------------------------------------------------------------
+
+
+def _components(nodes: Sequence[Any], neighbours: Any) -> list[set[Any]]:
+    """The connected parts of ``nodes`` through ``neighbours[node]`` (only neighbours among ``nodes`` count), each
+    found from its first node in ``nodes`` order: what networkx's connected_components gives, without networkx on
+    the way to a first game."""
+    inside = set(nodes)
+    seen: set[Any] = set()
+    parts = []
+    for start in nodes:
+        if start in seen:
+            continue
+        part = {start}
+        frontier = [start]
+        while frontier:
+            here = frontier.pop()
+            for near in neighbours[here]:
+                if near in inside and near not in part:
+                    part.add(near)
+                    frontier.append(near)
+        seen |= part
+        parts.append(part)
+    return parts
 
 
 class Island:
@@ -116,12 +140,11 @@ class Island:
             point: tuple((near, Step(point, near)) for near in self.neighbours[point]) for point in self.points
         }
         self.places: dict[Point, Place] = {point: Place(point) for point in self.points}
-        graph = self.graph()
-        if not nx.is_connected(graph):
-            parts = sorted(nx.connected_components(graph), key=len)
+        parts = sorted(_components(self.points, self.neighbours), key=len)
+        if len(parts) > 1:
             raise ValueError(f"territory grid: the island is not in one piece; cut off: {sorted(parts[0])}")
         for letter, points in self.territories.items():
-            if not nx.is_connected(graph.subgraph(points)):
+            if len(_components(points, self.neighbours)) > 1:
                 raise ValueError(f"territory grid: territory {letter} is not in one piece")
 
     def __contains__(self, point: object) -> bool:
@@ -129,6 +152,8 @@ class Island:
 
     def graph(self) -> nx.Graph:
         """The networkx graph of the points: orthogonal neighbours, ``territory`` and ``edge`` node attributes."""
+        import networkx as nx
+
         graph = nx.Graph()
         for point in self.points:
             graph.add_node(point, territory=self.territory[point], edge=self.on_edge.get(point, False))
@@ -267,8 +292,6 @@ def assemble(placements: Sequence[Placement], sections: dict[str, tuple[str, ...
                 )
             owner[point] = index
             letter[point] = mapping[char]
-    joins = nx.Graph()
-    joins.add_nodes_from(range(count))
     seams: dict[tuple[int, int], int] = {}
     for (row, column), index in owner.items():
         for near in ((row + 1, column), (row, column + 1)):
@@ -276,8 +299,12 @@ def assemble(placements: Sequence[Placement], sections: dict[str, tuple[str, ...
             if other is not None and other != index:
                 key = (min(index, other), max(index, other))
                 seams[key] = seams.get(key, 0) + 1
-    joins.add_edges_from(key for key, length in seams.items() if length >= MIN_SEAM)
-    if not nx.is_connected(joins):
+    joins: dict[int, list[int]] = {index: [] for index in range(count)}
+    for (first, second), length in seams.items():
+        if length >= MIN_SEAM:
+            joins[first].append(second)
+            joins[second].append(first)
+    if len(_components(range(count), joins)) > 1:
         raise ValueError(f"the sections are not all joined along seams of at least {MIN_SEAM} points")
     top = min(r for r, _ in owner)
     left = min(c for _, c in owner)
@@ -414,6 +441,8 @@ def points_graph(state_or_rows: State | Sequence[str]) -> nx.Graph:
 def territory_summary(state: State) -> dict[str, Any]:
     """The graph of points read per territory: sizes, border lengths between territories, and each player's
     distance (orthogonal steps, pieces ignored) from their nearest piece to the nearest point of each territory."""
+    import networkx as nx
+
     board = state.island
     graph = board.graph()
     sizes = {letter: len(points) for letter, points in board.territories.items()}
