@@ -5,6 +5,7 @@ stands in for the kernel's event loop (none runs here)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
@@ -253,3 +254,38 @@ def test_a_session_plays_the_computer_s_moves_step_by_step(game):
         assert stepped.play(picks_a.choice(entry.engine.legal_moves(stepped.live)), reply=False)
         assert "; then" not in stepped.message
         assert whole.play(picks_b.choice(entry.engine.legal_moves(whole.live)))
+
+
+def notebook_board() -> ui.Table:
+    """Claim's 4-player board of the notebook: the computer seats place first, so its cell starts a computer turn."""
+    from rulebook import claim
+    from rulebook.claim import widget
+
+    return widget.Board(claim.new_game(players=4, seed=11), seed=11, computer={1: "greedy", 2: "greedy", 3: "random"})
+
+
+def test_a_board_built_in_a_running_cell_plays_the_computer_s_first_turn_on_the_kernel_s_loop(monkeypatch):
+    """A notebook cell runs on the kernel's asyncio loop (ipykernel, Voila): the board it builds times the computer's
+    first moves on that loop, and they are played once the cell is done, to the end of the computer's turn, the same
+    moves as at once; the page's reduced-motion answer arriving meanwhile lands the rest at once."""
+    monkeypatch.setitem(ui.PACE_SECONDS, "normal", 0.01)
+    at_once = notebook_board()  # no loop runs here: at once
+
+    async def cell(tell_reduced: bool) -> tuple[ui.Table, bool]:
+        board = notebook_board()  # what the cell does
+        started = board.pacing and len(board.states) == 1
+        if tell_reduced:
+            board.motion.reduced = True  # the page's MotionQuery, before the first timer fired
+        for _ in range(500):  # the cell is over: the loop runs the timers
+            if not board.pacing:
+                break
+            await asyncio.sleep(0.01)
+        return board, started
+
+    for tell_reduced in (False, True):
+        ui.PREFERENCE.reduced_motion = False
+        board, started = asyncio.run(cell(tell_reduced))
+        assert started, "the computer's first turn was not paced on the running loop"
+        assert not board.pacing and board.states == at_once.states, board.status.text
+        assert "its moves are told here one by one" not in board.status.text
+        assert board.current_player(board.live) not in board.bots

@@ -15,9 +15,18 @@ PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 ERRORS = ("Traceback (most recent call last)", "Error: ", "Exception")
 
 
+# an output holding a game's board, not the board of the notebook's guided first game or of its exercises (both come
+# before the play section and hold a board of their own: counting them moved the driver to another board)
+BOARD_OUTPUT = (
+    ".jp-OutputArea-output:has(.rulebook-board .rulebook-figure svg)"
+    ":not(:has(.rulebook-learn)):not(:has(.rulebook-exercises))"
+)
+
+
 def board_of(page, game: str):
-    """The game's board the driver plays: the n-th board of the notebook (explorers and panels are no boards)."""
-    outputs = page.locator(".jp-OutputArea-output:has(.rulebook-board .rulebook-figure svg)")
+    """The game's board the driver plays: the n-th board of the notebook (explorers and panels are no boards; the
+    boards of the Learn to play and exercise panels are not counted)."""
+    outputs = page.locator(BOARD_OUTPUT)
     return outputs.nth(BOARD_INDEX.get(game, 0)).locator(".rulebook-board").first
 
 
@@ -38,6 +47,16 @@ def steady(board, seconds: float = 30) -> tuple[str, str]:
             return now
         last = now
     return last
+
+
+def no_board_waits_on_the_computer(page, seconds: float = 60) -> None:
+    """Every board of the page ends the computer's turn it started while its cell ran (Claim's 4-player board: the
+    computer seats place first), paced or at once: none stays on "The computer plays ..." in the page."""
+    boards = page.locator(".rulebook-board .rulebook-status", has_text="its moves are told here one by one")
+    deadline = time.monotonic() + seconds
+    while boards.count() and time.monotonic() < deadline:
+        time.sleep(1)
+    assert not boards.count(), f"a board stays on the computer's turn: {boards.first.inner_text()!r}"
 
 
 def check_move(page, game: str, where: str) -> None:
@@ -83,6 +102,7 @@ def test_game_in_jupyterlab(game, lab, browser):
         errors = page.locator(f"{PANEL} .jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
         texts = [errors.nth(i).inner_text() for i in range(errors.count())]
         assert not [t for t in texts if any(e in t for e in ERRORS)], texts
+        no_board_waits_on_the_computer(page)
         check_move(page, game, "lab")
         page.screenshot(path=SHOTS / f"{game}-lab-page.png")
     finally:
@@ -105,6 +125,7 @@ def play_in_voila(page, url: str, game: str, where: str) -> None:
     record_time(f"{game} ({where})", time.monotonic() - started)
     text = page.inner_text("body")
     assert not any(e in text for e in ERRORS[:1]), text[-2000:]
+    no_board_waits_on_the_computer(page)
     check_move(page, game, where)
 
 
