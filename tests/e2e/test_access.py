@@ -203,13 +203,18 @@ def on_board(page) -> dict:
 
 
 def play_place(page, wanted) -> str:
-    """Go with the arrow keys to the first place whose label ``wanted`` accepts and press Enter; the status after."""
-    here = on_board(page)
-    places = page.evaluate(PLACES)
-    goal = next((place for place in places if wanted(place["label"])), None)
-    assert goal is not None, [place["label"] for place in places][:20]
-    for arrow in arrow_path(places, here["key"], goal["key"]):
-        page.keyboard.press(arrow)
+    """Go with the arrow keys to the first place whose label ``wanted`` accepts and press Enter; the status after.
+    The path is worked out again from where the keyboard is if the board redrew on the way (a reply told late)."""
+    for _ in range(3):
+        here = on_board(page)
+        places = page.evaluate(PLACES)
+        goal = next((place for place in places if wanted(place["label"])), None)
+        assert goal is not None, [place["label"] for place in places][:20]
+        for arrow in arrow_path(places, here["key"], goal["key"]):
+            page.keyboard.press(arrow)
+        if page.evaluate(FOCUSED)["key"] == goal["key"]:
+            break
+        time.sleep(1)
     assert page.evaluate(FOCUSED)["key"] == goal["key"], (page.evaluate(FOCUSED), goal)
     before = status(page)
     page.keyboard.press("Enter")
@@ -237,9 +242,12 @@ def meetjesland_move(page) -> str:
 
 def kingdom_builder_move(page) -> str:
     person_to_move(page)
-    builds = [p for p in page.evaluate(PLACES) if "; legal" in p["label"] and "location" not in p["label"].lower()]
-    if builds:
-        return play_place(page, lambda label: label == builds[0]["label"])
+
+    def build(label: str) -> bool:  # a ringed hex that is no location (a tile's ring chooses the tile)
+        return "; legal" in label and "location" not in label.lower()
+
+    if any(build(place["label"]) for place in page.evaluate(PLACES)):
+        return play_place(page, build)
     return press(page, "End turn")
 
 
