@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .. import boards, core
 from ..core import IllegalMove, Outcome, dump_game, load_game, replay_saved, seeded
 from ..probability import sorted_dice
+
+if TYPE_CHECKING:  # the map's networkx graph is built when asked for (Board.graph): play never needs it
+    import networkx as nx
 
 RULES_VERSION = 1
 GAME = "meetjesland"
@@ -48,15 +50,62 @@ def _whole(value, low: int, high: int) -> bool:
 # --- the board ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Board:
-    """The map: territories in file order, their region and number, and the borders one may attack across."""
+    """The map: territories in file order, their region and number, and the borders one may attack across.
 
-    graph: nx.Graph = field(compare=False, repr=False)
+    ``Board(graph)`` reads a networkx graph; :func:`load_board` reads the file's node-link data as it is and builds
+    the networkx graph only when :attr:`graph` is asked for (a view, a test), so that play never imports networkx.
+    Boards compare equal and are frozen, as the dataclass they were."""
+
+    def __init__(self, graph: nx.Graph) -> None:
+        self.__dict__.update(
+            _graph=graph,
+            _nodes=dict(graph.nodes(data=True)),
+            _adjacent={node: list(graph[node].items()) for node in graph.nodes},
+            _attributes=graph.graph,
+        )
+
+    @classmethod
+    def _from_data(cls, data: dict[str, Any], build: Callable[[], nx.Graph]) -> Board:
+        """A board from checked node-link data (see :func:`_plain_board`); ``build`` makes its networkx graph."""
+        board = object.__new__(cls)
+        nodes = {node["id"]: {k: v for k, v in node.items() if k != "id"} for node in data["nodes"]}
+        adjacent: dict[str, list[tuple[str, dict[str, Any]]]] = {node: [] for node in nodes}
+        for edge in data["edges"]:  # in file order, as networkx lists a node's neighbours
+            attributes = {k: v for k, v in edge.items() if k not in ("source", "target")}
+            adjacent[edge["source"]].append((edge["target"], attributes))
+            adjacent[edge["target"]].append((edge["source"], attributes))
+        board.__dict__.update(
+            _graph=None, _build=build, _nodes=nodes, _adjacent=adjacent, _attributes=dict(data.get("graph", {}))
+        )
+        return board
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return True if other.__class__ is self.__class__ else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(())
+
+    def __repr__(self) -> str:
+        return "Board()"
+
+    @property
+    def graph(self) -> nx.Graph:
+        """The map as a networkx graph (node and edge attributes as in the file), built when first asked for."""
+        graph = self.__dict__["_graph"]
+        if graph is None:
+            graph = self.__dict__["_graph"] = self.__dict__["_build"]()
+        return graph
 
     @cached_property
     def territories(self) -> tuple[str, ...]:
-        return tuple(self.graph.nodes)
+        return tuple(self._nodes)
 
     @cached_property
     def index(self) -> dict[str, int]:
@@ -65,15 +114,15 @@ class Board:
     @cached_property
     def regions(self) -> dict[str, tuple[str, ...]]:
         result: dict[str, list[str]] = {}
-        for territory, region in self.graph.nodes(data="region"):
-            result.setdefault(region, []).append(territory)
+        for territory, data in self._nodes.items():
+            result.setdefault(data.get("region"), []).append(territory)
         return {region: tuple(members) for region, members in result.items()}
 
     @cached_property
     def neighbours(self) -> dict[str, tuple[str, ...]]:
         """Neighbours across passable borders (MJ-5.2, MJ-C2)."""
         return {
-            territory: tuple(n for n in self.graph[territory] if self.graph.edges[territory, n]["passable"])
+            territory: tuple(n for n, edge in self._adjacent[territory] if edge["passable"])
             for territory in self.territories
         }
 
@@ -91,41 +140,108 @@ class Board:
         return {region: tuple(self.index[t] for t in members) for region, members in self.regions.items()}
 
     def region(self, territory: str) -> str:
-        return self.graph.nodes[territory]["region"]
+        return self._nodes[territory]["region"]
 
     def name(self, territory: str) -> str:
-        return self.graph.nodes[territory]["name"]
+        return self._nodes[territory]["name"]
 
     def number(self, territory: str) -> int:
-        return self.graph.nodes[territory]["number"]
+        return self._nodes[territory]["number"]
+
+    def borders(self, first: str, second: str) -> bool:
+        """Whether two territories share a border, passable or not (a canal is a border without access)."""
+        return any(n == second for n, _ in self._adjacent.get(first, ()))
 
     @property
     def brewery_territory(self) -> str:
-        return self.graph.graph["brewery"]
+        return self._attributes["brewery"]
+
+
+_NODE_ATTRIBUTES = ("name", "municipality", "region", "number", "x", "y")
+_EDGE_ATTRIBUTES = ("border", "passable", "line")
+
+
+def _plain_board(data: dict[str, Any]) -> bool:
+    """Whether node-link data is plainly what ``boards.from_data`` accepts with the map's required attributes and
+    passable borders: an undirected simple graph of string ids, each node once with every attribute, edges between
+    listed nodes once each with ``passable`` true or false, every node reached across passable borders. Anything
+    else goes to the full loader, which names what is wrong."""
+    nodes, edges = data.get("nodes"), data.get("edges")
+    if (
+        data.get("directed") is not False
+        or data.get("multigraph") is not False
+        or not isinstance(data.get("graph", {}), dict)
+        or not isinstance(nodes, list)
+        or not isinstance(edges, list)
+        or not nodes
+    ):
+        return False
+    ids: dict[str, list[str]] = {}
+    for node in nodes:
+        if type(node) is not dict or type(node.get("id")) is not str or node["id"] in ids:
+            return False
+        if any(attribute not in node for attribute in _NODE_ATTRIBUTES):
+            return False
+        ids[node["id"]] = []
+    pairs: set[frozenset[str]] = set()
+    for edge in edges:
+        if type(edge) is not dict:
+            return False
+        source, target = edge.get("source"), edge.get("target")
+        if type(source) is not str or type(target) is not str or source not in ids or target not in ids:
+            return False
+        pair = frozenset((source, target))
+        if len(pair) != 2 or pair in pairs or any(attribute not in edge for attribute in _EDGE_ATTRIBUTES):
+            return False
+        if type(edge["passable"]) is not bool:
+            return False
+        pairs.add(pair)
+        if edge["passable"]:
+            ids[source].append(target)
+            ids[target].append(source)
+    start = nodes[0]["id"]
+    reached, frontier = {start}, [start]
+    while frontier:
+        for near in ids[frontier.pop()]:
+            if near not in reached:
+                reached.add(near)
+                frontier.append(near)
+    return len(reached) == len(ids)
 
 
 @lru_cache(maxsize=4)
 def load_board(name: str = GAME) -> Board:
     """Load and check ``graphs/<name>.json``: every territory reachable across passable borders."""
-    graph = boards.load(
-        name,
-        node_attributes=("name", "municipality", "region", "number", "x", "y"),
-        edge_attributes=("border", "passable", "line"),
-        passable="passable",
-    )
-    if "brewery" not in graph.graph or graph.graph["brewery"] not in graph:
+    path = boards.graphs_dir() / f"{name}.json"
+    data = boards.read(path) if path.is_file() else None
+
+    def build() -> nx.Graph:
+        return boards.load(
+            name, node_attributes=_NODE_ATTRIBUTES, edge_attributes=_EDGE_ATTRIBUTES, passable="passable"
+        )
+
+    if data is not None and _plain_board(data):
+        board = Board._from_data(data, build)
+    else:  # the full loader: its refusals name the problem
+        board = Board(build())
+    nodes, attributes = board._nodes, board._attributes
+    try:
+        known = "brewery" in attributes and attributes["brewery"] in nodes
+    except TypeError:  # an unhashable value names no territory
+        known = False
+    if not known:
         raise ValueError(f"{name}.json: graph attribute 'brewery' must name a territory")
-    for territory, region in graph.nodes(data="region"):
-        if not isinstance(region, str):
+    for territory, data in nodes.items():
+        if not isinstance(data["region"], str):
             raise ValueError(
-                f"{name}.json: territory {quote(territory)} has region {quote(region)}; expected a colour name"
+                f"{name}.json: territory {quote(territory)} has region {quote(data['region'])}; expected a colour name"
             )
-    for territory, number in graph.nodes(data="number"):
-        if not isinstance(number, int) or number < 0:
+    for territory, data in nodes.items():
+        if not isinstance(data["number"], int) or data["number"] < 0:
             raise ValueError(
-                f"{name}.json: territory {quote(territory)} has number {quote(number)}; expected an int >= 0"
+                f"{name}.json: territory {quote(territory)} has number {quote(data['number'])}; expected an int >= 0"
             )
-    return Board(graph)
+    return board
 
 
 # --- missions (MJ-C4: the text names none; these twelve are our reconstruction) ------------------------
@@ -901,7 +1017,7 @@ def _attack(state: State, move: Attack) -> State:
     if state.owner_of(target) == state.turn:
         raise IllegalMove("MJ-5.2", f"{_name(target)} is already yours")
     if target not in state.board.neighbours[origin]:
-        if state.board.graph.has_edge(origin, target):
+        if state.board.borders(origin, target):
             raise IllegalMove(
                 "MJ-5.2", f"a thick line (canal) separates {_name(origin)} and {_name(target)}: no access"
             )
