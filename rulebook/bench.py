@@ -75,6 +75,63 @@ def legal_move_times(moves: int = 1500) -> dict[str, object]:
     return figures
 
 
+_RANDOM_PLAY = (
+    "import json, random, sys, time\n"
+    "t = time.process_time()\n"
+    "from rulebook import registry\n"
+    "from rulebook.core import pick\n"
+    "engine = registry.game(sys.argv[1]).engine\n"
+    "players, games, seed, warm = (int(v) for v in sys.argv[2:])\n"
+    "imported = time.process_time() - t\n"
+    "def play(seed):\n"
+    "    rng, state, moves = random.Random(seed), engine.new_game(players=players, seed=seed), 0\n"
+    "    while engine.outcome(state) is None and moves < 5000:\n"
+    "        outcomes = engine.chance_outcomes(state)\n"
+    "        if outcomes:\n"
+    "            state = engine.apply(state, pick(outcomes, rng))\n"
+    "            continue\n"
+    "        state = engine.apply(state, rng.choice(engine.legal_moves(state)))\n"
+    "        moves += 1\n"
+    "    return moves\n"
+    "for number in range(warm):\n"
+    "    play(10**6 + number)\n"
+    "t = time.process_time()\n"
+    "moves = sum(play(seed + number) for number in range(games))\n"
+    "print(json.dumps([moves, time.process_time() - t, imported]))"
+)
+
+
+def cold_random_play(processes: int = 6, games: int = 3) -> dict[str, object]:
+    """Random play in moves per CPU second as a page's first games meet it (issue 29.3): ``processes`` fresh
+    interpreters of ``games`` seeded games each (set-up included, imports not), and beside it the same engine warmed
+    by 15 games in one interpreter; at the smallest player count and at ``Bench.players`` (or the largest)."""
+    import json
+
+    figures: dict[str, object] = {}
+
+    def run(name: str, players: int, count: int, seed: int, warm: int) -> tuple[int, float, float]:
+        command = [sys.executable, "-c", _RANDOM_PLAY, name, str(players), str(count), str(seed), str(warm)]
+        out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT).stdout
+        moves, cpu, imported = json.loads(out)
+        return moves, cpu, imported
+
+    for name, declared in registry.games().items():
+        least = min(declared.players)
+        counts = sorted({least, declared.bench.players if declared.bench.players != least else max(declared.players)})
+        for players in counts:
+            runs = [run(name, players, games, 100 * number, 0) for number in range(processes)]
+            moves, cpu = sum(r[0] for r in runs), sum(r[1] for r in runs)
+            figures[f"random moves per CPU second, cold ({games} games a fresh process), {name}, {players} players"] = (
+                round(moves / cpu)
+            )
+            warm_moves, warm_cpu, _ = run(name, players, 2 * games * processes // 3 or 1, 0, 15)
+            figures[f"random moves per CPU second, warmed by 15 games, {name}, {players} players"] = round(
+                warm_moves / warm_cpu
+            )
+        figures[f"engine import CPU in a fresh process (s), {name}"] = round(min(r[2] for r in runs), 3)
+    return figures
+
+
 def import_time() -> float:
     """Seconds to import rulebook and load every game's declaration (which imports each game's engine)."""
     command = [
@@ -228,6 +285,7 @@ def main() -> int:
     sections: list[tuple[str, dict[str, object]]] = []
     sections.append(("Widget clicks", widget_clicks()))
     sections.append(("Legal moves", legal_move_times()))
+    sections.append(("Random play, cold and warm (moves per CPU second)", cold_random_play()))
     sections.extend(game_sections())
     sections.append(("Balance studies (seats rotated)", balance_studies()))
     sections.append(("Who is winning: one estimate of each game's start, cold", estimate_figures()))
