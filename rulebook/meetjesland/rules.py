@@ -793,9 +793,16 @@ def chance_outcomes(state: State) -> tuple[tuple[Dice | CardDrawn, Fraction], ..
     if state.battle is not None and state.battle.rolling:
         return _dice_outcomes(*dice_counts(state))
     if state.drawing:
-        probability = Fraction(1, len(state.pile))
-        return tuple((CardDrawn(card), probability) for card in state.pile)
+        return _card_outcomes(state.pile)
     return ()
+
+
+@lru_cache(maxsize=4096)
+def _card_outcomes(pile: tuple[str, ...]) -> tuple[tuple[CardDrawn, Fraction], ...]:
+    """Each card of the pile with probability 1/(cards in the pile): one tuple per pile, so that a draw asked for
+    twice (by the player and by apply) is one object, and sampling finds its tickets made."""
+    probability = Fraction(1, len(pile))
+    return tuple((CardDrawn(card), probability) for card in pile)
 
 
 def dice_counts(state: State) -> tuple[int, int]:
@@ -808,7 +815,12 @@ def dice_counts(state: State) -> tuple[int, int]:
 
 @cache
 def _dice_outcomes(attacker: int, defender: int) -> tuple[tuple[Dice, Fraction], ...]:
-    return tuple((Dice(a, d), pa * pd) for a, pa in sorted_dice(attacker) for d, pd in sorted_dice(defender))
+    """Every sorted roll of both sides with its exact probability: the ways of each side's roll multiplied, over
+    6 to the number of dice (the product of the two sides' Fractions, made once instead of multiplied)."""
+    total = 6 ** (attacker + defender)
+    attacks = [(a, pa.numerator * (6**attacker // pa.denominator)) for a, pa in sorted_dice(attacker)]
+    defences = [(d, pd.numerator * (6**defender // pd.denominator)) for d, pd in sorted_dice(defender)]
+    return tuple((Dice(a, d), Fraction(na * nd, total)) for a, na in attacks for d, nd in defences)
 
 
 @cache
