@@ -170,13 +170,18 @@ def status(page) -> str:
     return page.locator(".rulebook-app .rulebook-status").first.inner_text()
 
 
-def after_key(page, before: str, seconds: float = 30) -> str:
-    """The status line once the kernel has answered (it changed), or as it is after ``seconds``."""
+def after_key(page, before: str, places: list, seconds: float = 30) -> str:
+    """The status line once the kernel has answered (it changed from ``before``, and the board's ``places``
+    changed with it, where they do), or as it is after ``seconds``."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         now = status(page)
         if now != before and "(computer) is to move" not in now:
-            return now
+            # the board's figure comes in a message of its own, drawn at the next frame: its places' words change
+            drawn = time.monotonic() + 5
+            while page.evaluate(PLACES) == places and time.monotonic() < drawn:
+                time.sleep(0.2)
+            return status(page)
         time.sleep(0.3)
     return status(page)
 
@@ -216,17 +221,17 @@ def play_place(page, wanted) -> str:
             break
         time.sleep(1)
     assert page.evaluate(FOCUSED)["key"] == goal["key"], (page.evaluate(FOCUSED), goal)
-    before = status(page)
+    before, places = status(page), page.evaluate(PLACES)
     page.keyboard.press("Enter")
-    return after_key(page, before)
+    return after_key(page, before, places)
 
 
 def press(page, text: str) -> str:
     """Tab to the enabled button reading ``text`` and press Enter; the status after."""
     tab_to(page, lambda focused: focused["tag"] == "BUTTON" and focused["text"] == text and not focused["disabled"])
-    before = status(page)
+    before, places = status(page), page.evaluate(PLACES)
     page.keyboard.press("Enter")
-    return after_key(page, before)
+    return after_key(page, before, places)
 
 
 def meetjesland_move(page) -> str:
