@@ -1014,12 +1014,18 @@ def _removable(state: State, player: int) -> list[Point]:
     seats = state._seat_of_letter()
     found: dict[int, list[Point]] = {}
     grid = state.grid
+    # a seat may lose a piece: an enemy, and with 3 or 4 players one that has lost fewer than 4 (counted once a seat)
+    open_to = {
+        seat
+        for seat in range(state.players)
+        if state.enemies(player, seat) and (state.players == 2 or _lost(state, seat) < REMOVALS_EACH)
+    }
     for point in state.island.points:
         char = grid[point[0]][point[1]]
         if char == EMPTY or char.isupper():
             continue
         victim = seats[char]
-        if state.enemies(player, victim) and (state.players == 2 or _lost(state, victim) < REMOVALS_EACH):
+        if victim in open_to:
             found.setdefault(victim, []).append(point)
     balanced = _balanced_victims(state, player, found)
     return sorted(point for victim, points in found.items() if victim in balanced for point in points)
@@ -1046,15 +1052,28 @@ def _balanced_victims(state: State, player: int, candidates: dict[int, list[Poin
 def _can_finish(state: State, left: tuple[int, ...], lost: tuple[int, ...]) -> bool:
     """Whether every player can still make their ``left`` removals with nobody losing more than 4 (a small search:
     at most 4 removals each, split over at most 3 opponents)."""
+    return _finishable(state.players, left, lost)
+
+
+@lru_cache(maxsize=4096)
+def _finishable(players: int, left: tuple[int, ...], lost: tuple[int, ...]) -> bool:
+    """:func:`_can_finish` for a player count (who is whose enemy depends on nothing else), remembered: the removal
+    phase asks it of few different counts, once for every candidate of every removal."""
     room = [REMOVALS_EACH - count for count in lost]
+    enemies_of = [list(_enemies_of(players, seat)) for seat in range(players)]
 
     def split(seat: int) -> bool:
-        if seat == state.players:
+        if seat == players:
             return True
-        enemies = [other for other in range(state.players) if state.enemies(seat, other)]
-        return any(split(seat + 1) for _ in _shares(left[seat], enemies, room))
+        return any(split(seat + 1) for _ in _shares(left[seat], enemies_of[seat], room))
 
     return split(0)
+
+
+def _enemies_of(players: int, seat: int) -> tuple[int, ...]:
+    """The seats that are ``seat``'s enemies (with 4 players, the two of the other alliance, CL-2.2)."""
+    team = (seat % 2, seat % 2 + 2) if players == 4 else (seat,)
+    return tuple(other for other in range(players) if other not in team)
 
 
 def _shares(count: int, enemies: list[int], room: list[int]) -> Any:
