@@ -1,6 +1,7 @@
-"""The guided first games in a real browser (issue 27.4): each lesson opened from the app's Learn tab and completed by
-clicks on the board, with one deliberate wrong move on the way (a legal move that is not the step's: its explanation
-shown, nothing played), then Back to your game. The time a scripted learner needs goes to .e2e/timings.md and
+"""The guided first games in a real browser (issue 27.4): each of the four lessons (Claim, Ab die Post, Meetjesland,
+Kingdom Builder) opened from the app's Learn tab and completed by clicks on the board, with one deliberate wrong move
+on the way (a legal move that is not the step's: its explanation and the paragraph allowing it shown, nothing played),
+then Back to your game. The time a scripted learner needs goes to .e2e/timings.md and
 .e2e/tutorial_timings.md; screenshots to .e2e/app-GAME-tutorial-*.png."""
 
 from __future__ import annotations
