@@ -155,11 +155,13 @@ class Estimate:
         """What a reader should know of how the estimate was made, in words."""
         if self.exact:
             return ["The game is over: this is its result, not an estimate."]
-        notes = [
-            f"An estimate from {self.playouts} playouts ({self.policy}, seed {self.seed}), "
-            f"{self.cpu:.2f} s of CPU; stopped by the "
-            + ("CPU budget." if self.stopped == "cpu" else "number of playouts asked for.")
-        ]
+        # the CPU spent is said only where it set the count: a count asked for reads the same on every run
+        ended = (
+            f"as many as its CPU budget allowed ({self.cpu:.1f} s)"
+            if self.stopped == "cpu"
+            else "the number of playouts asked for"
+        )
+        notes = [f"An estimate from {self.playouts} playouts ({self.policy}, seed {self.seed}): {ended}."]
         if self.shared:
             notes.append(f"{self.shared} playouts ended in a shared win: it counts as a win for each winner.")
         if self.nobody:
