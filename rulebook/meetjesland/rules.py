@@ -865,7 +865,11 @@ def check(state: State, move) -> IllegalMove | None:
 def apply(state: State, move) -> State:
     """The state after ``move`` (a player's move or a chance outcome); raises IllegalMove, never half-applies."""
     new = _apply(state, move)
-    return _evolve(new, history=state.history + (move,))
+    if new is state:
+        return _evolve(new, history=state.history + (move,))
+    # a state _apply has just made (no one else holds it yet): its log is set in place instead of copying it again
+    new.__dict__["history"] = state.history + (move,)
+    return new
 
 
 def outcome(state: State) -> Outcome | None:
