@@ -185,15 +185,8 @@ def _plain_nodes(data: dict[str, Any]) -> list[tuple[Any, dict[str, Any]]] | Non
     found: list[tuple[Any, dict[str, Any]]] = []
     ids: set[tuple[str, int, int]] = set()
     for node in nodes:
-        if type(node) is not dict or node.keys() != _NODE_KEYS:
-            return None
-        key = node["id"]
-        if type(key) is not list or len(key) != 3 or type(key[0]) is not str:
-            return None
-        if type(key[1]) is not int or type(key[2]) is not int:
-            return None
-        key = (key[0], key[1], key[2])
-        if key in ids:
+        key = _plain_id(node.get("id")) if type(node) is dict and node.keys() == _NODE_KEYS else None
+        if key is None or key in ids:
             return None
         ids.add(key)
         found.append((key, {name: value for name, value in node.items() if name != "id"}))
@@ -201,21 +194,21 @@ def _plain_nodes(data: dict[str, Any]) -> list[tuple[Any, dict[str, Any]]] | Non
     for edge in edges:
         if type(edge) is not dict or edge.keys() != _EDGE_KEYS:
             return None
-        ends = []
-        for end in (edge["source"], edge["target"]):
-            if type(end) is not list or len(end) != 3 or type(end[0]) is not str:
-                return None
-            if type(end[1]) is not int or type(end[2]) is not int:
-                return None
-            end = (end[0], end[1], end[2])
-            if end not in ids:
-                return None
-            ends.append(end)
-        pair = frozenset(ends)
-        if len(pair) != 2 or pair in pairs:
+        source, target = _plain_id(edge["source"]), _plain_id(edge["target"])
+        pair = frozenset((source, target))
+        if source not in ids or target not in ids or len(pair) != 2 or pair in pairs:
             return None
         pairs.add(pair)
     return found
+
+
+def _plain_id(value: Any) -> tuple[str, int, int] | None:
+    """A node id ``[section, row, column]`` (a string and two ints) as a tuple, else None."""
+    if type(value) is not list or len(value) != 3:
+        return None
+    if type(value[0]) is not str or type(value[1]) is not int or type(value[2]) is not int:
+        return None
+    return (value[0], value[1], value[2])
 
 
 def _neighbours(row: int, column: int) -> list[Hex]:

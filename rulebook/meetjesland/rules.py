@@ -185,20 +185,11 @@ def _plain_board(data: dict[str, Any]) -> bool:
         ids[node["id"]] = []
     pairs: set[frozenset[str]] = set()
     for edge in edges:
-        if type(edge) is not dict:
+        if not _plain_edge(edge, ids, pairs):
             return False
-        source, target = edge.get("source"), edge.get("target")
-        if type(source) is not str or type(target) is not str or source not in ids or target not in ids:
-            return False
-        pair = frozenset((source, target))
-        if len(pair) != 2 or pair in pairs or any(attribute not in edge for attribute in _EDGE_ATTRIBUTES):
-            return False
-        if type(edge["passable"]) is not bool:
-            return False
-        pairs.add(pair)
         if edge["passable"]:
-            ids[source].append(target)
-            ids[target].append(source)
+            ids[edge["source"]].append(edge["target"])
+            ids[edge["target"]].append(edge["source"])
     start = nodes[0]["id"]
     reached, frontier = {start}, [start]
     while frontier:
@@ -207,6 +198,23 @@ def _plain_board(data: dict[str, Any]) -> bool:
                 reached.add(near)
                 frontier.append(near)
     return len(reached) == len(ids)
+
+
+def _plain_edge(edge: Any, ids: dict[str, list[str]], pairs: set[frozenset[str]]) -> bool:
+    """Whether an edge joins two listed nodes not joined before, with every required attribute and ``passable`` true
+    or false (its pair then noted in ``pairs``)."""
+    if type(edge) is not dict:
+        return False
+    source, target = edge.get("source"), edge.get("target")
+    if type(source) is not str or type(target) is not str or source not in ids or target not in ids:
+        return False
+    pair = frozenset((source, target))
+    if len(pair) != 2 or pair in pairs or any(attribute not in edge for attribute in _EDGE_ATTRIBUTES):
+        return False
+    if type(edge["passable"]) is not bool:
+        return False
+    pairs.add(pair)
+    return True
 
 
 @lru_cache(maxsize=4)
