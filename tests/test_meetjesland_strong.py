@@ -48,11 +48,18 @@ def test_it_attacks_only_with_good_odds_counting_the_mission():
     # 3 against 2 wins in 65.6 % (Osborne's table), enough for the greedy player (60 %), not for the strong one (80 %)
     assert DEAL.mission(0).destroy == 2
     around = {"bassevelde": (1, 2), "lembeke": (1, 2), "eeklo": (1, 2), "sint_laureins": (1, 2)}
-    yellow = {"waarschoot": (1, 2), "lovendegem": (1, 2), "vinderhoute": (1, 2)}  # no region to complete
+    # no region to complete, and none whole for Black to lose (Pink holds Vinderhoute, out of White's reach)
+    yellow = {"waarschoot": (1, 2), "lovendegem": (1, 2), "vinderhoute": (2, 2)}
     state = playing({"kaprijke": (0, 4), **around, **yellow})
+    assert "vinderhoute" not in state.board.neighbours["kaprijke"]
     assert isinstance(bots.greedy_player(state, random.Random(0)), mj.Attack)
     assert bots.strong_player(state, random.Random(0)) == mj.Reinforce()
     assert "wins in 65.6 %" in bots.explain(state, mj.Reinforce())
+    # with Vinderhoute Black's, Black holds all of yellow: Eeklo breaks it, 65.6 % + 15 % for holding Black back
+    state = playing({"kaprijke": (0, 4), **around, **yellow, "vinderhoute": (1, 2)})
+    move = bots.strong_player(state, random.Random(0))
+    assert move == mj.Attack("kaprijke", "eeklo", 3)
+    assert "It holds back Black." in bots.explain(state, move)
     # the same odds against a Pink territory serve the mission: 65.6 % + 20 % for the mission reaches 80 %
     state = playing({"kaprijke": (0, 4), **around, **yellow, "eeklo": (2, 2)})
     move = bots.strong_player(state, random.Random(0))
@@ -85,7 +92,7 @@ def test_it_places_where_the_best_attack_is():
 
 def test_it_is_stronger_than_the_greedy_player_over_thirty_fixed_games():
     # one strong and two greedy players, seats rotated; the games are the same on every run (seeded), so this is
-    # a fixed result, not a flaky one: 18 of 30 when it was written (a fair seat wins 10)
+    # a fixed result, not a flaky one (a fair seat wins 10); issue 29.2's goal is 60 %: 18 of 30
     result = study.run("meetjesland", ("strong", "greedy", "greedy"), 30, workers=1)
     strong = result.rows()[0]
-    assert strong["who"] == "strong" and strong["wins"] >= 15
+    assert strong["who"] == "strong" and strong["wins"] >= 18, result.table()

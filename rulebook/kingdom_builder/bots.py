@@ -87,8 +87,8 @@ TILE_VALUE = 4.0  # a location tile that builds: one more settlement a turn for 
 MOVE_TILE_VALUE = 4.0  # a Barn, Harbor or Paddock: no new settlement, but a step towards more tiles and gold
 TILE_TURNS = 4  # ... worth its full value while at least this many turns are left
 LOCATION_REACH = 0.5  # a free hex next to the player's settlements that touches a location with a tile for them
-LOOKAHEAD = 6  # the strong player follows this many of its best moves to the end of the turn
-ROLLOUT_SAMPLE = 12  # moving-tile moves tried at each step of that rest of the turn
+LOOKAHEAD = 16  # the strong player follows this many of its best moves to the end of the turn
+ROLLOUT_SAMPLE = 20  # moving-tile moves tried at each step of that rest of the turn
 
 
 @dataclass(frozen=True)
@@ -167,7 +167,8 @@ def strong_player(state: State, rng: random.Random, lookahead: int | None = None
     Ending the turn is chosen when nothing else ends the turn better. ``lookahead`` (default ``LOOKAHEAD``) is its
     budget: how many moves it follows to the end of the turn (1 plays like a one-move-ahead player).
 
-    Strength: the strongest: 17 of 20 games against the greedy player, 17 of 20 against the quick one."""
+    Strength: the strongest: 89 of 100 games against the greedy player (study seed 0); 17 of 20 against the quick
+    one when it looked at 6 moves."""
     player = state.player
     assert player is not None
     ranked = _ranked(state, player, rng)

@@ -109,7 +109,7 @@ GAME = Game(
             "strong",
             "strong",
             "The strongest: the best few moves by score and position, each followed to the end of its turn. Won "
-            "17 of 20 games against an intermediate, 17 of 20 against an advanced.",
+            "89 of 100 games against an intermediate (17 of 20 against an advanced, looking at 6 moves).",
         ),
     ),
     bots_module="rulebook.kingdom_builder.bots",

@@ -82,10 +82,13 @@ GAME = Game(
         Level(
             "strong",
             "strong",
-            "The strongest: attacks at 80 % or better by the exact odds, and for less where a territory is worth "
-            "more: 60 % for one its mission wants, 55 % for the second-last and 30 % for the last of a region it "
-            "lacks (the two add up); rolls on at 30 %; places its points for its best attack and brings idle points "
-            "to the front. Won 17 of 30 three-player games against two intermediates.",
+            "The strongest: goes for a chain of attacks that fulfils its mission this turn when the exact odds of "
+            "the whole chain give 35 % or better. Else attacks at 80 % or better by the exact odds, and for less "
+            "where a territory is worth more: 60 % for one its mission wants, 55 % for the second-last and 30 % for "
+            "the last of a region it lacks, 65 % for one that breaks a whole region of its owner or belongs to a "
+            "player with 20 territories (these add up); rolls on at 30 % (20 % in a chain that fulfils its mission); "
+            "places its points for its best attack and brings idle points to the front. Won 130 of 200 "
+            "three-player games against two intermediates.",
         ),
     ),
     bots_module="rulebook.meetjesland.bots",
