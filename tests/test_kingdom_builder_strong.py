@@ -48,7 +48,8 @@ def test_explain_tells_the_gold_card_by_card_and_the_tiles():
 def test_strong_beats_greedy_in_a_small_study():
     result = study.run("kingdom_builder", ("strong", "greedy"), 8, workers=1, seed=200)
     strong = result.rows()[0]
-    assert strong["who"] == "strong" and strong["wins"] >= 6, result.table()
+    # seeded, so a fixed result: 7 of 8 when issue 29.2's goal (80 %) was set; 6 of 8 would be 75 %
+    assert strong["who"] == "strong" and strong["wins"] >= 7, result.table()
 
 
 def test_a_smaller_budget_is_a_level_and_bad_budgets_are_refused():
