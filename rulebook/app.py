@@ -182,6 +182,7 @@ def _option_control(option: Option) -> widgets.Widget:
             layout=layout,
         )
     control.tooltip = option.help
+    control.add_class("rulebook-option")  # a long label wraps onto a second line (style.css), never cut
     return control
 
 
@@ -256,8 +257,8 @@ class App(widgets.VBox):
             description="Computer moves",
             options=[("one by one", "normal"), ("one by one, fast", "fast"), ("all at once (off)", "off")],
             value=ui.default_pace(),
-            style={"description_width": "110px"},
-            layout=widgets.Layout(width="270px"),
+            style={"description_width": "initial"},  # its whole label: at 110 px it read "Computer mo..."
+            layout=widgets.Layout(width="285px"),
             tooltip="How the computer players' moves are shown: one at a time, told and marked, or all at once",
         )
         self.pace_menu.add_class("rulebook-pace")
