@@ -612,12 +612,20 @@ class Table(widgets.VBox, Names):
 
     # -- shared rendering ----------------------------------------------------------------------
     def status_html(self) -> str:
-        """The status line: whose turn and what to do (or the replayed position), then the last action's message."""
+        """The status line: whose turn and what to do (or the replayed position), then the last action's message.
+        A message telling more than three moves tells the first and the last, and counts the others (the log tells
+        each): the line keeps its fixed height, and what it cannot show is said to be elsewhere, never cut."""
+        told = self.message.split("; then ") if self.message else []
+        if len(told) > 3:
+            hidden = len(told) - 2
+            said = f"{told[0]}; then {hidden} more moves (the log tells each); the last: {told[-1]}"
+        else:
+            said = self.message
         if self.shown_only:  # nothing of the position's moves (the prompt may name them) and no refusal
             return markup.render("status.html", shown_only=self.shown_only, message="")
         if self.pacing and not self.replaying:
             name = self.describe_player(self.current_player(self.live))
-            message = self.status.linked(self.message) if self.message else Markup("")
+            message = self.status.linked(said) if said else Markup("")
             return markup.render(
                 "status.html",
                 shown_only="",
@@ -637,6 +645,6 @@ class Table(widgets.VBox, Names):
             last=len(self.states) - 1,
             you="" if self.replaying else self.you_text(),
             prompt="" if self.replaying else self.prompt(),
-            message=self.status.linked(self.message) if self.message else "",
+            message=self.status.linked(said) if said else "",
             kind="error" if self.message_kind == "error" else "info",
         )

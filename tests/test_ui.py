@@ -220,3 +220,34 @@ def test_the_legacy_figures_are_gone():
     for name in ("BoardFigure", "ChartFigure", "settle_figure", "plotly_file", "serve_plotly_from", "classic_script"):
         assert not hasattr(ui, name), name
     assert "_py2js" not in (Path(ui.__file__).parent / "board.js").read_text()
+
+
+def test_a_status_line_telling_many_moves_tells_the_first_and_last_and_counts_the_rest():
+    """The status line has a fixed height (the board never moves): a message of many moves, as a lesson's replies
+    make, says how many it leaves to the log instead of being cut mid-sentence (issue 27, the guided first games)."""
+    from rulebook.learn import LearnPanel
+
+    panel = LearnPanel("kingdom_builder")
+    lesson = panel.lesson
+    number = next(s.number for s in lesson.tutorial.steps if len(s.replies) >= 3)
+    lesson.go(number - 1)
+    step, board = lesson.step, panel.board
+    assert board.play(step.move)
+    told = board.message.split("; then ")
+    assert len(told) == 1 + len(step.replies)  # the session's message keeps every move (the log tells each too)
+    shown = board.status.text
+    assert f"{told[0]}; then {len(told) - 2} more moves (the log tells each); the last: {told[-1]}" in shown
+    assert shown.count("; then ") == 1 and (not step.done or step.done in shown)
+    board.message = "A: one; then B: two; then C: three"  # three moves fit: told as they are
+    board.redraw()
+    assert board.message in board.status.text
+
+
+def test_a_fixed_status_line_that_holds_more_shows_a_shadow_where_the_text_goes_on():
+    from rulebook import markup
+
+    css = markup.STYLESHEET.read_text(encoding="utf-8")
+    rule = re.search(r"\.rb-mj-board \.rb-status, \.rulebook-status \{([^}]*)\}", css)
+    assert rule, "no scroll cue for the status lines"
+    layers = rule.group(1)
+    assert layers.count("no-repeat local") == 2 and layers.count("no-repeat scroll") == 2  # covers move, shadows stay
