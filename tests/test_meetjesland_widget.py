@@ -512,3 +512,29 @@ def test_the_status_line_keeps_three_lines_so_the_map_never_moves():
     rule = re.search(r"\.rb-mj-board \.rb-status \{([^}]*)\}", css)
     assert rule and "height: 4.2em" in rule.group(1) and "overflow-y: auto" in rule.group(1)
     assert "line-height: 1.4" in re.search(r"\.rb-status \{([^}]*)\}", css).group(1)  # 4.2em: three lines of 1.4
+
+
+def test_the_odds_line_wraps_in_two_lines_of_its_own_height_and_keeps_the_percent_with_its_number():
+    """At 1280x800 "…against 3: 85.7 %" lost its "%": the widget's 28 px line height let one line fit its 2.7em, and
+    the wrap fell between the number and its sign."""
+    from rulebook import markup
+
+    table = after_setup()
+    state = table.state
+    origin, target = next(
+        (o, t)
+        for o in state.territories_of(0)
+        for t in state.board.neighbours[o]
+        if state.owner_of(t) != 0 and state.points_on(o) >= 2
+    )
+    table.select(origin)
+    table.select(target)
+    chance = re.search(r"<b class='rb-nowrap'>(\d{1,3}\.\d %)</b>", table.odds.value)
+    assert "<div class='rb-mj-odds'>" in table.odds.value and chance, table.odds.value
+    css = markup.STYLESHEET.read_text(encoding="utf-8")
+    rule = re.search(r"\.rb-mj-odds \{([^}]*)\}", css).group(1)
+    size = float(re.search(r"font-size: (\d+)px", rule).group(1))
+    line = float(re.search(r"line-height: ([\d.]+);", rule).group(1))
+    kept = float(re.fullmatch(r"([\d.]+)em", table.odds.layout.height).group(1)) * 13  # the widgets' 13 px font
+    assert 2 * size * line <= kept and "white-space: normal" in rule
+    assert ".rb-nowrap { white-space: nowrap; }" in css
