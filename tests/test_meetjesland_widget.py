@@ -538,3 +538,39 @@ def test_the_odds_line_wraps_in_two_lines_of_its_own_height_and_keeps_the_percen
     kept = float(re.fullmatch(r"([\d.]+)em", table.odds.layout.height).group(1)) * 13  # the widgets' 13 px font
     assert 2 * size * line <= kept and "white-space: normal" in rule
     assert ".rb-nowrap { white-space: nowrap; }" in css
+
+
+def test_auto_place_plays_its_points_as_moves_through_the_session():
+    """Auto-place goes through play like any move: one state per move (so the log, the marks and Undo see each),
+    the chance after it settled, the hint cleared, and the same position the engine's auto_setup spreads."""
+    import random as _random
+
+    game = mj.new_game(players=4, seed=1)
+    table = Board(game, seed=1, computer=(1, 2, 3))
+    expected = mj.auto_setup(game, _random.Random(1))
+    played = []
+    original = table.play  # the board's play, which hands the move to the session (or to a lesson's judge)
+    table.play = lambda move: played.append(move) or original(move)
+    table.hint()
+    table.auto_button.click()
+    assert played and all(isinstance(move, mj.Place) for move in played)
+    assert sum(move.points for move in played) == game.to_place
+    people = [table.step(index) for index in range(1, len(table.states)) if table.step(index).player == 0]
+    assert [step.move for step in people] == played  # each a state of its own, told in the log
+    assert table.hinted is None
+    assert all(table.state.points_on(t) == expected.points_on(t) for t in game.territories_of(0))
+    assert table.message.startswith("Starting points spread at random: ") and "Black played 1 move" in table.message
+    table.undo()  # takes back the last placement, with the computer's answers to it
+    assert table.state.phase == "setup" and table.state.turn == 0 and len(table.states) == len(played)
+
+
+def test_auto_place_in_a_lesson_is_refused_and_points_to_the_step():
+    from rulebook.learn import LearnPanel
+
+    panel = LearnPanel("meetjesland")
+    board, step = panel.board, panel.lesson.step
+    assert board.live.phase == "setup"
+    before = len(board.states)
+    board.auto_button.click()
+    assert len(board.states) == before and panel.lesson.step is step and panel.lesson.done == set()
+    assert "lesson" in board.status.text and "Hint" in board.status.text and board.message_kind == "error"

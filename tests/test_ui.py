@@ -60,10 +60,12 @@ def test_the_status_line_says_what_the_computer_answered():
 def test_a_long_series_of_computer_moves_is_counted_not_listed():
     board = mj_widget.Board(meetjesland.new_game(players=4, seed=1), seed=1, computer=(1, 2, 3))
     board.auto_button.click()
-    computer_moves = len(board.states) - 2  # the start and the person's auto-placement come first
+    steps = [board.step(index) for index in range(1, len(board.states))]
+    computer_moves = sum(step.player != 0 for step in steps)  # the person's auto-placement is a Place a territory
     assert computer_moves == 3  # one reinforcement each (hand count: three computer seats, one place each)
-    assert board.message == (
-        "Starting points spread at random; then Black played 1 move, Pink 1 move and Teal 1 move "
+    assert board.message.startswith("Starting points spread at random: ")
+    assert board.message.endswith(
+        "; then Black played 1 move, Pink 1 move and Teal 1 move "
         "(marked on the board; the log tells each, newest first)"
     )
 

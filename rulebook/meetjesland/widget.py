@@ -678,16 +678,35 @@ class Board(Table):
         self.play(Place(self.origin, self.amount.value))
 
     def _auto(self) -> None:
-        if self.replaying or self.current_player(self.live) in self.bots:
+        """Auto-place: the starting points left spread at random as the engine's auto_setup spreads them, played as
+        one Place per territory through play like any move (its checks, the log, Undo, the computer's pace). In a
+        lesson, whose judge replaced the session's play (tutorial.Lesson.guard), it is refused: the step says what
+        to place."""
+        if self.replaying or self.pacing or self.current_player(self.live) in self.bots:
             self.play(Place("", 1))  # the shared refusal: back to the game, or the computer's turn
             return
         if self.live.phase != "setup":
             self.message, self.message_kind = "Auto-place is for the starting points (MJ-C7).", "error"
             self.redraw()
             return
-        self.states.append(rules.auto_setup(self.live, self.rng))
-        self.message, self.message_kind = "Starting points spread at random", "info"
-        self.message += self.replies(self._settle())
+        if "play" in vars(self.session):  # a lesson judges each move against its step
+            self.message, self.message_kind = (
+                "Auto-place is not part of the lesson: place the points the step asks for (Hint shows where).",
+                "error",
+            )
+            self.redraw()
+            return
+        before = self.live
+        spread: dict[str, int] = {}  # territory -> points, in the order auto_setup first chose them
+        for move in rules.auto_setup(before, self.rng).history[len(before.history) :]:
+            spread[move.territory] = spread.get(move.territory, 0) + move.points
+        for territory, points in spread.items():
+            if not self.play(Place(territory, points)):
+                return  # the refusal is told
+        name = before.board.name
+        _, then, replies = self.message.partition("; then ")
+        placed = ", ".join(f"{points} on {name(territory)}" for territory, points in spread.items())
+        self.message = f"Starting points spread at random: {placed}{then}{replies}"
         self.redraw()
 
     def _attack(self) -> None:
