@@ -12,10 +12,11 @@ import dataclasses
 import json
 import random
 import reprlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -140,6 +141,33 @@ class Island:
             point: tuple((near, Step(point, near)) for near in self.neighbours[point]) for point in self.points
         }
         self.places: dict[Point, Place] = {point: Place(point) for point in self.points}
+        # the same steps and jumps by flat index (row * width + column) into the rows joined (State._flat): the
+        # battle's move search reads one string by integer instead of a row and a column per point
+        self.flat_point: tuple[Point | None, ...] = tuple(
+            (row, column) if (row, column) in self.territory else None
+            for row in range(self.height)
+            for column in range(width)
+        )
+        self.flat_steps: tuple[tuple[tuple[int, Step], ...], ...] = tuple(
+            tuple((near[0] * width + near[1], step) for near, step in self.steps[point]) if point else ()
+            for point in self.flat_point
+        )
+        self.flat_jumps: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple((over[0] * width + over[1], land[0] * width + land[1]) for over, land in self.jumps[point])
+            if point
+            else ()
+            for point in self.flat_point
+        )
+        # each territory's pieces and towers read in one call: ``contents[letter](flat)`` is its characters
+        self.contents: dict[str, Callable[[str], Any]] = {
+            letter: itemgetter(*(row * width + column for row, column in points))
+            for letter, points in self.territories.items()
+        }
+        # the points whose pieces a search from a point reads: itself, its neighbours and its landing points
+        self.flat_reads: tuple[frozenset[int], ...] = tuple(
+            frozenset({index, *(near for near, _ in steps), *(part for jump in jumps for part in jump)})
+            for index, (steps, jumps) in enumerate(zip(self.flat_steps, self.flat_jumps))
+        )
         parts = sorted(_components(self.points, self.neighbours), key=len)
         if len(parts) > 1:
             raise ValueError(f"territory grid: the island is not in one piece; cut off: {sorted(parts[0])}")
@@ -692,6 +720,14 @@ class State:
             object.__setattr__(self, "_where_cache", cached)
         return cached
 
+    def _flat(self) -> str:
+        """The grid's rows joined into one string, indexed by ``row * width + column`` (the island's flat index)."""
+        cached = self.__dict__.get("_flat_cache")
+        if cached is None:
+            cached = "".join(self.grid)
+            object.__setattr__(self, "_flat_cache", cached)
+        return cached
+
     def _occupied_rows(self) -> tuple[tuple[tuple[str, int], ...], ...]:
         """Each row's pieces and towers as (letter, column): rows this state shares with the state it was made from
         (the same string) are taken from that state's list, the others are read anew."""
@@ -747,10 +783,11 @@ def tower_target(players: int) -> int:
 _FIELDS = frozenset(f.name for f in dataclasses.fields(State))
 
 
-def _with(state: State, **changes: Any) -> State:
+def _with(state: State, touched: Sequence[Point] | None = None, **changes: Any) -> State:
     """``dataclasses.replace`` for the engine's own changes, without its checks (the fields are the engine's own, so
     the checks could only fail on a bug); the island and seats kept beside the fields carry over, as neither the
-    territories nor the colours ever change in a game."""
+    territories nor the colours ever change in a game. ``touched``: the points a new grid changes (the move lists
+    kept for the players' next looks stay with the state, those points marked; without it they are dropped)."""
     assert _FIELDS.issuperset(changes) and "territories" not in changes and "colours" not in changes
     new = object.__new__(State)
     new.__dict__.update(state.__dict__)
@@ -758,7 +795,16 @@ def _with(state: State, **changes: Any) -> State:
     if "grid" in changes:
         # the pieces have moved: found again when asked, from the rows that changed
         new.__dict__.pop("_where_cache", None)
+        new.__dict__.pop("_flat_cache", None)
         new.__dict__.pop("_rows_cache", None)
+        kept = state.__dict__.get("_moves_kept")
+        if kept:
+            if touched is None:
+                del new.__dict__["_moves_kept"]
+            else:
+                width = state.island.width
+                marked = frozenset(row * width + column for row, column in touched)
+                new.__dict__["_moves_kept"] = {seat: (found, dirty | marked) for seat, (found, dirty) in kept.items()}
         rows = state.__dict__.get("_rows_cache")
         if rows is not None:
             new.__dict__["_rows_from"] = (state.grid, rows)
@@ -862,29 +908,30 @@ def _alone(state: State, player: int, territory: str) -> bool:
 
 def conquerable(state: State, player: int) -> tuple[str, ...]:
     """Territories where ``player`` may place a tower now (CL-8.1, CL-8.2, CL-5.2 claims)."""
-    if state.towers_in_reserve(player) == 0:
+    flat = state._flat()
+    mine = state.letter(player)
+    if flat.count(mine.upper()) == TOWERS_EACH:  # no tower left in reserve (towers_in_reserve)
         return ()
-    # one look at every piece and tower instead of one walk through each territory (the same test as _alone)
+    # each territory's characters read at once (the same test as _alone)
     team = state.team(player)
     friends = team if state.config.partners_share_territories else (player,)
-    territory_of = state.island.territory
-    held: set[str] = set()  # territories with a tower of the player's side
-    own: set[str] = set()  # territories with a piece of the player
-    blocked: set[str] = set()  # territories with a piece that is not a friend's
-    where = state._where()
+    held = set()  # the towers of the player's side
+    blocked = set()  # the pieces that are not a friend's
     for letter, seat in state._seat_of_letter().items():
         if seat in team:
-            held.update(territory_of[point] for point in where.get(letter.upper(), ()))
-        if seat == player:
-            own.update(territory_of[point] for point in where.get(letter, ()))
-        elif seat not in friends:
-            blocked.update(territory_of[point] for point in where.get(letter, ()))
-    return tuple(
-        territory
-        for territory in state.island.letters
-        if territory not in held
-        and ((player, territory) in state.claims or (territory in own and territory not in blocked))
-    )
+            held.add(letter.upper())
+        if seat not in friends:
+            blocked.add(letter)
+    claims = state.claims
+    contents = state.island.contents
+    found = []
+    for territory in state.island.letters:
+        chars = set(contents[territory](flat))
+        if not chars.isdisjoint(held):
+            continue
+        if (player, territory) in claims or (mine in chars and chars.isdisjoint(blocked)):
+            found.append(territory)
+    return tuple(found)
 
 
 def _captures(state: State, mover: int, landing: Point) -> tuple[Point, ...]:
@@ -919,44 +966,81 @@ def _captures(state: State, mover: int, landing: Point) -> tuple[Point, ...]:
 
 
 def _jump_destinations(state: State, origin: Point) -> dict[Point, tuple[Point, ...]]:
-    """Every point a jump chain from ``origin`` can end on, with a shortest path (CL-6.2, CL-C4): a breadth-first
-    search, each round's landing points taken in order, so the path found for a point is always the same."""
-    grid = state.grid
-    jumps = state.island.jumps
-    came_from: dict[Point, Point] = {origin: origin}  # also every point reached so far
-    order: list[Point] = []
-    frontier = [origin]
+    """Every point a jump chain from ``origin`` can end on, with a shortest path (CL-6.2, CL-C4)."""
+    board = state.island
+    found = _jump_paths(state._flat(), board, origin[0] * board.width + origin[1])
+    return {board.flat_point[end]: path for end, path in found.items()}
+
+
+def _jump_paths(flat: str, board: Island, start: int) -> dict[int, tuple[Point, ...]]:
+    """The jump chains from flat index ``start`` by the flat index they end on, each with a shortest path: a
+    breadth-first search, each round's landing points taken in order, so the path found for a point is always the
+    same (flat indices sort as the points do)."""
+    jumps = board.flat_jumps
+    came_from: dict[int, int] = {start: start}  # also every point reached so far
+    order: list[int] = []
+    frontier = [start]
     while frontier:
         following = []
         for here in frontier:
             for over, land in jumps[here]:
                 # the moving piece has left its origin: it cannot be jumped over, nor landed on again (CL-C4)
-                if land in came_from or over == origin or grid[over[0]][over[1]] == EMPTY:
-                    continue
-                if grid[land[0]][land[1]] != EMPTY:
+                if land in came_from or over == start or flat[over] == EMPTY or flat[land] != EMPTY:
                     continue
                 came_from[land] = here
                 following.append(land)
         following.sort()
         order.extend(following)
         frontier = following
-    best: dict[Point, tuple[Point, ...]] = {}
+    points = board.flat_point
+    best: dict[int, tuple[Point, ...]] = {}
     for land in order:  # a landing point comes after the one it was reached from
-        best[land] = best.get(came_from[land], ()) + (land,)
+        best[land] = best.get(came_from[land], ()) + (points[land],)
     return best
 
 
 def _movements(state: State, origin: Point) -> list[Step | Jump]:
-    grid = state.grid
     board = state.island
-    moves: list[Step | Jump] = [step for near, step in board.steps[origin] if grid[near[0]][near[1]] == EMPTY]
-    for over, land in board.jumps[origin]:
-        if grid[over[0]][over[1]] != EMPTY and grid[land[0]][land[1]] == EMPTY:
+    return _movements_reading(state._flat(), board, origin, origin[0] * board.width + origin[1])[0]
+
+
+def _movements_reading(
+    flat: str, board: Island, origin: Point, start: int
+) -> tuple[list[Step | Jump], frozenset[int]]:
+    """The steps and jumps of the piece on ``origin`` (flat index ``start``), and the flat indices whose pieces they
+    depend on (the list stays right while none of those points changes)."""
+    moves: list[Step | Jump] = [step for near, step in board.flat_steps[start] if flat[near] == EMPTY]
+    reads = board.flat_reads[start]
+    for over, land in board.flat_jumps[start]:
+        if flat[over] != EMPTY and flat[land] == EMPTY:
             break
     else:
-        return moves  # not even a first jump
+        return moves, reads  # not even a first jump
     # a jump chain ends an even number of rows and columns away, never on a neighbour: no step has the same end
-    moves.extend(_jump(origin, path) for _, path in sorted(_jump_destinations(state, origin).items()))
+    paths = _jump_paths(flat, board, start)
+    moves.extend(_jump(origin, paths[end]) for end in sorted(paths))
+    return moves, reads.union(*(board.flat_reads[end] for end in paths))
+
+
+def _pieces_movements(state: State, player: int) -> list[Step | Jump]:
+    """Every step and jump of the player's pieces, piece by piece: a piece's list from the player's last look (kept
+    with the states that follow, :func:`_with`) is taken again when none of the points it depends on has changed."""
+    flat = state._flat()
+    board = state.island
+    width = board.width
+    kept = state.__dict__.get("_moves_kept") or {}
+    old_entries, dirty = kept.get(player, ({}, frozenset()))
+    entries: dict[int, tuple[list[Step | Jump], frozenset[int]]] = {}
+    moves: list[Step | Jump] = []
+    for origin in state.pieces(player):
+        start = origin[0] * width + origin[1]
+        entry = old_entries.get(start)
+        if entry is None or not dirty.isdisjoint(entry[1]):
+            entry = _movements_reading(flat, board, origin, start)
+        entries[start] = entry
+        moves.extend(entry[0])
+    # a new dict for this state (the old one may be shared with the states it was made from)
+    state.__dict__["_moves_kept"] = {**kept, player: (entries, frozenset())}
     return moves
 
 
@@ -993,8 +1077,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         moves.append(Stop())
         return tuple(moves)
     before = len(moves)
-    for piece in state.pieces(player):
-        moves.extend(_movements(state, piece))
+    moves.extend(_pieces_movements(state, player))
     if len(moves) == before:
         moves.append(Pass())
     return tuple(moves)
@@ -1311,7 +1394,7 @@ def _place_tower(state: State, move: PlaceTower) -> State:
         raise IllegalMove("CL-8.1", f"Claim: the point {point} is taken ({_describe(state, point)})")
     changes[point] = state.letter(player, tower=True)
     claims = frozenset(claim for claim in state.claims if claim[1] != territory)
-    new = _with(state, grid=_set(state.grid, changes), claims=claims, quiet_turns=0)
+    new = _with(state, grid=_set(state.grid, changes), claims=claims, quiet_turns=0, touched=tuple(changes))
     side = state.team(player)
     towers = sum(len(new.towers(p)) for p in side)
     if towers >= tower_target(state.players):
@@ -1390,9 +1473,10 @@ def _move(state: State, move: Step | Jump) -> State:
             claims.add((player, territory))
     if not captured:
         # CL-C7: conquests not used before moving are given up for this turn
-        return _end_turn(state, grid=moved)
+        return _end_turn(state, grid=moved, touched=(origin, destination))
     grid = _set(moved, dict.fromkeys(captured, EMPTY))
-    new = _with(state, grid=grid, claims=frozenset(claims), follow_up=destination, quiet_turns=0)
+    touched = (origin, destination, *captured)
+    new = _with(state, grid=grid, claims=frozenset(claims), follow_up=destination, quiet_turns=0, touched=touched)
     if _follow_up_options(new):
         return new
     return _end_turn(new)
