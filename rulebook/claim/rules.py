@@ -414,6 +414,12 @@ def fixed_layout(players: int) -> tuple[Placement, ...]:
     return parse_layout(_read_json(path), path.name)
 
 
+@lru_cache(maxsize=8)
+def _fixed_rows(players: int) -> tuple[str, ...]:
+    """The territory rows of the fixed assembly (assembled once a process: every fixed game has the same island)."""
+    return assemble(fixed_layout(players))
+
+
 def random_layout(players: int, rng: random.Random, attempts: int = 400) -> tuple[Placement, ...]:
     """Another valid assembly for a player count, drawn with ``rng``: sections laid one by one along seams."""
     if players not in SECTIONS_PER_PLAYER_COUNT:
@@ -856,8 +862,7 @@ def new_game(
         raise ValueError(f"colours must be {players} different colours out of {COLOURS}, got {short(colours)}")
     rng = seeded(seed)
     first = rng.randrange(players)
-    placements = fixed_layout(players) if assembly == "fixed" else random_layout(players, rng)
-    rows = assemble(placements)
+    rows = _fixed_rows(players) if assembly == "fixed" else assemble(random_layout(players, rng))
     setup = {
         "players": players,
         "seed": seed,
