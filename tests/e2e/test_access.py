@@ -102,7 +102,8 @@ def test_notebooks_have_no_serious_violations(game, lab, browser):
         page.click("li.lm-Menu-item:has-text('Run All Cells')")
         time.sleep(2)
         page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=240_000)
-        page.locator(f"{PANEL} .rulebook-board .rulebook-figure svg").first.wait_for(state="visible", timeout=120_000)
+        # the kernel reads idle between the cells of Run All, so this wait covers the run (a bound for a hang)
+        page.locator(f"{PANEL} .rulebook-board .rulebook-figure svg").first.wait_for(state="visible", timeout=600_000)
         time.sleep(3)
         ours, _ = axe_findings(page, f"notebook {game} (JupyterLab)")
     finally:

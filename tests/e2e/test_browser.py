@@ -97,7 +97,8 @@ def test_game_in_jupyterlab(game, lab, browser):
         page.click("li.lm-Menu-item:has-text('Run All Cells')")
         time.sleep(2)
         page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=180_000)
-        board_of(page, game).wait_for(state="visible", timeout=120_000)
+        # the kernel reads idle between the cells of Run All, so this wait covers the run (a bound for a hang)
+        board_of(page, game).wait_for(state="visible", timeout=600_000)
         record_time(f"{game} (JupyterLab, Run All)", time.monotonic() - started)
         errors = page.locator(f"{PANEL} .jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
         texts = [errors.nth(i).inner_text() for i in range(errors.count())]
