@@ -54,6 +54,16 @@ def test_build_with_the_menus_highlights_legal_hexes_and_refuses_with_the_rule()
     assert [o for _, o in table.action_menu.options] == ["build"]  # no tile in the middle of the action (KB-7.1)
 
 
+def test_a_hex_chosen_in_the_menu_clears_the_refusal_and_keeps_the_choice():
+    table = table_at({(7, 6): 0})
+    table.select((9, 9))
+    assert "Refused by KB-6.3" in table.status.text
+    table.target_menu.value = (7, 7)
+    assert "Refused" not in table.status.text and table.target_menu.value == (7, 7)
+    table.play_button.click()
+    assert table.state.board[7 * 20 + 7] == 0
+
+
 def test_click_callback_and_tiles_shown_as_pending_then_usable():
     table = table_at({(8, 8): 0})
     assert table.figure.click("hexes", 7 * 20 + 7)  # click the hex (7,7), next to the tavern (6,7)

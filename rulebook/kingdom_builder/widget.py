@@ -524,6 +524,7 @@ class Board(Table):
         self.end_button.on_click(lambda _: self.play(EndTurn()))
         self.action_menu.observe(self._action_changed, names="value")
         self.origin_menu.observe(self._origin_changed, names="value")
+        self.target_menu.observe(self._target_changed, names="value")
         self.scoring_card.observe(lambda _: self.redraw(), names="value")
         self.scoring_player.observe(lambda _: self.redraw(), names="value")
 
@@ -667,6 +668,13 @@ class Board(Table):
         if not self.syncing:
             self.origin = None
             self.redraw()
+
+    def _target_changed(self, _change: Any) -> None:
+        """A hex chosen in the menu is the next selection: a refusal shown for the last one goes (issue 26.8). Only
+        the status is drawn again, since a redraw would refill the menu and lose the choice."""
+        if not self.syncing and self.message_kind == "error" and self.session.message:
+            self.session.message, self.session.message_kind = "", "info"
+            self.status.value = self.status_html()
 
     def _origin_changed(self, change: Any) -> None:
         if not self.syncing and change["new"] != self.origin:
