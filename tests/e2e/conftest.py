@@ -4,6 +4,7 @@ here is stopped here, with bounded waits."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -205,3 +206,21 @@ def fresh_browsers(playwright):
         yield browser
     finally:
         browser.close()
+
+
+def fresh_notebook(lab: str, name: str) -> None:
+    """Put the shipped notebook ``name`` back into the e2e JupyterLab's working copy, without outputs: JupyterLab
+    autosaves a notebook a test ran (every two minutes), and a later test opening it would first find the old run's
+    outputs, whose widgets have no model any more and never draw."""
+    import urllib.request
+
+    content = json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))
+    body = json.dumps({"type": "notebook", "format": "json", "content": content}).encode()
+    request = urllib.request.Request(
+        f"{lab}/api/contents/{name}?token={TOKEN}",
+        data=body,
+        method="PUT",
+        headers={"Content-Type": "application/json", "Authorization": f"token {TOKEN}"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        assert answer.status in (200, 201), answer.status

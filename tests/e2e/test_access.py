@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from .conftest import SHOTS, TOKEN
+from .conftest import SHOTS, TOKEN, fresh_notebook
 from .test_app import new_game, open_app, serve  # noqa: F401 (serve is a fixture)
 from .test_browser import PANEL
 
@@ -95,6 +95,7 @@ def test_app_pages_have_no_serious_violations(game, browser, serve, tmp_path):  
 def test_notebooks_have_no_serious_violations(game, lab, browser):
     page = browser.new_page()
     try:
+        fresh_notebook(lab, f"{game}.ipynb")  # not the outputs another test's run left autosaved
         page.goto(f"{lab}/lab/tree/{game}.ipynb?reset&token={TOKEN}")
         page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
         page.click(f"{PANEL} .jp-Cell >> nth=0")

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from .conftest import SHOTS, TOKEN
+from .conftest import SHOTS, TOKEN, fresh_notebook
 from .drivers import BOARD_INDEX, DRIVERS
 
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
@@ -89,6 +89,7 @@ def test_game_in_jupyterlab(game, lab, browser):
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(str(error)))
     try:
+        fresh_notebook(lab, f"{game}.ipynb")  # not the outputs another test's run left autosaved
         page.goto(f"{lab}/lab/tree/{game}.ipynb?reset&token={TOKEN}")
         page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
         page.click(f"{PANEL} .jp-Cell >> nth=0")
@@ -166,6 +167,7 @@ def test_every_board_is_drawn_after_a_second_run_all(lab, browser):
     """Claim's first two boards once drew as empty axes after Run All a second time in JupyterLab."""
     page = browser.new_page()
     try:
+        fresh_notebook(lab, "claim.ipynb")  # not the outputs another test's run left autosaved
         page.goto(f"{lab}/lab/tree/claim.ipynb?reset&token={TOKEN}")
         page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
         run_all(page)
