@@ -209,18 +209,11 @@ def fresh_browsers(playwright):
 
 
 def fresh_notebook(lab: str, name: str) -> None:
-    """Stop the e2e JupyterLab's kernels and put the shipped notebook ``name`` back into its working copy, without
-    outputs: JupyterLab autosaves a notebook a test ran (every two minutes), and a later test opening it would first
-    find the old run's outputs, whose widgets have no model any more and never draw."""
+    """Put the shipped notebook ``name`` back into the e2e JupyterLab's working copy, without outputs: JupyterLab
+    autosaves a notebook a test ran (every two minutes), and a later test opening it would first find the old run's
+    outputs, whose widgets have no model any more and never draw."""
     import urllib.request
 
-    headers = {"Authorization": f"token {TOKEN}"}
-    # the kernels of the notebooks run before (a page closed leaves its kernel running): one run at a time
-    with urllib.request.urlopen(urllib.request.Request(f"{lab}/api/kernels", headers=headers), timeout=60) as answer:
-        kernels = json.loads(answer.read())
-    for kernel in kernels:
-        gone = urllib.request.Request(f"{lab}/api/kernels/{kernel['id']}", method="DELETE", headers=headers)
-        urllib.request.urlopen(gone, timeout=60).close()
     content = json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))
     body = json.dumps({"type": "notebook", "format": "json", "content": content}).encode()
     request = urllib.request.Request(
