@@ -524,6 +524,7 @@ class App(widgets.VBox):
     def _follow(self, board: Table) -> None:
         """Make ``board`` the app's: the banner and the about line follow it, its rule ids open the rules tab."""
         self.board = board
+        board.page_root = lambda: self  # a page shown the board gets the whole app's state again (Table._page_shown)
         board.listeners.append(self._board_changed)
         for text in (board.status, board.move_log):
             text.handlers.append(self.open_rule)

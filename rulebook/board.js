@@ -14,7 +14,8 @@
 // board, labelled with what the hover texts there say (or a trace's meta.labels[i], where the board gives one).
 // Tab reaches the group; the arrow keys move a ring (drawn over the picture) to the nearest place in the arrow's
 // direction, Home and End to the first and last; Enter or Space sends the click a mouse would; Escape sends
-// {event: "cancel", revision}, which lets go of a choice (BoardView.on_cancel).
+// {event: "cancel", revision}, which lets go of a choice (BoardView.on_cancel). Each view, once made, sends
+// {event: "shown", revision} (BoardView.on_shown).
 
 const SVG = "http://www.w3.org/2000/svg";
 const FONT = '"Open Sans", verdana, arial, sans-serif';
@@ -666,8 +667,8 @@ export default {
         let button = buttons.get(place.key);
         if (!button) { button = newButton(place.key); buttons.set(place.key, button); }
         if (button.getAttribute("aria-label") !== place.label) button.setAttribute("aria-label", place.label);
-        button.dataset.x = place.px.toFixed(1); // where it is drawn (px in the figure): for tests and tools
-        button.dataset.y = place.py.toFixed(1);
+        button.dataset.x = String(place.px); // where it is drawn (px in the figure, unrounded: an arrow key's choice
+        button.dataset.y = String(place.py); // between two places at the same distance follows from it), for tools
         button.tabIndex = place.key === current ? 0 : -1;
         if (keys.children[n] !== button) keys.insertBefore(button, keys.children[n] || null);
       });
@@ -761,6 +762,9 @@ export default {
       if (buttons.has(key)) current = key; // the keyboard goes on from where the mouse clicked
       state.click(hit, event);
     });
+    // The page has this board's view, so every model of the page is made: the kernel sends the board's state again
+    // (BoardView.on_shown), in case a change of it was lost while the page loaded (see Table._page_shown).
+    setTimeout(() => model.send({ event: "shown", revision: state.revision }), 0);
     return () => state.views.delete(schedule);
   },
 };

@@ -189,6 +189,29 @@ def live_widgets() -> int:
     return len(_open_widgets())
 
 
+def send_again(root: widgets.Widget, *, leave: Iterable[widgets.Widget] = ()) -> int:
+    """Every open widget of ``root``'s tree (``root``, the widgets its traits hold, theirs...) sends its synced state
+    to the page again, but not the modules' code (anywidget's ``_esm``, ``_css``); the widgets of ``leave`` do not.
+    Returns how many sent. The page takes each state as a change: a value it has already changes nothing there."""
+    left = {id(widget) for widget in leave}
+    seen: set[int] = set()
+    waiting = [root]
+    sent = 0
+    while waiting:
+        widget = waiting.pop()
+        if id(widget) in seen:
+            continue
+        seen.add(id(widget))
+        for key in widget.keys:
+            waiting.extend(_widgets_in(getattr(widget, key, None)))
+        if widget.comm is None or id(widget) in left:
+            continue
+        keys = [key for key in widget.keys if not key.startswith(("_model_", "_view_", "_esm", "_css", "_anywidget"))]
+        widget.send_state(keys)
+        sent += 1
+    return sent
+
+
 W = TypeVar("W", bound=widgets.Widget)
 
 
@@ -274,6 +297,8 @@ class Table(widgets.VBox, Names):
         # panels a game's board fills with what an exercise may ask (scores, odds): hidden while shown_only is set
         self.answer_panels: tuple[widgets.Widget, ...] = ()
         self._frozen: list[Any] = []
+        # the page's tree the board is in (an App's), if not its own: a callable, which close_widgets does not follow
+        self.page_root: Callable[[], widgets.Widget] | None = None
         name = self.session.game_name
         self.status = RuleText(name, layout=widgets.Layout(min_height="2.6em"))
         self.move_log = RuleText(
@@ -361,6 +386,9 @@ class Table(widgets.VBox, Names):
     def start(self) -> Table:
         """Let computer players move if one of them begins (at the board's pace), then draw."""
         self._hold_clicks()
+        view = getattr(self, "figure", None)
+        if isinstance(view, BoardView) and self._page_shown not in view._shown_handlers:
+            view.on_shown(self._page_shown)
         paced = self._clock() is not None
         self.session.start(reply=not paced)
         if self.pacing:
@@ -415,7 +443,7 @@ class Table(widgets.VBox, Names):
         self._timer = None
         try:
             self.advance()
-        except (RuntimeError, ValueError) as error:  # told, never raised into the kernel's loop
+        except Exception as error:  # noqa: BLE001 - told on the board, never raised into the kernel's loop unseen
             self.message, self.message_kind = f"The computer's move could not be played: {error}", "error"
             self.redraw()
             return
@@ -475,6 +503,16 @@ class Table(widgets.VBox, Names):
         self.message_kind = "error"
         self.redraw()
         return False
+
+    def _page_shown(self, revision: int) -> None:
+        """A page made a view of the board. A page that loads the widgets from the kernel (Voila; JupyterLab after a
+        reload) takes all their states at once and makes their models after: a change sent in between (a computer's
+        move played by the pace's timer while a Voila page loads) is lost there, and the page would keep the board
+        before it, its controls off, for good. So the page's tree (the app, or the board) sends its state again; the
+        figure only if the page holds an older revision of it."""
+        view = getattr(self, "figure", None)
+        current = isinstance(view, BoardView) and revision == view.revision
+        send_again(self.page_root() if self.page_root is not None else self, leave=[view] if current else [])
 
     def _hold_clicks(self) -> None:
         """Clicks on the board's figure (``self.figure``, a BoardView) while the computer moves are refused with a

@@ -196,6 +196,7 @@ class BoardView(FigureView):
         self._click_handlers: dict[str, list[ClickHandler]] = {}
         self._stale_handlers: list[StaleHandler] = []
         self._cancel_handlers: list[CancelHandler] = []
+        self._shown_handlers: list[Callable[[int], None]] = []
         super().__init__(plot, **kwargs)
         self.on_msg(self._message)
 
@@ -230,6 +231,10 @@ class BoardView(FigureView):
         for handler in list(self._cancel_handlers):
             handler()
 
+    def on_shown(self, handler: Callable[[int], None]) -> None:
+        """Call ``handler(revision)`` when a page has made a view of the board (``revision``: the figure it holds)."""
+        self._shown_handlers.append(handler)
+
     def on_stale(self, handler: StaleHandler) -> None:
         """Call ``handler(trace_name, point_id, revision)`` on a click whose point is no longer in its trace."""
         self._stale_handlers.append(handler)
@@ -251,9 +256,15 @@ class BoardView(FigureView):
 
     def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """The page's click: ``{"event": "click", "trace": name, "point": id, "revision": n}``; Escape:
-        ``{"event": "cancel", "revision": n}``."""
+        ``{"event": "cancel", "revision": n}``; a view made: ``{"event": "shown", "revision": n}``."""
         if isinstance(content, dict) and content.get("event") == "cancel":
             self.cancel()
+            return
+        if isinstance(content, dict) and content.get("event") == "shown":
+            revision = content.get("revision")
+            if isinstance(revision, int) and not isinstance(revision, bool):
+                for handler in list(self._shown_handlers):
+                    handler(revision)
             return
         if not isinstance(content, dict) or content.get("event") != "click":
             return

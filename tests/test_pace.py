@@ -289,3 +289,35 @@ def test_a_board_built_in_a_running_cell_plays_the_computer_s_first_turn_on_the_
         assert not board.pacing and board.states == at_once.states, board.status.text
         assert "its moves are told here one by one" not in board.status.text
         assert board.current_player(board.live) not in board.bots
+
+
+def test_a_page_that_shows_the_board_gets_every_state_again_that_it_may_have_lost(monkeypatch):
+    """A Voila page takes the widgets' states from the kernel at once and makes their models after: a computer's
+    move told meanwhile (the pace's timer) never reaches it, and its Computer move button stayed off. Once the page
+    has made the board's view it says so, and the app's whole tree sends its state again: the figure too if the page
+    holds an older revision, not the modules' code."""
+    clock = Clock()
+    monkeypatch.setattr(ui, "event_loop_timer", lambda: clock)
+    app = App("claim", players=2, seed=0, computer={1: "greedy"})  # seed 0: Blue begins
+    board = app.board
+    assert board.pacing
+    loaded = board.figure.revision  # what the page loaded, before Blue's moves
+    while board.pacing:
+        clock.fire()
+    assert not board.computer_button.disabled and board.figure.revision > loaded
+    sent: list[tuple[Any, Any]] = []
+    monkeypatch.setattr(ui.widgets.Widget, "send_state", lambda self, key=None: sent.append((self, key)))
+    board.figure._message(board.figure, {"event": "shown", "revision": loaded}, [])
+    again = {id(widget) for widget, _ in sent}
+    for widget in (board.computer_button, board.status, board.figure, board.move_log, app, app.tabs, app.hint_button):
+        assert id(widget) in again, widget
+    keys = {key for _, names in sent for key in names}
+    assert "disabled" in keys and "figure" in keys and "value" in keys
+    assert not keys & {"_esm", "_css", "_model_name", "_view_module"}
+    sent.clear()
+    board.figure._message(board.figure, {"event": "shown", "revision": board.figure.revision}, [])
+    assert sent and id(board.figure) not in {id(widget) for widget, _ in sent}  # its figure is the page's already
+    sent.clear()
+    for bad in ({"event": "shown"}, {"event": "shown", "revision": True}, {"event": "shown", "revision": "1"}):
+        board.figure._message(board.figure, bad, [])
+    assert sent == []
