@@ -216,17 +216,17 @@ def on_board(page) -> dict:
 
 def play_place(page, wanted) -> str:
     """Go with the arrow keys to the first place whose label ``wanted`` accepts and press Enter; the status after.
-    The path is worked out again from where the keyboard is if the board redrew on the way (a reply told late)."""
-    for _ in range(3):
-        here = on_board(page)
+    One key at a time, the path worked out again from where the keyboard is after each (the board may redraw on
+    the way: a reply told late)."""
+    here = on_board(page)
+    for _ in range(120):
         places = page.evaluate(PLACES)
         goal = next((place for place in places if wanted(place["label"])), None)
         assert goal is not None, [place["label"] for place in places][:20]
-        for arrow in arrow_path(places, here["key"], goal["key"]):
-            page.keyboard.press(arrow)
-        if page.evaluate(FOCUSED)["key"] == goal["key"]:
+        if here["key"] == goal["key"]:
             break
-        time.sleep(1)
+        page.keyboard.press(arrow_path(places, here["key"], goal["key"])[0])
+        here = on_board(page)
     assert page.evaluate(FOCUSED)["key"] == goal["key"], (page.evaluate(FOCUSED), goal)
     before, places = status(page), page.evaluate(PLACES)
     page.keyboard.press("Enter")

@@ -420,10 +420,14 @@ def test_game_page(game, chromium, server, timings, tmp_path):
 
 
 def place_a_piece(frame, board, candidates: list[int]) -> str:
-    """Claim's placement: click free points of ``candidates`` in turn until one takes Red's piece (a point the
+    """Claim's placement: once it is Red's turn (the game's seed is new on each visit: Blue may begin, its moves
+    told one by one first), click free points of ``candidates`` in turn until one takes Red's piece (a point the
     computer took first is refused); returns the status line after it."""
     for point in list(candidates):
         candidates.remove(point)
+        deadline = time.monotonic() + 60
+        while "Your turn" not in status(frame) and time.monotonic() < deadline:
+            time.sleep(0.2)
         before = status(frame)
         click_point(board, 0, point)
         after = changed(frame, before)
