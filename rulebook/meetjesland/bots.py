@@ -335,22 +335,6 @@ def _finish(state: State, extra: dict[str, int] | None = None, battle: bool = Fa
         if hits >= need and chance > best[0]:
             best = (chance, Attack(origin, path[0], stake))
     return best if battle else _two_chains(plans, wanted, count, need, best)
-    kept: dict[tuple, tuple] = {}  # per origin, the likeliest chain for each part of the need it covers
-    for plan in plans:
-        origin, _, path, hits, chance = plan
-        key = (origin, hits if count else frozenset(path) & wanted)
-        if hits > 0 and chance > best[0] and (key not in kept or chance > kept[key][4]):
-            kept[key] = plan
-    useful = list(kept.values())
-    for i, (origin, stake, path, hits, chance) in enumerate(useful):
-        for other, other_stake, other_path, other_hits, other_chance in useful[i + 1 :]:
-            if other == origin or chance * other_chance <= best[0] or set(path) & set(other_path):
-                continue
-            covered = len(set(path) | set(other_path)) if count else len((set(path) | set(other_path)) & wanted)
-            if covered >= need:
-                start = (origin, stake, path) if chance <= other_chance else (other, other_stake, other_path)
-                best = (chance * other_chance, Attack(start[0], start[2][0], start[1]))
-    return best
 
 
 def strong_player(state: State, rng: random.Random):
