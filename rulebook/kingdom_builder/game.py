@@ -102,14 +102,14 @@ GAME = Game(
         Level(
             "quick",
             "advanced",
-            "The strong player following only its best move to the end of its turn (faster). A little stronger "
-            "than an intermediate: won 58 of 100 games against one.",
+            "The strong player following only its best move to the end of its turn (faster). Stronger than an "
+            "intermediate: won 64 of 100 games against one.",
         ),
         Level(
             "strong",
             "strong",
             "The strongest: the best few moves by score and position, each followed to the end of its turn. Won "
-            "89 of 100 games against an intermediate (17 of 20 against an advanced, looking at 6 moves).",
+            "89 of 100 games against an intermediate, 13 of 20 against an advanced.",
         ),
     ),
     bots_module="rulebook.kingdom_builder.bots",
