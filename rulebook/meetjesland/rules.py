@@ -568,9 +568,8 @@ _STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(State))
 def _evolve(state: State, **changes) -> State:
     """``dataclasses.replace`` for the engine's own changes, without its per-field overhead (it was a fifth of
     the time of a move): the fields are copied and the changed ones set. State has no ``__post_init__``."""
-    unknown = changes.keys() - _STATE_FIELDS
-    if unknown:
-        raise TypeError(f"State has no fields {sorted(unknown)}")
+    if not _STATE_FIELDS.issuperset(changes):
+        raise TypeError(f"State has no fields {sorted(changes.keys() - _STATE_FIELDS)}")
     new = object.__new__(State)
     values = new.__dict__
     values.update(state.__dict__)
@@ -580,6 +579,137 @@ def _evolve(state: State, **changes) -> State:
 
 def _replace(values: tuple, index: int, value) -> tuple:
     return values[:index] + (value,) + values[index + 1 :]
+
+
+def _battle(origin: str, target: str, stake: int, rolling: bool) -> Battle:
+    """A Battle made without the frozen dataclass's ``__setattr__`` per field (one is made at every roll)."""
+    battle = object.__new__(Battle)
+    battle.__dict__.update(origin=origin, target=target, stake=stake, rolling=rolling)
+    return battle
+
+
+# --- what a position's owners decide, kept with the states that follow ---------------------------------
+
+
+class _Moves(dict):
+    """Moves by a number of points: ``moves[count]`` is a tuple made by ``make(count)`` when first asked for."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[int], tuple]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, count: int) -> tuple:
+        moves = self[count] = self.make(count)
+        return moves
+
+
+_Blocks = tuple  # (attacks by stake or None, moves of points by count or None): one territory's moves by its owner
+_BLOCKS: dict[tuple[int, int], _Blocks] = {}  # (territory, which neighbours are its owner's) -> its blocks
+
+
+def _blocks(board: Board, owner: tuple[int, ...], i: int) -> _Blocks:
+    """Territory ``i``'s moves as its owner's: the attacks on each enemy neighbour in turn and the moves of points to
+    each neighbour held in turn, by count. One pair per territory and set of neighbours held, shared by every
+    position, so that a position's moves are a few kept tuples joined."""
+    mine, bits, bit = owner[i], 0, 1
+    neighbours = board.neighbour_indices[i]
+    for j in neighbours:
+        if owner[j] == mine:
+            bits |= bit
+        bit <<= 1
+    blocks = _BLOCKS.get((i, bits))
+    if blocks is None:
+        names = board.territories
+        origin = names[i]
+        enemies = tuple(names[j] for k, j in enumerate(neighbours) if not bits >> k & 1)
+        friends = tuple(names[j] for k, j in enumerate(neighbours) if bits >> k & 1)
+        blocks = _BLOCKS[(i, bits)] = (_joined(_attacks, origin, enemies), _joined(_fortifies, origin, friends))
+    return blocks
+
+
+def _joined(make: Callable[[str, str, int], tuple], origin: str, targets: tuple[str, ...]) -> _Moves | None:
+    """The moves ``make`` gives from ``origin`` to each of ``targets`` in turn, by count (None for no targets)."""
+    if not targets:
+        return None
+    return _Moves(lambda count: tuple(itertools.chain.from_iterable(make(origin, target, count) for target in targets)))
+
+
+class _Seat:
+    """One player's share of a position's owners: the territories held (indices, file order), those with an enemy
+    neighbour and those with a neighbour held, each with its moves by count; the places to put points, the whole
+    regions and the colour bonus (MJ-4.9) are made when first asked for."""
+
+    __slots__ = ("owner", "player", "board", "own", "frontier", "inner", "_places", "_whole")
+
+    def __init__(self, kept: _Kept, player: int, board: Board) -> None:
+        owner, blocks = kept.owner, kept.blocks
+        self.owner, self.player, self.board = owner, player, board
+        self.own = own = tuple(i for i, o in enumerate(owner) if o == player)
+        self.frontier = tuple((i, blocks[i][0]) for i in own if blocks[i][0] is not None)
+        self.inner = tuple((i, blocks[i][1]) for i in own if blocks[i][1] is not None)
+        self._places: _Moves | None = None
+        self._whole: tuple[str, ...] | None = None
+
+    @property
+    def places(self) -> _Moves:
+        """Every Place on a territory held, by the points to place (territories in file order, then points)."""
+        if self._places is None:
+            names = tuple(self.board.territories[i] for i in self.own)
+            self._places = _Moves(
+                lambda count: tuple(itertools.chain.from_iterable(_places(name, count) for name in names))
+            )
+        return self._places
+
+    @property
+    def whole(self) -> tuple[str, ...]:
+        """The regions held whole, in the map's order."""
+        if self._whole is None:
+            owner, player = self.owner, self.player
+            regions = self.board.region_indices.items()
+            self._whole = tuple(region for region, members in regions if all(owner[i] == player for i in members))
+        return self._whole
+
+
+class _Kept:
+    """What a position's owners decide: each territory's blocks (:func:`_blocks`) and the players' seats, kept in the
+    state's ``__dict__`` beside the fields and copied by ``_evolve`` to the states that follow; it serves while the
+    state's ``owner`` is the very tuple it was made for."""
+
+    __slots__ = ("owner", "blocks", "seats")
+
+    def __init__(self, owner: tuple[int, ...], blocks: list[_Blocks], seats: dict[int, _Seat]) -> None:
+        self.owner, self.blocks, self.seats = owner, blocks, seats
+
+
+def _seat(state: State, player: int) -> _Seat:
+    """``player``'s seat in this position, from the kept table when it is this position's (made and kept if not)."""
+    values = state.__dict__
+    kept = values.get("_kept")
+    if kept is None or kept.owner is not state.owner:
+        board, owner = state.board, state.owner
+        kept = values["_kept"] = _Kept(owner, [_blocks(board, owner, i) for i in range(len(owner))], {})
+    seat = kept.seats.get(player)
+    if seat is None:
+        seat = kept.seats[player] = _Seat(kept, player, state.board)
+    return seat
+
+
+def _keep_seats(before: State, after: State, index: int) -> None:
+    """After territory ``index`` changed hands: only its blocks and its neighbours' held by the two players change,
+    and only those two players' seats (the territory is an enemy's to everyone else before and after)."""
+    kept = before.__dict__.get("_kept")
+    if kept is None or kept.owner is not before.owner:
+        return
+    board, owner = after.board, after.owner
+    changed = (before.owner[index], owner[index])
+    blocks = list(kept.blocks)
+    for i in (index, *board.neighbour_indices[index]):
+        if owner[i] in changed:
+            blocks[i] = _blocks(board, owner, i)
+    seats = {player: seat for player, seat in kept.seats.items() if player not in changed}
+    after.__dict__["_kept"] = _Kept(owner, blocks, seats)
 
 
 # --- setting up (MJ-2.1 to MJ-4.2) --------------------------------------------------------------------
@@ -631,18 +761,17 @@ def reinforcements(territories: int) -> int:
 
 
 def whole_regions(state: State, player: int) -> tuple[str, ...]:
-    owner = state.owner
-    return tuple(
-        region for region, members in state.board.region_indices.items() if all(owner[i] == player for i in members)
-    )
+    """The regions (colours) ``player`` holds every territory of, in the map's order."""
+    return _seat(state, player).whole
 
 
 def colour_bonus(state: State, player: int) -> int:
     """MJ-4.9 / MJ-C9: with a whole colour, the numbers of all territories held, once per turn."""
-    if not whole_regions(state, player):
+    seat = _seat(state, player)
+    if not seat.whole:
         return 0
     numbers = state.board.numbers
-    return sum(numbers[i] for i, o in enumerate(state.owner) if o == player)
+    return sum(numbers[i] for i in seat.own)
 
 
 def effective_mission(state: State, player: int) -> Mission:
@@ -661,11 +790,13 @@ def mission_done(state: State, player: int) -> bool:
     mission = effective_mission(state, player)
     if mission.destroy is not None:
         return state.eliminated_by[mission.destroy] == player
+    seat = _seat(state, player)
     if mission.territories:
-        least = mission.min_points
-        strong = sum(1 for o, p in zip(state.owner, state.points) if o == player and p >= least)
-        return strong >= mission.territories
-    regions = whole_regions(state, player)
+        if len(seat.own) < mission.territories:  # fewer held than the mission asks: none of them counts more
+            return False
+        least, points = mission.min_points, state.points
+        return sum(1 for i in seat.own if points[i] >= least) >= mission.territories
+    regions = seat.whole
     if not set(mission.regions).issubset(regions):
         return False
     return not mission.extra_region or len(set(regions) - set(mission.regions)) >= 1
@@ -676,59 +807,66 @@ def mission_done(state: State, player: int) -> bool:
 
 def legal_moves(state: State) -> tuple:
     """Every move the player to move may make, in a stable order; () at chance nodes and at the end."""
-    if state.player is None:
+    if state.phase == "over" or state.drawing:
         return ()
+    battle = state.battle
+    if battle is not None:
+        return () if battle.rolling else _ROLL_RETREAT
     # The candidates of _candidates are legal by construction except for conditions shared by every move of a kind
     # (the stage of the turn, points still to place, the hand limit), as _apply decides them: a trade needs a turn
     # not yet at its conquests (MJ-C8), Reinforce a turn not yet begun and without points moved, an attack or a move
-    # of points a turn without reinforcements (MJ-4.4, MJ-C11). Only those kinds are built, with shared move
-    # objects; a test compares the result with every candidate checked on its own.
-    if state.battle is not None or state.phase == "setup":
-        return tuple(_candidates(state))
-    player, stage = state.turn, state.stage
+    # of points a turn without reinforcements (MJ-4.4, MJ-C11). Only those kinds are built, from the player's seat
+    # (the kept moves of each territory held, by count); a test compares the result with every candidate checked.
+    player, stage, config = state.turn, state.stage, state.config
+    seat = _seat(state, player)
+    if state.phase == "setup":
+        return seat.places[state.to_place]
     hand = state.hands[player]
-    legal: list = []
-    if stage != "conquer":
-        limit = state.config.hand_limit
-        if BREWERY in hand and (len(hand) <= limit or state.config.trade_down):
-            legal.append(_BREWERY_TRADE)
-        legal.extend(_trades(tuple(sorted(c for c in hand if c != BREWERY))))
-    if len(hand) > state.config.hand_limit:
-        return tuple(legal)
-    board = state.board
-    names, owner, points = board.territories, state.owner, state.points
-    own = [i for i, o in enumerate(owner) if o == player]
+    trades = _hand_trades(hand, config.hand_limit, config.trade_down) if hand and stage != "conquer" else ()
+    if len(hand) > config.hand_limit:
+        return trades
     if state.to_place:
-        for i in own:
-            legal.extend(_places(names[i], state.to_place))
-        return tuple(legal)
-    together = state.config.move_and_reinforce
+        return trades + seat.places[state.to_place]
+    legal = list(trades)
+    together = config.move_and_reinforce
     if stage == "start" and (together or not state.moved):
         legal.append(_REINFORCE)
-    neighbours = board.neighbour_indices
+    points = state.points
     if stage != "reinforce":
-        for i in own:
-            available = points[i] - 1
-            if available < 1:
-                continue
-            for j in neighbours[i]:
-                if owner[j] != player:
-                    legal.extend(_attacks(names[i], names[j], available))
-    limit = state.config.move_limit - state.moved if stage != "reinforce" or together else 0
-    for i in own:
-        count = min(limit, points[i] - 1)
-        if count < 1:
-            continue
-        for j in neighbours[i]:
-            if owner[j] == player:
-                legal.extend(_fortifies(names[i], names[j], count))
+        for i, attacks in seat.frontier:
+            if points[i] > 1:
+                legal += attacks[points[i] - 1]
+    limit = config.move_limit - state.moved if stage != "reinforce" or together else 0
+    if limit > 0:
+        for i, fortifies in seat.inner:
+            count = points[i] - 1
+            if count > 0:
+                legal += fortifies[count if count < limit else limit]
     legal.append(_END_TURN)
     return tuple(legal)
+
+
+def _trade_moves(hand: tuple[str, ...], limit: int, trade_down: bool) -> tuple:
+    """The trades a hand offers (MJ-4.7): the Brewery card alone unless over the hand limit (MJ-4.8), then every
+    three coloured cards."""
+    brewery = (_BREWERY_TRADE,) if BREWERY in hand and (len(hand) <= limit or trade_down) else ()
+    return brewery + _trades(tuple(sorted(c for c in hand if c != BREWERY)))
+
+
+def _hand_trades(hand: tuple[str, ...], limit: int, trade_down: bool) -> tuple:
+    try:
+        return _kept_trades(hand, limit, trade_down)
+    except TypeError:  # a hand that is no tuple (a written position) is worked out each time
+        return _trade_moves(hand, limit, trade_down)
+
+
+_kept_trades = lru_cache(maxsize=4096)(_trade_moves)
 
 
 # Shared move objects for legal_moves (moves are immutable values, so one object serves every position).
 _REINFORCE, _END_TURN = None, None  # set below, once the classes exist
 _BREWERY_TRADE = None
+_ROLL_RETREAT: tuple = ()
 
 
 @lru_cache(maxsize=4096)
@@ -736,19 +874,33 @@ def _trades(coloured: tuple[str, ...]) -> tuple:
     return tuple(TradeCards(combo) for combo in sorted(set(itertools.combinations(coloured, 3))))
 
 
+_SERIES: dict[tuple, list] = {}  # (kind, territories) -> its moves with 1, 2, ... points, as many as asked for yet
+
+
+def _series(key: tuple, make: Callable[[int], Any], count: int) -> tuple:
+    """The first ``count`` moves of a series (points or stake 1, 2, ...), each move made once: the tuples for 7 and
+    for 8 points share their first seven (a bonus of 40 points made 820 Place objects per territory, now 40)."""
+    made = _SERIES.get(key)
+    if made is None:
+        made = _SERIES[key] = []
+    while len(made) < count:
+        made.append(make(len(made) + 1))
+    return tuple(made[:count])
+
+
 @cache
 def _places(territory: str, count: int) -> tuple:
-    return tuple(Place(territory, points) for points in range(1, count + 1))
+    return _series((Place, territory), lambda points: Place(territory, points), count)
 
 
 @cache
 def _attacks(origin: str, target: str, count: int) -> tuple:
-    return tuple(Attack(origin, target, stake) for stake in range(1, count + 1))
+    return _series((Attack, origin, target), lambda stake: Attack(origin, target, stake), count)
 
 
 @cache
 def _fortifies(origin: str, destination: str, count: int) -> tuple:
-    return tuple(Fortify(origin, destination, points) for points in range(1, count + 1))
+    return _series((Fortify, origin, destination), lambda points: Fortify(origin, destination, points), count)
 
 
 def _candidates(state: State):
@@ -792,6 +944,7 @@ def _candidates(state: State):
 
 
 _REINFORCE, _END_TURN, _BREWERY_TRADE = Reinforce(), EndTurn(), TradeCards((BREWERY,))
+_ROLL_RETREAT = (Roll(), Retreat())
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Dice | CardDrawn, Fraction], ...]:
@@ -809,8 +962,19 @@ def chance_outcomes(state: State) -> tuple[tuple[Dice | CardDrawn, Fraction], ..
 def _card_outcomes(pile: tuple[str, ...]) -> tuple[tuple[CardDrawn, Fraction], ...]:
     """Each card of the pile with probability 1/(cards in the pile): one tuple per pile, so that a draw asked for
     twice (by the player and by apply) is one object, and sampling finds its tickets made."""
-    probability = Fraction(1, len(pile))
-    return tuple((CardDrawn(card), probability) for card in pile)
+    probability = _one_in(len(pile))
+    return tuple((_card_drawn(card), probability) for card in pile)
+
+
+@cache
+def _one_in(count: int) -> Fraction:
+    return Fraction(1, count)
+
+
+@cache
+def _card_drawn(card: str) -> CardDrawn:
+    """One CardDrawn per card, shared by every pile's outcomes (moves are values)."""
+    return CardDrawn(card)
 
 
 def dice_counts(state: State) -> tuple[int, int]:
@@ -828,12 +992,35 @@ def _dice_outcomes(attacker: int, defender: int) -> tuple[tuple[Dice, Fraction],
     total = 6 ** (attacker + defender)
     attacks = [(a, pa.numerator * (6**attacker // pa.denominator)) for a, pa in sorted_dice(attacker)]
     defences = [(d, pd.numerator * (6**defender // pd.denominator)) for d, pd in sorted_dice(defender)]
-    return tuple((Dice(a, d), Fraction(na * nd, total)) for a, na in attacks for d, nd in defences)
+    chances: dict[int, Fraction] = {}  # one Fraction per number of ways (a few dozen for a table of 1,176 rolls)
+    for _, na in attacks:
+        for _, nd in defences:
+            if na * nd not in chances:
+                chances[na * nd] = Fraction(na * nd, total)
+    return tuple((Dice(a, d), chances[na * nd]) for a, na in attacks for d, nd in defences)
 
 
 @cache
 def _dice_set(attacker: int, defender: int) -> frozenset[Dice]:
     return frozenset(dice for dice, _ in _dice_outcomes(attacker, defender))
+
+
+@cache
+def _dice_ids(attacker: int, defender: int) -> dict[int, Dice]:
+    """The outcome table's own Dice objects by id (the table keeps them, so the ids stay theirs): apply knows a roll
+    handed out by :func:`chance_outcomes` by its id, without checking it again."""
+    return {id(dice): dice for dice, _ in _dice_outcomes(attacker, defender)}
+
+
+_LOSSES: dict[int, tuple[int, int]] = {}  # id of a table's Dice -> resolve_roll of it, when first rolled
+
+
+def _table_losses(dice: Dice) -> tuple[int, int]:
+    """:func:`resolve_roll` of a Dice from an outcome table, worked out once."""
+    losses = _LOSSES.get(id(dice))
+    if losses is None:
+        losses = _LOSSES[id(dice)] = resolve_roll(dice.attacker, dice.defender)
+    return losses
 
 
 def _is_outcome(move: Dice, outcomes: frozenset[Dice]) -> bool:
@@ -901,6 +1088,13 @@ def _count(value, rule: str, what: str) -> int:
 def _apply(state: State, move) -> State:
     if state.phase == "over":
         raise IllegalMove("MJ-3.1", f"the game is over: {state.reason}")
+    battle = state.battle
+    if battle is not None and battle.rolling:
+        if move.__class__ is Dice and _dice_ids(*dice_counts(state)).get(id(move)) is move:
+            return _apply_dice(state, move, _table_losses(move))  # a roll chance_outcomes handed out, as it is
+    elif state.drawing and battle is None and move.__class__ is CardDrawn and move.card.__class__ is str:
+        if _card_outcomes(state.pile) and move.card in state.pile:  # the card is one of the pile's outcomes
+            return _apply_card(state, move)
     chance = chance_outcomes(state)
     if chance:
         if isinstance(move, Dice) and state.battle is not None:
@@ -916,11 +1110,9 @@ def _apply(state: State, move) -> State:
         raise IllegalMove("MJ-4.3", f"{_said(move)} is a chance outcome, and no dice or card are due now")
     if state.battle is not None:
         if isinstance(move, Roll):
-            return _evolve(
-                state, battle=Battle(state.battle.origin, state.battle.target, state.battle.stake, rolling=True)
-            )
+            return _evolve(state, battle=_battle(battle.origin, battle.target, battle.stake, True))
         if isinstance(move, Retreat):
-            return _end_battle(state, conquered=False)
+            return _end_battle(state, False, battle.stake, state.points)
         raise IllegalMove("MJ-C10", f"an attack on {_name(state.battle.target)} is under way: roll again or break off")
     if isinstance(move, (Roll, Retreat)):
         raise IllegalMove("MJ-5.4", "there is no attack under way")
@@ -948,7 +1140,7 @@ def _apply(state: State, move) -> State:
             raise IllegalMove("MJ-4.4", "you already took your reinforcements this turn")
         if state.moved and not state.config.move_and_reinforce:  # MJ-C11: moving points belongs to conquering
             raise IllegalMove("MJ-4.4", "you moved points this turn: a turn of reinforcements only takes them")
-        count = reinforcements(len(state.territories_of(state.turn)))
+        count = reinforcements(len(_seat(state, state.turn).own))
         return _evolve(state, stage="reinforce", to_place=count)
     if isinstance(move, Attack):
         return _attack(state, move)
@@ -976,7 +1168,7 @@ def _place(state: State, move: Place, rule: str) -> State:
     if state.phase == "setup" and state.to_place == 0:
         if state.turn + 1 < state.players:  # MJ-C7: the next player sets up
             return _evolve(state, turn=state.turn + 1, to_place=_setup_points(state, state.turn + 1))
-        return _start_turn(_evolve(state, phase="play"), 0)
+        return _start_turn(state, 0, phase="play")
     return state
 
 
@@ -1036,71 +1228,70 @@ def _attack(state: State, move: Attack) -> State:
     stake = _count(move.stake, "MJ-5.3", "the stake")
     if state.stage == "reinforce":
         raise IllegalMove("MJ-4.4", "you took reinforcements this turn, so you cannot conquer as well")
-    if state.owner_of(origin) != state.turn:
+    board, owner, points = state.board, state.owner, state.points
+    index = board.index[origin]
+    if owner[index] != state.turn:
         raise IllegalMove("MJ-5.2", f"{_name(origin)} is not yours")
-    if state.owner_of(target) == state.turn:
+    if owner[board.index[target]] == state.turn:
         raise IllegalMove("MJ-5.2", f"{_name(target)} is already yours")
-    if target not in state.board.neighbours[origin]:
-        if state.board.borders(origin, target):
+    if target not in board.neighbours[origin]:
+        if board.borders(origin, target):
             raise IllegalMove(
                 "MJ-5.2", f"a thick line (canal) separates {_name(origin)} and {_name(target)}: no access"
             )
         raise IllegalMove("MJ-5.2", f"{_name(target)} does not border {_name(origin)}")
-    if state.points_on(origin) < 2:
+    if points[index] < 2:
         raise IllegalMove("MJ-5.2", f"{_name(origin)} has only 1 point: attack from a territory with more than 1")
-    if stake > state.points_on(origin) - 1:
+    if stake > points[index] - 1:
         raise IllegalMove(
             "MJ-5.3",
-            f"a stake of {quote(stake)} would leave no point on {_name(origin)}: at most {state.points_on(origin) - 1}",
+            f"a stake of {quote(stake)} would leave no point on {_name(origin)}: at most {points[index] - 1}",
         )
-    index = state.board.index[origin]
     return _evolve(
         state,
         stage="conquer",
-        points=_replace(state.points, index, state.points[index] - stake),
-        battle=Battle(origin, target, stake, rolling=True),
+        points=_replace(points, index, points[index] - stake),
+        battle=_battle(origin, target, stake, True),
     )
 
 
-def _apply_dice(state: State, dice: Dice) -> State:
+def _apply_dice(state: State, dice: Dice, losses: tuple[int, int] | None = None) -> State:
+    """The roll's losses (``losses`` when the outcome table had them); a battle that ends is ended at once."""
     battle = state.battle
-    attacker_losses, defender_losses = resolve_roll(dice.attacker, dice.defender)
+    attacker_losses, defender_losses = resolve_roll(dice.attacker, dice.defender) if losses is None else losses
     target_index = state.board.index[battle.target]
     points = _replace(state.points, target_index, state.points[target_index] - defender_losses)
-    battle = Battle(battle.origin, battle.target, battle.stake - attacker_losses, rolling=False)
-    state = _evolve(state, points=points, battle=battle, last_dice=dice)
+    stake = battle.stake - attacker_losses
     if points[target_index] == 0:
-        return _end_battle(state, conquered=True)
-    if battle.stake == 0:
-        return _end_battle(state, conquered=False)
-    return state
+        return _end_battle(state, True, stake, points, last_dice=dice)
+    if stake == 0:
+        return _end_battle(state, False, stake, points, last_dice=dice)
+    return _evolve(state, points=points, battle=_battle(battle.origin, battle.target, stake, False), last_dice=dice)
 
 
-def _end_battle(state: State, conquered: bool) -> State:
+def _end_battle(state: State, conquered: bool, stake: int, points: tuple[int, ...], **changes) -> State:
+    """The battle of ``state`` over, with ``stake`` points still standing and ``points`` on the map (the last roll's
+    result, with ``changes``, is made in the same step)."""
     battle, board = state.battle, state.board
     player = state.turn
     if conquered:  # MJ-5.7: the staked points still standing move in
         index = board.index[battle.target]
         loser = state.owner[index]
-        state = _evolve(
-            state,
-            owner=_replace(state.owner, index, player),
-            points=_replace(state.points, index, battle.stake),
-            conquered=True,
-            battle=None,
-        )
-        if loser not in state.owner:  # MJ-C5: out of the game; the cards go back to the pile
-            state = _evolve(
-                state,
+        owner = _replace(state.owner, index, player)
+        changes.update(owner=owner, points=_replace(points, index, stake), conquered=True, battle=None)
+        if loser not in owner:  # MJ-C5: out of the game; the cards go back to the pile
+            changes.update(
                 alive=_replace(state.alive, loser, False),
                 eliminated_by=_replace(state.eliminated_by, loser, player),
                 pile=tuple(sorted(state.pile + state.hands[loser])),
                 hands=_replace(state.hands, loser, ()),
             )
+        after = _evolve(state, **changes)
+        _keep_seats(state, after, index)
     else:  # broken off or beaten: what is left of the stake goes home
         index = board.index[battle.origin]
-        state = _evolve(state, points=_replace(state.points, index, state.points[index] + battle.stake), battle=None)
-    return _check_win(state)
+        after = _evolve(state, points=_replace(points, index, points[index] + stake), battle=None, **changes)
+    return _check_win(after)
 
 
 def _check_win(state: State) -> State:
@@ -1140,9 +1331,10 @@ def _fortify(state: State, move: Fortify) -> State:
             "MJ-5.9", f"at most {state.config.move_limit} points move per turn; {state.moved} already moved"
         )
     o, d = state.board.index[origin], state.board.index[destination]
-    values = _replace(state.points, o, state.points[o] - points)
-    values = _replace(values, d, values[d] + points)
-    return _evolve(state, points=values, moved=state.moved + points)
+    values = list(state.points)
+    values[o] -= points
+    values[d] += points
+    return _evolve(state, points=tuple(values), moved=state.moved + points)
 
 
 def _end_turn(state: State) -> State:
@@ -1155,22 +1347,25 @@ def _apply_card(state: State, move: CardDrawn) -> State:
     pile = list(state.pile)
     pile.remove(move.card)
     hands = _replace(state.hands, state.turn, tuple(sorted(state.hands[state.turn] + (move.card,))))
-    return _next_turn(_evolve(state, pile=tuple(pile), hands=hands, drawing=False))
+    return _next_turn(state, pile=tuple(pile), hands=hands, drawing=False)
 
 
-def _next_turn(state: State) -> State:
+def _next_turn(state: State, **changes) -> State:
+    """The next player alive starts a turn (``changes``, which leave who is alive alone, made in the same step)."""
     player = state.turn
     for _ in range(state.players):
         player = (player + 1) % state.players
         if state.alive[player]:
             break
-    return _start_turn(state, player)
+    return _start_turn(state, player, **changes)
 
 
-def _start_turn(state: State, player: int) -> State:
-    state = _evolve(state, turn=player, stage="start", moved=0, conquered=False, last_dice=None)
-    state = _evolve(state, to_place=colour_bonus(state, player))
-    return _check_win(state)
+def _start_turn(state: State, player: int, **changes) -> State:
+    """``player``'s turn begins, with the colour bonus to place (it depends on the owners alone, which ``changes``
+    leave alone)."""
+    bonus = colour_bonus(state, player)
+    changes.update(turn=player, stage="start", moved=0, conquered=False, last_dice=None, to_place=bonus)
+    return _check_win(_evolve(state, **changes))
 
 
 # --- save files ------------------------------------------------------------------------------------
