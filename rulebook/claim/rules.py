@@ -15,7 +15,7 @@ import reprlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -122,52 +122,12 @@ class Island:
             grouped.setdefault(self.territory[point], []).append(point)
         self.territories: dict[str, tuple[Point, ...]] = {letter: tuple(points) for letter, points in grouped.items()}
         self.letters = tuple(sorted(self.territories))
-        self.neighbours: dict[Point, tuple[Point, ...]] = {}
-        self.on_edge: dict[Point, bool] = {}
-        # the jumps a piece on a point could make, as (point jumped over, landing point), both on the island
-        self.jumps: dict[Point, tuple[tuple[Point, Point], ...]] = {}
-        for row, column in self.points:
-            near = tuple((row + dr, column + dc) for dr, dc in DIRECTIONS if (row + dr, column + dc) in self.territory)
-            self.neighbours[(row, column)] = near
-            self.on_edge[(row, column)] = len(near) < 4
-            self.jumps[(row, column)] = tuple(
-                ((row + dr, column + dc), (row + 2 * dr, column + 2 * dc))
-                for dr, dc in DIRECTIONS
-                if (row + dr, column + dc) in self.territory and (row + 2 * dr, column + 2 * dc) in self.territory
+        self.neighbours: dict[Point, tuple[Point, ...]] = {
+            (row, column): tuple(
+                (row + dr, column + dc) for dr, dc in DIRECTIONS if (row + dr, column + dc) in self.territory
             )
-        # each step a piece on a point could make, as (neighbour, the Step move): moves are immutable, so one object
-        # per pair of points serves every position
-        self.steps: dict[Point, tuple[tuple[Point, Step], ...]] = {
-            point: tuple((near, Step(point, near)) for near in self.neighbours[point]) for point in self.points
+            for row, column in self.points
         }
-        self.places: dict[Point, Place] = {point: Place(point) for point in self.points}
-        # the same steps and jumps by flat index (row * width + column) into the rows joined (State._flat): the
-        # battle's move search reads one string by integer instead of a row and a column per point
-        self.flat_point: tuple[Point | None, ...] = tuple(
-            (row, column) if (row, column) in self.territory else None
-            for row in range(self.height)
-            for column in range(width)
-        )
-        self.flat_steps: tuple[tuple[tuple[int, Step], ...], ...] = tuple(
-            tuple((near[0] * width + near[1], step) for near, step in self.steps[point]) if point else ()
-            for point in self.flat_point
-        )
-        self.flat_jumps: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-            tuple((over[0] * width + over[1], land[0] * width + land[1]) for over, land in self.jumps[point])
-            if point
-            else ()
-            for point in self.flat_point
-        )
-        # each territory's pieces and towers read in one call: ``contents[letter](flat)`` is its characters
-        self.contents: dict[str, Callable[[str], Any]] = {
-            letter: itemgetter(*(row * width + column for row, column in points))
-            for letter, points in self.territories.items()
-        }
-        # the points whose pieces a search from a point reads: itself, its neighbours and its landing points
-        self.flat_reads: tuple[frozenset[int], ...] = tuple(
-            frozenset({index, *(near for near, _ in steps), *(part for jump in jumps for part in jump)})
-            for index, (steps, jumps) in enumerate(zip(self.flat_steps, self.flat_jumps))
-        )
         parts = sorted(_components(self.points, self.neighbours), key=len)
         if len(parts) > 1:
             raise ValueError(f"territory grid: the island is not in one piece; cut off: {sorted(parts[0])}")
@@ -177,6 +137,109 @@ class Island:
 
     def __contains__(self, point: object) -> bool:
         return point in self.territory
+
+    # The tables below serve play only: built when first asked for, so the sections checked at set-up (five islands
+    # read once a process) and an assembly's checks never build them.
+    @cached_property
+    def on_edge(self) -> dict[Point, bool]:
+        return {point: len(near) < 4 for point, near in self.neighbours.items()}
+
+    @cached_property
+    def jumps(self) -> dict[Point, tuple[tuple[Point, Point], ...]]:
+        """The jumps a piece on a point could make, as (point jumped over, landing point), both on the island."""
+        territory = self.territory
+        return {
+            (row, column): tuple(
+                ((row + dr, column + dc), (row + 2 * dr, column + 2 * dc))
+                for dr, dc in DIRECTIONS
+                if (row + dr, column + dc) in territory and (row + 2 * dr, column + 2 * dc) in territory
+            )
+            for row, column in self.points
+        }
+
+    @cached_property
+    def steps(self) -> dict[Point, tuple[tuple[Point, Step], ...]]:
+        """Each step a piece on a point could make, as (neighbour, the Step move): moves are immutable, so one object
+        per pair of points serves every position."""
+        return {point: tuple((near, Step(point, near)) for near in self.neighbours[point]) for point in self.points}
+
+    @cached_property
+    def places(self) -> dict[Point, Place]:
+        return {point: Place(point) for point in self.points}
+
+    # the same steps and jumps by flat index (row * width + column) into the rows joined (State._flat): the battle's
+    # move search reads one string by integer instead of a row and a column per point
+    @cached_property
+    def flat_point(self) -> tuple[Point | None, ...]:
+        return tuple(
+            (row, column) if (row, column) in self.territory else None
+            for row in range(self.height)
+            for column in range(self.width)
+        )
+
+    @cached_property
+    def flat_steps(self) -> tuple[tuple[tuple[int, Step], ...], ...]:
+        width, steps = self.width, self.steps
+        return tuple(
+            tuple((near[0] * width + near[1], step) for near, step in steps[point]) if point else ()
+            for point in self.flat_point
+        )
+
+    @cached_property
+    def flat_jumps(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        width, jumps = self.width, self.jumps
+        return tuple(
+            tuple((over[0] * width + over[1], land[0] * width + land[1]) for over, land in jumps[point])
+            if point
+            else ()
+            for point in self.flat_point
+        )
+
+    @cached_property
+    def flat_lines(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """For a capture on landing at a flat index: each neighbour on the island in DIRECTIONS order with the point
+        beyond it (-1 where the beyond is off the island, the edge of CL-7.3)."""
+        territory, width = self.territory, self.width
+        lines: list[tuple[tuple[int, int], ...]] = []
+        for point in self.flat_point:
+            found = []
+            if point is not None:
+                row, column = point
+                for dr, dc in DIRECTIONS:
+                    middle, beyond = (row + dr, column + dc), (row + 2 * dr, column + 2 * dc)
+                    if middle in territory:
+                        far = beyond[0] * width + beyond[1] if beyond in territory else -1
+                        found.append((middle[0] * width + middle[1], far))
+            lines.append(tuple(found))
+        return tuple(lines)
+
+    @cached_property
+    def contents(self) -> dict[str, Callable[[str], Any]]:
+        """Each territory's pieces and towers read in one call: ``contents[letter](flat)`` is its characters."""
+        width = self.width
+        return {
+            letter: itemgetter(*(row * width + column for row, column in points))
+            for letter, points in self.territories.items()
+        }
+
+    @cached_property
+    def flat_reads(self) -> tuple[int, ...]:
+        """The points whose pieces a search from a point reads: itself, its neighbours and its landing points, as a
+        bit mask of flat indices (bit ``index`` set)."""
+        masks = []
+        for index, (steps, jumps) in enumerate(zip(self.flat_steps, self.flat_jumps)):
+            mask = 1 << index
+            for near, _ in steps:
+                mask |= 1 << near
+            for over, land in jumps:
+                mask |= 1 << over | 1 << land
+            masks.append(mask)
+        return tuple(masks)
+
+    @cached_property
+    def flat_places(self) -> tuple[tuple[int, Place], ...]:
+        """Each point's flat index with its Place move, in the order of ``points``."""
+        return tuple((row * self.width + column, self.places[(row, column)]) for row, column in self.points)
 
     def graph(self) -> nx.Graph:
         """The networkx graph of the points: orthogonal neighbours, ``territory`` and ``edge`` node attributes."""
@@ -347,6 +410,26 @@ def assemble(placements: Sequence[Placement], sections: dict[str, tuple[str, ...
     return rows
 
 
+def _assembled(placements: tuple[Placement, ...]) -> tuple[str, ...]:
+    """:func:`assemble` of the shipped sections, remembered while :func:`load_sections` gives the same sections: a
+    fixed layout is assembled when its file is checked and again for its game (a refusal is raised each time)."""
+    sections = load_sections()
+    if _ASSEMBLED_FROM[0] is not sections:
+        _ASSEMBLED.clear()
+        _ASSEMBLED_FROM[0] = sections
+    known = _ASSEMBLED.get(placements)
+    if known is None:
+        known = assemble(placements, sections)
+        if len(_ASSEMBLED) >= 64:
+            _ASSEMBLED.clear()
+        _ASSEMBLED[placements] = known
+    return known
+
+
+_ASSEMBLED: dict[tuple[Placement, ...], tuple[str, ...]] = {}
+_ASSEMBLED_FROM: list[Any] = [None]  # the sections _ASSEMBLED was made from
+
+
 MIN_SEAM = 3  # CL-C1: two sections are joined when at least 3 pairs of their points are neighbours
 MIN_FILL = Fraction(2, 3)  # CL-C1: "compact" = no holes and at least 2/3 of the bounding box are points
 
@@ -399,7 +482,7 @@ def parse_layout(data: Any, name: str) -> tuple[Placement, ...]:
             raise ValueError(f"{name}: sections[{index}] rotation must be 0-3 quarter turns")
         placements.append(Placement(item["section"], item["rotation"], item["row"], item["column"]))
     try:
-        assemble(placements)
+        _assembled(tuple(placements))
     except ValueError as error:
         raise ValueError(f"{name}: {error}") from None
     return tuple(placements)
@@ -417,7 +500,7 @@ def fixed_layout(players: int) -> tuple[Placement, ...]:
 @lru_cache(maxsize=8)
 def _fixed_rows(players: int) -> tuple[str, ...]:
     """The territory rows of the fixed assembly (assembled once a process: every fixed game has the same island)."""
-    return assemble(fixed_layout(players))
+    return _assembled(fixed_layout(players))
 
 
 def random_layout(players: int, rng: random.Random, attempts: int = 400) -> tuple[Placement, ...]:
@@ -796,27 +879,64 @@ def _with(state: State, touched: Sequence[Point] | None = None, **changes: Any) 
     kept for the players' next looks stay with the state, those points marked; without it they are dropped)."""
     assert _FIELDS.issuperset(changes) and "territories" not in changes and "colours" not in changes
     new = object.__new__(State)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
+    kept = new.__dict__
+    kept.update(state.__dict__)
+    kept.update(changes)
+    kept.pop("_conquerable", None)  # asked again of the new state
+    if "config" in changes:
+        kept.pop("_sides_cache", None)
     if "grid" in changes:
-        # the pieces have moved: found again when asked, from the rows that changed
-        new.__dict__.pop("_where_cache", None)
-        new.__dict__.pop("_flat_cache", None)
-        new.__dict__.pop("_rows_cache", None)
-        kept = state.__dict__.get("_moves_kept")
-        if kept:
-            if touched is None:
-                del new.__dict__["_moves_kept"]
-            else:
+        # the pieces have moved: the joined rows made again when asked; the pieces of each letter changed where
+        # ``touched`` says, else found again when asked from the rows that changed
+        kept.pop("_flat_cache", None)
+        kept.pop("_rows_cache", None)
+        where = kept.pop("_where_cache", None)
+        moves = kept.pop("_moves_kept", None)
+        if touched is not None:
+            if where is not None:
+                kept["_where_cache"] = _where_after(where, state.grid, changes["grid"], touched)
+            if moves:
                 width = state.island.width
-                marked = frozenset(row * width + column for row, column in touched)
-                new.__dict__["_moves_kept"] = {seat: (found, dirty | marked) for seat, (found, dirty) in kept.items()}
+                marked = 0
+                for row, column in touched:
+                    marked |= 1 << (row * width + column)
+                kept["_moves_kept"] = {seat: (found, dirty | marked) for seat, (found, dirty) in moves.items()}
         rows = state.__dict__.get("_rows_cache")
         if rows is not None:
-            new.__dict__["_rows_from"] = (state.grid, rows)
+            kept["_rows_from"] = (state.grid, rows)
         else:
-            new.__dict__.pop("_rows_from", None)
+            kept.pop("_rows_from", None)
     return new
+
+
+def _where_after(
+    where: dict[str, tuple[Point, ...]], before: tuple[str, ...], after: tuple[str, ...], touched: Sequence[Point]
+) -> dict[str, tuple[Point, ...]]:
+    """:meth:`State._where` of the grid ``after`` made from the one ``before`` by changes at the ``touched`` points
+    only: the letters there lose and gain those points; the letters stay in the order of their first point."""
+    changed: dict[str, tuple[list[Point], list[Point]]] = {}
+    for point in dict.fromkeys(touched):
+        was, now = before[point[0]][point[1]], after[point[0]][point[1]]
+        if was != now:
+            if was != EMPTY:
+                changed.setdefault(was, ([], []))[0].append(point)
+            if now != EMPTY:
+                changed.setdefault(now, ([], []))[1].append(point)
+    if not changed:
+        return where
+    found = dict(where)
+    reorder = False
+    for letter, (gone, came) in changed.items():
+        old = where.get(letter, ())
+        points = tuple(point for point in old if point not in gone) if gone else old
+        if came:
+            points = tuple(sorted(points + tuple(came)))
+        if not points:
+            del found[letter]
+            continue
+        reorder = reorder or not old or points[0] != old[0]
+        found[letter] = points
+    return dict(sorted(found.items(), key=lambda item: item[1][0])) if reorder else found
 
 
 def _set(grid: tuple[str, ...], changes: dict[Point, str]) -> tuple[str, ...]:
@@ -913,20 +1033,21 @@ def _alone(state: State, player: int, territory: str) -> bool:
 
 def conquerable(state: State, player: int) -> tuple[str, ...]:
     """Territories where ``player`` may place a tower now (CL-8.1, CL-8.2, CL-5.2 claims)."""
+    known = state.__dict__.get("_conquerable")
+    if known is None:
+        known = state.__dict__["_conquerable"] = {}  # this state's answers (never carried to another state)
+    found = known.get(player)
+    if found is None:
+        found = known[player] = _conquerable(state, player)
+    return found
+
+
+def _conquerable(state: State, player: int) -> tuple[str, ...]:
     flat = state._flat()
-    mine = state.letter(player)
-    if flat.count(mine.upper()) == TOWERS_EACH:  # no tower left in reserve (towers_in_reserve)
+    mine, tower, held, blocked = _sides(state)[player]
+    if flat.count(tower) == TOWERS_EACH:  # no tower left in reserve (towers_in_reserve)
         return ()
     # each territory's characters read at once (the same test as _alone)
-    team = state.team(player)
-    friends = team if state.config.partners_share_territories else (player,)
-    held = set()  # the towers of the player's side
-    blocked = set()  # the pieces that are not a friend's
-    for letter, seat in state._seat_of_letter().items():
-        if seat in team:
-            held.add(letter.upper())
-        if seat not in friends:
-            blocked.add(letter)
     claims = state.claims
     contents = state.island.contents
     found = []
@@ -937,6 +1058,24 @@ def conquerable(state: State, player: int) -> tuple[str, ...]:
         if (player, territory) in claims or (mine in chars and chars.isdisjoint(blocked)):
             found.append(territory)
     return tuple(found)
+
+
+def _sides(state: State) -> tuple[tuple[str, str, frozenset[str], frozenset[str]], ...]:
+    """Per player: their piece letter, their tower letter, the tower letters of their side and the piece letters
+    that are not a friend's (partners are friends if the config says so, CL-C9); once a game, kept beside the fields."""
+    cached = state.__dict__.get("_sides_cache")
+    if cached is None:
+        seats = state._seat_of_letter()
+        table = []
+        for player in range(state.players):
+            team = state.team(player)
+            friends = team if state.config.partners_share_territories else (player,)
+            held = frozenset(letter.upper() for letter, seat in seats.items() if seat in team)
+            blocked = frozenset(letter for letter, seat in seats.items() if seat not in friends)
+            table.append((state.letter(player), state.letter(player, tower=True), held, blocked))
+        cached = tuple(table)
+        object.__setattr__(state, "_sides_cache", cached)
+    return cached
 
 
 def _captures(state: State, mover: int, landing: Point) -> tuple[Point, ...]:
@@ -1009,22 +1148,26 @@ def _movements(state: State, origin: Point) -> list[Step | Jump]:
     return _movements_reading(state._flat(), board, origin, origin[0] * board.width + origin[1])[0]
 
 
-def _movements_reading(
-    flat: str, board: Island, origin: Point, start: int
-) -> tuple[list[Step | Jump], frozenset[int]]:
-    """The steps and jumps of the piece on ``origin`` (flat index ``start``), and the flat indices whose pieces they
-    depend on (the list stays right while none of those points changes)."""
+def _movements_reading(flat: str, board: Island, origin: Point, start: int) -> tuple[list[Step | Jump], int]:
+    """The steps and jumps of the piece on ``origin`` (flat index ``start``), and the bit mask of the flat indices
+    whose pieces they depend on (the list stays right while none of those points changes)."""
     moves: list[Step | Jump] = [step for near, step in board.flat_steps[start] if flat[near] == EMPTY]
-    reads = board.flat_reads[start]
     for over, land in board.flat_jumps[start]:
         if flat[over] != EMPTY and flat[land] == EMPTY:
             break
     else:
-        return moves, reads  # not even a first jump
+        return moves, board.flat_reads[start]  # not even a first jump
     # a jump chain ends an even number of rows and columns away, never on a neighbour: no step has the same end
     paths = _jump_paths(flat, board, start)
-    moves.extend(_jump(origin, paths[end]) for end in sorted(paths))
-    return moves, reads.union(*(board.flat_reads[end] for end in paths))
+    masks = board.flat_reads
+    reads = masks[start]
+    for end in paths:
+        reads |= masks[end]
+    moves.extend([_jump(origin, paths[end]) for end in sorted(paths)])
+    return moves, reads
+
+
+_NOTHING_KEPT: tuple[dict[int, Any], int] = ({}, 0)
 
 
 def _pieces_movements(state: State, player: int) -> list[Step | Jump]:
@@ -1034,18 +1177,18 @@ def _pieces_movements(state: State, player: int) -> list[Step | Jump]:
     board = state.island
     width = board.width
     kept = state.__dict__.get("_moves_kept") or {}
-    old_entries, dirty = kept.get(player, ({}, frozenset()))
-    entries: dict[int, tuple[list[Step | Jump], frozenset[int]]] = {}
+    old_entries, dirty = kept.get(player, _NOTHING_KEPT)
+    entries: dict[int, tuple[list[Step | Jump], int]] = {}
     moves: list[Step | Jump] = []
     for origin in state.pieces(player):
         start = origin[0] * width + origin[1]
         entry = old_entries.get(start)
-        if entry is None or not dirty.isdisjoint(entry[1]):
+        if entry is None or dirty & entry[1]:
             entry = _movements_reading(flat, board, origin, start)
         entries[start] = entry
-        moves.extend(entry[0])
+        moves += entry[0]
     # a new dict for this state (the old one may be shared with the states it was made from)
-    state.__dict__["_moves_kept"] = {**kept, player: (entries, frozenset())}
+    state.__dict__["_moves_kept"] = {**kept, player: (entries, 0)}
     return moves
 
 
@@ -1058,9 +1201,59 @@ def _jump(origin: Point, path: tuple[Point, ...]) -> Jump:
 
 
 def _captures_after(state: State, move: Step | Jump, mover: int) -> tuple[Point, ...]:
+    board = state.island
+    origin, destination = move.origin, move.destination
+    if origin in board.territory and destination in board.territory:
+        width = board.width
+        found = _captured(
+            state._flat(),
+            board.flat_lines[destination[0] * width + destination[1]],
+            _victims(state)[mover],
+            origin[0] * width + origin[1],
+        )
+        return tuple(board.flat_point[index] for index in found)
     letter = state.letter(mover)
-    moved = _set(state.grid, {move.origin: EMPTY, move.destination: letter})
-    return _captures(_with(state, grid=moved), mover, move.destination)
+    moved = _set(state.grid, {origin: EMPTY, destination: letter})
+    return _captures(_with(state, grid=moved), mover, destination)
+
+
+def _captured(flat: str, lines: tuple[tuple[int, int], ...], victims: dict[str, frozenset[str]], left: int) -> list:
+    """:func:`_captures` read in the joined rows before the move: the flat indices of the pieces and towers
+    captured on landing where ``lines`` (Island.flat_lines) start, the piece having left ``left`` (empty now)."""
+    found = []
+    for middle, beyond in lines:
+        flankers = victims.get(flat[middle])  # None: empty, or not the mover's enemy
+        if flankers is None or middle == left:
+            continue
+        if beyond < 0 or (beyond != left and flat[beyond] in flankers):
+            found.append(middle)
+    return found
+
+
+def _victims(state: State) -> tuple[dict[str, frozenset[str]], ...]:
+    """Per mover, each enemy piece or tower letter with the letters that capture it from beyond (CL-7.1, CL-7.2:
+    another enemy of the victim, and with 4 players an ally of the mover), the test of :func:`_captures` as a
+    table; worked out once a game (kept beside the fields, as the seats are)."""
+    cached = state.__dict__.get("_victims_cache")
+    if cached is None:
+        chars = {seat: (letter, letter.upper()) for letter, seat in state._seat_of_letter().items()}
+        table = []
+        for mover in range(state.players):
+            victims = {}
+            for victim in range(state.players):
+                if not state.enemies(mover, victim):
+                    continue
+                flankers = frozenset(
+                    char
+                    for flanker in range(state.players)
+                    if state.enemies(victim, flanker) and (state.players < 4 or flanker in state.team(mover))
+                    for char in chars[flanker]
+                )
+                victims.update(dict.fromkeys(chars[victim], flankers))
+            table.append(victims)
+        cached = tuple(table)
+        object.__setattr__(state, "_victims_cache", cached)
+    return cached
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -1069,9 +1262,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         return ()
     player = state.turn
     if state.phase == "placement":
-        grid = state.grid
-        places = state.island.places
-        return tuple(places[point] for point in state.island.points if grid[point[0]][point[1]] == EMPTY)
+        flat = state._flat()
+        return tuple([place for index, place in state.island.flat_places if flat[index] == EMPTY])
     if state.phase == "removal":
         return tuple(Remove(point) for point in _removable(state, player))
     if state.phase == "towers":
@@ -1463,7 +1655,15 @@ def _move(state: State, move: Step | Jump) -> State:
             here = landing
         destination = here
     moved = _set(state.grid, {origin: EMPTY, destination: state.letter(player)})
-    captured = _captures(_with(state, grid=moved), player, destination)
+    board = state.island
+    width = board.width
+    found = _captured(
+        state._flat(),
+        board.flat_lines[destination[0] * width + destination[1]],
+        _victims(state)[player],
+        origin[0] * width + origin[1],
+    )
+    captured = tuple(board.flat_point[index] for index in found)
     if state.follow_up is not None and not captured:
         raise IllegalMove(
             "CL-7.4",
@@ -1492,7 +1692,14 @@ def _follow_up_options(state: State) -> bool:
     if conquerable(state, state.turn):
         return True
     assert state.follow_up is not None
-    return any(_captures_after(state, m, state.turn) for m in _movements(state, state.follow_up))
+    board = state.island
+    flat = state._flat()
+    start = state.follow_up[0] * board.width + state.follow_up[1]
+    lines = board.flat_lines
+    victims = _victims(state)[state.turn]
+    ends = [near for near, _ in board.flat_steps[start] if flat[near] == EMPTY]
+    ends.extend(_jump_paths(flat, board, start))
+    return any(_captured(flat, lines[end], victims, start) for end in ends)
 
 
 def _end_turn(state: State, **changes: Any) -> State:
