@@ -50,7 +50,7 @@ e2e: $(BIN)/python
 	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
 	-$(MAKE) --no-print-directory site
-	RULEBOOK_E2E=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(E2E_PARALLEL) --durations=15 tests/e2e
+	RULEBOOK_E2E=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(E2E_PARALLEL) --durations=25 tests/e2e
 
 # The bench's load test opens pages in Chromium (installed when missing), so it installs the browser extra as e2e does.
 bench: $(STAMP)

@@ -44,8 +44,25 @@ def pytest_sessionstart(session):
         (SHOTS / "timings.md").write_text(TIMINGS_HEADER)
 
 
+# The longest tests, to be started first: xdist hands out units in collection order (after the modules sharing a
+# fixture, largest first), and a long test handed out last keeps the run going on one worker while the rest idle.
+LONG_FIRST = (
+    "tests/e2e/test_browser.py::test_game_in_jupyterlab",
+    "tests/e2e/test_site_lab.py::test_notebook_opens_and_runs_in_jupyterlab",
+    "tests/e2e/test_tutorial.py",
+    "tests/e2e/test_app.py::test_claim_app_played_to_the_end",
+    "tests/e2e/test_app.py::test_ab_die_post_app_played_to_the_end",
+    "tests/e2e/test_access.py::test_ten_moves_with_the_keyboard_only",
+)
+
+
 def pytest_collection_modifyitems(config, items):
     if os.environ.get("RULEBOOK_E2E") == "1":
+
+        def rank(item) -> int:
+            return next((i for i, start in enumerate(LONG_FIRST) if item.nodeid.startswith(start)), len(LONG_FIRST))
+
+        items.sort(key=rank)  # stable: the order within a rank stays the files'
         return
     skip = pytest.mark.skip(reason="browser tests run with `make e2e` (RULEBOOK_E2E=1)")
     for item in items:
@@ -114,6 +131,7 @@ def lab(jupyter_env, tmp_path_factory):
             f"--port={port}",
             f"--IdentityProvider.token={TOKEN}",
             f"--ServerApp.root_dir={copy}",
+            "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: the tests wait on the notebook's own state
         ],
         env=jupyter_env,
         stdout=subprocess.DEVNULL,
@@ -150,6 +168,39 @@ def voila(jupyter_env, request):
         return f"http://127.0.0.1:{port}/?token={TOKEN}"
 
     return start
+
+
+@pytest.fixture(scope="session")
+def apps(jupyter_env, tmp_path_factory):
+    """``apps(game)``: the address of the game's app, served as `rulebook app GAME` serves it (Voila, a kernel preheated
+    for the next visit), one server per game for the session's tests: every visit gets a kernel (and a game, with its
+    random seed) of its own, and a closed page's kernel is stopped, so tests that only need a page of the app share
+    the server instead of starting one each."""
+    from rulebook.cli import app_notebook, voila_command
+
+    served: dict[str, str] = {}
+    processes: list[subprocess.Popen] = []
+
+    def start(game: str) -> str:
+        if game not in served:
+            SHOTS.mkdir(exist_ok=True)
+            port = free_port()
+            process = subprocess.Popen(
+                voila_command(app_notebook(game, tmp_path_factory.mktemp(f"app-{game}")), port, TOKEN),
+                env=jupyter_env,
+                stdout=subprocess.DEVNULL,
+                stderr=open(SHOTS / f"voila-app-{game}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log", "w"),
+            )
+            processes.append(process)
+            wait_for(f"http://127.0.0.1:{port}/", process)
+            served[game] = f"http://127.0.0.1:{port}/?token={TOKEN}"
+        return served[game]
+
+    try:
+        yield start
+    finally:
+        for process in processes:
+            stop(process)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -212,8 +263,6 @@ def fresh_notebook(lab: str, name: str) -> None:
     """Put the shipped notebook ``name`` back into the e2e JupyterLab's working copy, without outputs: JupyterLab
     autosaves a notebook a test ran (every two minutes), and a later test opening it would first find the old run's
     outputs, whose widgets have no model any more and never draw."""
-    import urllib.request
-
     content = json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))
     body = json.dumps({"type": "notebook", "format": "json", "content": content}).encode()
     request = urllib.request.Request(
@@ -224,3 +273,115 @@ def fresh_notebook(lab: str, name: str) -> None:
     )
     with urllib.request.urlopen(request, timeout=60) as answer:
         assert answer.status in (200, 201), answer.status
+
+
+PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+# the notebook panel of a path, in the page's JupyterLab (the lab fixture exposes it as window.jupyterapp)
+PANEL_OF = (
+    "const app = window.jupyterapp;"
+    " const w = app?.shell && [...app.shell.widgets('main')].find((each) => each.context?.path === path);"
+)
+KERNEL_READY = f"""(path) => {{ {PANEL_OF}
+  const kernel = w?.sessionContext?.session?.kernel;
+  return Boolean(w?.context?.isReady && w.sessionContext.isReady && kernel && kernel.connectionStatus === 'connected'
+                 && kernel.status === 'idle'); }}"""
+RUN_STATE = f"""([path, after]) => {{ {PANEL_OF}
+  let started = false, pending = 0, errors = [];
+  for (const cell of w.content.model.cells) {{
+    if (cell.type !== 'code') continue;
+    const counted = cell.executionCount !== null && cell.executionCount > after;
+    if (counted || cell.executionState === 'running') started = true;
+    for (const output of cell.outputs.toJSON()) {{
+      if (output.output_type === 'error') errors.push(`${{output.ename}}: ${{output.evalue}}`);
+    }}
+    if (cell.sharedModel.getSource().trim() && !counted) pending += 1;
+  }}
+  const kernel = w.sessionContext.session?.kernel?.status;
+  const done = errors.length > 0 || (!pending && kernel === 'idle');
+  return {{started: started || kernel === 'busy', pending, errors, done,
+          last: Math.max(0, ...[...w.content.model.cells].map((cell) => cell.executionCount ?? 0))}}; }}"""
+
+
+def open_notebook(page, lab: str, name: str) -> None:
+    """Open the shipped notebook ``name`` in the e2e JupyterLab and wait until its kernel is connected and idle: the
+    toolbar's execution indicator reads idle before the notebook has a kernel at all, and a Run All given then runs
+    nothing (JupyterLab's CodeCell.execute skips a cell while its session has no kernel), so the page's first board
+    never came (issue 28.4: seen under load, where a kernel takes seconds to start)."""
+    fresh_notebook(lab, name)  # not the outputs another test's run left autosaved
+    page.goto(f"{lab}/lab/tree/{name}?reset&token={TOKEN}")
+    page.wait_for_function(KERNEL_READY, arg=name, timeout=180_000, polling=250)
+
+
+def run_all(page, name: str, seconds: float = 600) -> None:
+    """Run All from the Run menu, as a person does, and wait until every code cell has run (each has a new execution
+    count and the kernel is idle: it also reads idle between the cells of a run); a cell's error ends the wait and
+    fails. ``seconds`` bounds a hang."""
+    before = page.evaluate(RUN_STATE, [name, 0])["last"]
+    page.click(f"{PANEL} .jp-Cell >> nth=0")  # a cell selected: with ?reset, Run All ran nothing otherwise
+    page.click("#jp-MainMenu >> text=Run")
+    page.click("li.lm-Menu-item:has-text('Run All Cells')")
+    deadline = time.monotonic() + 60
+    while not page.evaluate(RUN_STATE, [name, before])["started"]:
+        assert time.monotonic() < deadline, f"{name}: Run All did not reach the kernel within 60 s"
+        time.sleep(0.25)
+    page.wait_for_function(f"(arg) => ({RUN_STATE})(arg).done", arg=[name, before], timeout=seconds * 1000, polling=500)
+    state = page.evaluate(RUN_STATE, [name, before])
+    assert not state["errors"], f"{name}: a cell failed: {state['errors']}"
+
+
+def close_notebook(page, lab: str, name: str) -> None:
+    """Close the page and end the notebook's session (its kernel with it): a closed page leaves its kernel running,
+    and a later test on this server would find the busy kernel of an earlier run (and share the CPU with it)."""
+    page.close()
+    with urllib.request.urlopen(f"{lab}/api/sessions?token={TOKEN}", timeout=60) as answer:
+        sessions = json.loads(answer.read())
+    for session in sessions:
+        if session.get("path") == name:
+            request = urllib.request.Request(f"{lab}/api/sessions/{session['id']}?token={TOKEN}", method="DELETE")
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                assert answer.status == 204, answer.status
+
+
+# -- the static website (``make site``): tests/e2e/test_site.py and test_site_lab.py --------------------------------
+
+BLOCK_OTHER_HOSTS = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The built site: ``make site`` (a fresh build is kept as it is), or the folder RULEBOOK_SITE names."""
+    given = os.environ.get("RULEBOOK_SITE")
+    if given:
+        folder = Path(given)
+        assert (folder / "build.json").is_file(), f"RULEBOOK_SITE={given} is not a built site"
+        return folder
+    import fcntl
+
+    with open(tmp_path_factory.getbasetemp().parent / "rulebook-site.lock", "w") as lock:  # xdist's workers in turn
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        result = subprocess.run(["make", "site"], cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
+    return ROOT / "site"
+
+
+@pytest.fixture(scope="session")
+def server(site: Path):
+    """``python -m http.server`` on 127.0.0.1 serving the site: any static host does as much."""
+    port = free_port()
+    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(f"http://127.0.0.1:{port}/", process, accept=(200,))
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(process)
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright):
+    """Chromium that can reach 127.0.0.1 and localhost only: a request to any other host cannot resolve."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[*FLAGS, BLOCK_OTHER_HOSTS])
+    try:
+        yield browser
+    finally:
+        browser.close()

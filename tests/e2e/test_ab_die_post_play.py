@@ -26,7 +26,7 @@ from rulebook.ab_die_post import bots, widget
 from .conftest import SHOTS
 from .drivers import button
 from .play import BOARD, click_mark, load, measure, places, problems, status, wait_for_status
-from .test_app import open_app, serve  # noqa: F401 (serve is a fixture)
+from .test_app import open_app
 
 SEED = 1
 MOVES = 10
@@ -128,11 +128,11 @@ def hint(page, table: widget.Board) -> object:
     return move
 
 
-def test_every_ring_and_star_plays_its_move_and_the_track_stays_still_and_legible(browser, serve, tmp_path):  # noqa: F811
+def test_every_ring_and_star_plays_its_move_and_the_track_stays_still_and_legible(browser, apps, tmp_path):
     state = airport_position()
     saved = tmp_path / "adp-airport.json"
     saved.write_text(adp.to_json(state), encoding="utf-8")
-    page, _ = open_app(browser, serve, tmp_path, "ab_die_post")
+    page, _ = open_app(browser, apps, "ab_die_post")
     try:
         load(page, saved, "click an orange ring")
         table = mirror(state)

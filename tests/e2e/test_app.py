@@ -72,8 +72,9 @@ def open_page(browser, url: str, ready: str) -> tuple[object, float]:
     return page, time.monotonic() - started
 
 
-def open_app(browser, serve, tmp_path, game: str):
-    page, seconds = open_page(browser, serve(app_notebook(game, tmp_path)), BOARD)
+def open_app(browser, apps, game: str):
+    """A new page on the game's app (the session's server for it: conftest's ``apps``), once its board is drawn."""
+    page, seconds = open_page(browser, apps(game), BOARD)
     page.locator(".rulebook-status").first.wait_for(timeout=60_000)
     record(f"app {game} (Voila, preheated): address to usable board", seconds)
     return page, seconds
@@ -350,12 +351,12 @@ def test_first_visits_in_fresh_browsers(fresh_browsers, serve, tmp_path):
         record(f"{what}, first visit in an empty browser: median of {runs}{ratio}", middle)
 
 
-def test_a_chart_draws_when_the_served_plotly_is_blocked_and_says_so_when_plotly_cannot_run(browser, serve, tmp_path):
+def test_a_chart_draws_when_the_served_plotly_is_blocked_and_says_so_when_plotly_cannot_run(browser, apps):
     """The page cannot fetch plotly.min.js from the app's address (blocked here): the board, drawn without plotly, is
     whole and playable, and the odds charts are drawn all the same, with plotly.js sent by the kernel. A page in which
     plotly.js cannot run at all (here: it cannot set window.Plotly) says in the chart's place that it cannot be
     drawn."""
-    url = serve(app_notebook("meetjesland", tmp_path))
+    url = apps("meetjesland")
     blocked: list[str] = []
 
     def block(route) -> None:
@@ -396,8 +397,8 @@ def test_a_chart_draws_when_the_served_plotly_is_blocked_and_says_so_when_plotly
         page.close()
 
 
-def test_meetjesland_app(browser, serve, tmp_path):
-    page, _ = open_app(browser, serve, tmp_path, "meetjesland")
+def test_meetjesland_app(browser, apps):
+    page, _ = open_app(browser, apps, "meetjesland")
     try:
         check_first_screen(page, "meetjesland")
         choose(page, "Players", "3")
@@ -418,8 +419,8 @@ def test_meetjesland_app(browser, serve, tmp_path):
         page.close()
 
 
-def test_kingdom_builder_app(browser, serve, tmp_path):
-    page, _ = open_app(browser, serve, tmp_path, "kingdom_builder")
+def test_kingdom_builder_app(browser, apps):
+    page, _ = open_app(browser, apps, "kingdom_builder")
     try:
         check_first_screen(page, "kingdom_builder")
         choose(page, "Players", "3")
@@ -443,8 +444,8 @@ def test_kingdom_builder_app(browser, serve, tmp_path):
         page.close()
 
 
-def test_ab_die_post_app_played_to_the_end(browser, serve, tmp_path):
-    page, _ = open_app(browser, serve, tmp_path, "ab_die_post")
+def test_ab_die_post_app_played_to_the_end(browser, apps):
+    page, _ = open_app(browser, apps, "ab_die_post")
     try:
         check_first_screen(page, "ab_die_post")
         choose(page, "Players", "4")
@@ -468,8 +469,8 @@ def test_ab_die_post_app_played_to_the_end(browser, serve, tmp_path):
         page.close()
 
 
-def test_claim_app_played_to_the_end(browser, serve, tmp_path):
-    page, _ = open_app(browser, serve, tmp_path, "claim")
+def test_claim_app_played_to_the_end(browser, apps):
+    page, _ = open_app(browser, apps, "claim")
     try:
         check_first_screen(page, "claim")
         type_seed(page, "1")

@@ -90,7 +90,13 @@ def centre(page, selector: str) -> tuple[float, float]:
 
 
 def sent(page, kind: str = "send") -> list:
-    return [value for _, key, value in page.evaluate("window.sent") if key == kind]
+    """What the page sent of ``kind``, but the {event: "shown"} each view sends once it is made (the kernel then
+    sends the page's states again: rulebook/ui.py), which test_a_view_says_once_that_it_is_shown checks."""
+    return [
+        value
+        for _, key, value in page.evaluate("window.sent")
+        if key == kind and not (isinstance(value, dict) and value.get("event") == "shown")
+    ]
 
 
 def test_every_game_s_board_is_drawn_whole(page):
@@ -166,6 +172,15 @@ def test_a_click_sends_the_trace_s_name_the_point_s_id_and_the_revision_drawn(pa
     push(page, "board", view)
     page.mouse.click(x, y)
     assert sent(page)[-1] == {"event": "click", "trace": "cells", "point": [5, 0], "revision": 2}
+
+
+def test_a_view_says_once_that_it_is_shown(page):
+    view = BoardView(go.Figure(go.Scatter(x=[0, 1], y=[0, 1], mode="markers", name="cells")))
+    show(page, board=view)
+    page.wait_for_function("() => window.sent.some(([, key, value]) => key === 'send' && value?.event === 'shown')")
+    page.wait_for_timeout(300)
+    told = [value for name, key, value in page.evaluate("window.sent") if key == "send"]
+    assert told == [{"event": "shown", "revision": view.revision}], told
 
 
 def test_a_new_revision_changes_the_drawing(page):

@@ -8,10 +8,9 @@ import time
 
 import pytest
 
-from .conftest import SHOTS, TOKEN, fresh_notebook
+from .conftest import PANEL, SHOTS, close_notebook, open_notebook, run_all
 from .drivers import BOARD_INDEX, DRIVERS
 
-PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 ERRORS = ("Traceback (most recent call last)", "Error: ", "Exception")
 
 
@@ -85,30 +84,34 @@ def check_move(page, game: str, where: str) -> None:
 
 @pytest.mark.parametrize("game", sorted(DRIVERS))
 def test_game_in_jupyterlab(game, lab, browser):
+    """The notebook run whole in JupyterLab: no cell fails, no stderr error, axe finds no serious or critical
+    violation in the rulebook's own elements (issue 28.4; .e2e/axe.md), and a move played on its game's board. Claim
+    is run a second time: its first two boards once drew as empty axes after a second Run All."""
+    from .test_access import axe_findings
+
+    name = f"{game}.ipynb"
     page = browser.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(str(error)))
     try:
-        fresh_notebook(lab, f"{game}.ipynb")  # not the outputs another test's run left autosaved
-        page.goto(f"{lab}/lab/tree/{game}.ipynb?reset&token={TOKEN}")
-        page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
-        page.click(f"{PANEL} .jp-Cell >> nth=0")
-        page.click("text=Run")
+        open_notebook(page, lab, name)
         started = time.monotonic()
-        page.click("li.lm-Menu-item:has-text('Run All Cells')")
-        time.sleep(2)
-        page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=180_000)
-        # the kernel reads idle between the cells of Run All, so this wait covers the run (a bound for a hang)
-        board_of(page, game).wait_for(state="visible", timeout=600_000)
+        run_all(page, name)
+        board_of(page, game).wait_for(state="visible", timeout=120_000)
         record_time(f"{game} (JupyterLab, Run All)", time.monotonic() - started)
         errors = page.locator(f"{PANEL} .jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
         texts = [errors.nth(i).inner_text() for i in range(errors.count())]
         assert not [t for t in texts if any(e in t for e in ERRORS)], texts
         no_board_waits_on_the_computer(page)
+        page.locator(f"{PANEL} .rulebook-board .rulebook-figure svg").first.wait_for(state="visible", timeout=60_000)
+        ours, _ = axe_findings(page, f"notebook {game} (JupyterLab)")
+        assert not ours, ours
         check_move(page, game, "lab")
         page.screenshot(path=SHOTS / f"{game}-lab-page.png")
+        if game == "claim":
+            every_board_is_drawn_after_a_second_run_all(page, name)
     finally:
-        page.close()
+        close_notebook(page, lab, name)
     # plotly's PNG snapshot in Lab is known to log a harmless 'setData' error; anything else is a failure
     assert not [p for p in problems if "setData" not in p], problems
 
@@ -155,35 +158,20 @@ def test_every_board_follows_the_game_on_a_slow_machine(voila, browser):
         page.close()
 
 
-def run_all(page) -> None:
-    page.click(f"{PANEL} .jp-Cell >> nth=0")
-    page.click("text=Run")
-    page.click("li.lm-Menu-item:has-text('Run All Cells')")
-    time.sleep(2)
-    page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=180_000)
-
-
-def test_every_board_is_drawn_after_a_second_run_all(lab, browser):
+def every_board_is_drawn_after_a_second_run_all(page, name: str) -> None:
     """Claim's first two boards once drew as empty axes after Run All a second time in JupyterLab."""
-    page = browser.new_page()
-    try:
-        fresh_notebook(lab, "claim.ipynb")  # not the outputs another test's run left autosaved
-        page.goto(f"{lab}/lab/tree/claim.ipynb?reset&token={TOKEN}")
-        page.wait_for_selector(f"{PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
-        run_all(page)
-        run_all(page)
-        boards = page.locator(f"{PANEL} .jp-OutputArea-output:has(.widget-vbox .rulebook-figure)")
-        boards.first.wait_for(state="visible", timeout=120_000)
-        empty = []
-        for index in range(boards.count()):
-            board = boards.nth(index)
-            board.scroll_into_view_if_needed()
-            deadline = time.monotonic() + 30
-            while board.locator(".rulebook-figure .trace .point").count() == 0 and time.monotonic() < deadline:
-                time.sleep(0.5)
-            if board.locator(".rulebook-figure .trace .point").count() == 0:
-                empty.append(index)
-                board.screenshot(path=SHOTS / f"claim-second-run-board-{index}.png")
-        assert boards.count() >= 2 and not empty, f"boards drawn empty after a second Run All: {empty}"
-    finally:
-        page.close()
+    run_all(page, name)
+    boards = page.locator(f"{PANEL} .jp-OutputArea-output:has(.widget-vbox .rulebook-figure)")
+    boards.first.wait_for(state="visible", timeout=120_000)
+    empty = []
+    for index in range(boards.count()):
+        board = boards.nth(index)
+        board.scroll_into_view_if_needed()
+        points = board.locator(".rulebook-figure .trace .point")
+        deadline = time.monotonic() + 30
+        while points.count() == 0 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        if points.count() == 0:
+            empty.append(index)
+            board.screenshot(path=SHOTS / f"claim-second-run-board-{index}.png")
+    assert boards.count() >= 2 and not empty, f"boards drawn empty after a second Run All: {empty}"

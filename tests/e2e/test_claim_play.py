@@ -6,16 +6,12 @@ than 11 px, and no label lies over another label or over a piece. Screenshots go
 from __future__ import annotations
 
 import random
-import subprocess
 import time
-
-import pytest
 
 from rulebook import claim
 from rulebook.claim import bots
-from rulebook.cli import app_notebook, voila_command
 
-from .conftest import SHOTS, TOKEN, free_port, stop, wait_for
+from .conftest import SHOTS
 from .drivers import button, claim_jump
 
 WIDTH, HEIGHT = 1280, 800
@@ -51,26 +47,6 @@ LABELS_AND_PIECES = """figure => {
   const pieces = layer ? [...layer.querySelectorAll('path.point')].map(box) : [];
   return {labels, pieces};
 }"""
-
-
-@pytest.fixture()
-def serve(jupyter_env, request):
-    """Serve a notebook as `rulebook app` does; the page's address once the kernel is preheated."""
-
-    def start(notebook) -> str:
-        port = free_port()
-        process = subprocess.Popen(
-            voila_command(notebook, port, TOKEN),
-            env=jupyter_env,
-            stdout=subprocess.DEVNULL,
-            stderr=open(SHOTS / f"voila-claim-play-{notebook.stem}.log", "w"),
-        )
-        request.addfinalizer(lambda: stop(process))
-        wait_for(f"http://127.0.0.1:{port}/", process)
-        time.sleep(8)
-        return f"http://127.0.0.1:{port}/?token={TOKEN}"
-
-    return start
 
 
 def status(page) -> str:
@@ -120,7 +96,7 @@ def check_legibility(page, when: str) -> None:
     assert not on_pieces, f"{when}: labels over pieces: {on_pieces[:5]}"
 
 
-def test_claim_multi_jump_by_clicks_and_a_board_that_stays_put(browser, serve, tmp_path):
+def test_claim_multi_jump_by_clicks_and_a_board_that_stays_put(browser, apps, tmp_path):
     start = bots.play_until_battle(claim.new_game(players=2, seed=SEED), random.Random(SEED))
     assert start.turn == 0 and JUMP in claim.legal_moves(start)
     saved = tmp_path / "claim-battle.json"
@@ -128,7 +104,7 @@ def test_claim_multi_jump_by_clicks_and_a_board_that_stays_put(browser, serve, t
     page = browser.new_page()
     page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
     try:
-        page.goto(serve(app_notebook("claim", tmp_path)), wait_until="commit", timeout=120_000)
+        page.goto(apps("claim"), wait_until="commit", timeout=120_000)
         page.wait_for_selector(BOARD, timeout=180_000)
         with page.expect_file_chooser(timeout=30_000) as choosing:
             page.locator(".rulebook-app .rulebook-load").first.click()  # the Load button (load_button.js)

@@ -10,7 +10,7 @@ import pytest
 
 from .conftest import SHOTS
 from .drivers import click_point
-from .test_app import new_game, open_app, record, serve, show_setup, status, type_seed  # noqa: F401 (serve)
+from .test_app import new_game, open_app, record, show_setup, status, type_seed
 
 # the trace a game's board draws its legal targets in (the red hexes that gave Kingdom Builder's answers away), and
 # the trace of a first move of the game in progress (Kingdom Builder: a ringed hex; Claim: a free point to place on)
@@ -49,12 +49,12 @@ def targets_drawn(page, index: int) -> int:
 
 
 @pytest.mark.parametrize("game", sorted(TARGETS))
-def test_an_exercise_on_its_own_board_keeps_the_game_and_gives_nothing_away(browser, serve, tmp_path, game):  # noqa: F811
+def test_an_exercise_on_its_own_board_keeps_the_game_and_gives_nothing_away(browser, apps, game):
     from rulebook import exercises
 
     number, index = exercise_with_targets(game), trace_index(game, TARGETS[game])
     item = exercises.exercises(game)[number]
-    page, _ = open_app(browser, serve, tmp_path, game)
+    page, _ = open_app(browser, apps, game)
     try:
         type_seed(page, "3")
         new_game(page)

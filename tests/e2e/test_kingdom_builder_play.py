@@ -26,7 +26,7 @@ from rulebook.views import trace
 from .conftest import SHOTS
 from .drivers import button
 from .play import BOARD, click_mark, drawn_points, load, measure, places, problems, status, wait_for_status
-from .test_app import open_app, serve  # noqa: F401 (serve is a fixture)
+from .test_app import open_app
 
 SEED = 3
 MOVES = 10
@@ -110,11 +110,11 @@ def check(page, table: widget.Board, start: dict | None, when: str) -> None:
     assert "earlier drawing" not in status(page), (when, status(page))
 
 
-def test_tiles_rings_and_the_hint_play_by_clicks_and_the_board_stays_still_and_legible(browser, serve, tmp_path):  # noqa: F811
+def test_tiles_rings_and_the_hint_play_by_clicks_and_the_board_stays_still_and_legible(browser, apps, tmp_path):
     state = tile_position()
     saved = tmp_path / "kb-tiles.json"
     saved.write_text(kb.to_json(state), encoding="utf-8")
-    page, _ = open_app(browser, serve, tmp_path, "kingdom_builder")
+    page, _ = open_app(browser, apps, "kingdom_builder")
     try:
         load(page, saved, "Orange to play")
         table = mirror(state)

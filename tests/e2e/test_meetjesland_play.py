@@ -21,7 +21,7 @@ from rulebook.meetjesland.widget import Board, percent
 
 from .conftest import SHOTS
 from .drivers import button
-from .test_app import choose, new_game, open_app, serve, type_seed  # noqa: F401 (serve is a fixture)
+from .test_app import choose, new_game, open_app, type_seed
 
 MOVES = 10
 MARKERS = ("territories", "last move losses", "last move arrows", "hint", "hint words")  # what no text may cover
@@ -242,8 +242,8 @@ def hover_says(page, table: Board, territory: str) -> str:
     return label.inner_text()
 
 
-def test_ten_moves_keep_the_map_still_and_every_label_clear(browser, serve, tmp_path):  # noqa: F811
-    page, _ = open_app(browser, serve, tmp_path, "meetjesland")
+def test_ten_moves_keep_the_map_still_and_every_label_clear(browser, apps):
+    page, _ = open_app(browser, apps, "meetjesland")
     try:
         choose(page, "Players", "4")
         type_seed(page, "1")

@@ -5,14 +5,11 @@ the pace "off" by itself. Screenshots in .e2e/pace-*.png."""
 
 from __future__ import annotations
 
-import subprocess
 import time
 
 import pytest
 
-from rulebook.cli import app_notebook, voila_command
-
-from .conftest import SHOTS, TOKEN, free_port, stop, wait_for
+from .conftest import SHOTS
 from .drivers import button
 
 BOARD = ".rulebook-app .rulebook-board .rulebook-figure svg .trace .point"
@@ -21,17 +18,8 @@ SKIP = ".rulebook-app .rulebook-status button:has-text('Skip to the end')"
 
 
 @pytest.fixture()
-def page_of(jupyter_env, browser, request, tmp_path):
+def page_of(browser, apps, request):
     """Claim's app served as `rulebook app claim` serves it (Red plays the greedy Blue); a new page on it."""
-    port = free_port()
-    process = subprocess.Popen(
-        voila_command(app_notebook("claim", tmp_path), port, TOKEN),
-        env=jupyter_env,
-        stdout=subprocess.DEVNULL,
-        stderr=open(SHOTS / "voila-pace.log", "w"),
-    )
-    request.addfinalizer(lambda: stop(process))
-    wait_for(f"http://127.0.0.1:{port}/", process)
 
     def open_page(reduced_motion: bool = False):
         page = browser.new_page()
@@ -39,7 +27,7 @@ def page_of(jupyter_env, browser, request, tmp_path):
         # the shared browser prefers reduced motion (conftest.py): this page says which it prefers
         page.emulate_media(reduced_motion="reduce" if reduced_motion else "no-preference")
         page.set_viewport_size({"width": 1280, "height": 800})
-        page.goto(f"http://127.0.0.1:{port}/?token={TOKEN}", wait_until="commit", timeout=120_000)
+        page.goto(apps("claim"), wait_until="commit", timeout=120_000)
         page.wait_for_selector(BOARD, timeout=180_000)
         return page
 

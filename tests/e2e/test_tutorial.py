@@ -12,7 +12,7 @@ import pytest
 
 from .conftest import SHOTS
 from .drivers import click_point
-from .test_app import open_app, record, serve, status  # noqa: F401 (serve)
+from .test_app import open_app, record, status
 
 LESSON = ".rulebook-app .rulebook-learn"
 LESSON_BOARD = f"{LESSON} .rulebook-board"
@@ -243,13 +243,13 @@ WON = {"claim": "Red wins", "ab_die_post": "", "meetjesland": "White wins", "kin
 
 
 @pytest.mark.parametrize("game", sorted(MOVES))
-def test_a_lesson_completed_by_clicks_with_one_wrong_move(browser, serve, tmp_path, game):  # noqa: F811
+def test_a_lesson_completed_by_clicks_with_one_wrong_move(browser, apps, game):
     from rulebook import registry, tutorial
 
     lesson = tutorial.load(game)
     total = len(lesson.steps)
     wrong_step, wrong, kind, explained = WRONG[game]
-    page, _ = open_app(browser, serve, tmp_path, game)
+    page, _ = open_app(browser, apps, game)
     try:
         game_status = status(page)
         page.locator(".rulebook-app .lm-TabBar-tab", has_text="Learn").first.click()
