@@ -591,17 +591,58 @@ def _battle(origin: str, target: str, stake: int, rolling: bool) -> Battle:
 # --- what a position's owners decide, kept with the states that follow ---------------------------------
 
 
-class _Moves(dict):
-    """Moves by a number of points: ``moves[count]`` is a tuple made by ``make(count)`` when first asked for."""
+class _Series(list):
+    """One kind of move between the same territories with 1, 2, ... points or stake, made as far as asked for, each
+    move once: the moves with 7 and with 8 points share their first seven (a bonus of 40 points made 820 Place
+    objects per territory, now 40)."""
 
     __slots__ = ("make",)
 
-    def __init__(self, make: Callable[[int], tuple]) -> None:
+    def __init__(self, make: Callable[[int], Any]) -> None:
         super().__init__()
         self.make = make
 
+    def grow(self, count: int) -> None:
+        make = self.make
+        while len(self) < count:
+            self.append(make(len(self) + 1))
+
+
+_SERIES: dict[tuple, _Series] = {}  # (kind, territories) -> its _Series
+
+
+def _series(kind: type, first: str, second: str = "") -> _Series:
+    """The series of Place on ``first``, or of Attack or Fortify from ``first`` to ``second``."""
+    key = (kind, first, second)
+    series = _SERIES.get(key)
+    if series is None:
+        if kind is Place:
+            series = _Series(lambda points: Place(first, points))
+        elif kind is Attack:
+            series = _Series(lambda stake: Attack(first, second, stake))
+        else:
+            series = _Series(lambda points: Fortify(first, second, points))
+        _SERIES[key] = series
+    return series
+
+
+class _Moves(dict):
+    """The moves of a few series in turn (one territory's attacks on its enemy neighbours, say) by count:
+    ``moves[count]`` is a tuple of each series' first ``count``, joined when first asked for."""
+
+    __slots__ = ("series",)
+
+    def __init__(self, series: tuple[_Series, ...]) -> None:
+        super().__init__()
+        self.series = series
+
     def __missing__(self, count: int) -> tuple:
-        moves = self[count] = self.make(count)
+        joined: list = []
+        for series in self.series:
+            if len(series) < count:
+                series.grow(count)
+            joined += series[:count]
+        moves = self[count] = tuple(joined)
         return moves
 
 
@@ -623,17 +664,13 @@ def _blocks(board: Board, owner: tuple[int, ...], i: int) -> _Blocks:
     if blocks is None:
         names = board.territories
         origin = names[i]
-        enemies = tuple(names[j] for k, j in enumerate(neighbours) if not bits >> k & 1)
-        friends = tuple(names[j] for k, j in enumerate(neighbours) if bits >> k & 1)
-        blocks = _BLOCKS[(i, bits)] = (_joined(_attacks, origin, enemies), _joined(_fortifies, origin, friends))
+        enemies = [_series(Attack, origin, names[j]) for k, j in enumerate(neighbours) if not bits >> k & 1]
+        friends = [_series(Fortify, origin, names[j]) for k, j in enumerate(neighbours) if bits >> k & 1]
+        blocks = _BLOCKS[(i, bits)] = (
+            _Moves(tuple(enemies)) if enemies else None,
+            _Moves(tuple(friends)) if friends else None,
+        )
     return blocks
-
-
-def _joined(make: Callable[[str, str, int], tuple], origin: str, targets: tuple[str, ...]) -> _Moves | None:
-    """The moves ``make`` gives from ``origin`` to each of ``targets`` in turn, by count (None for no targets)."""
-    if not targets:
-        return None
-    return _Moves(lambda count: tuple(itertools.chain.from_iterable(make(origin, target, count) for target in targets)))
 
 
 class _Seat:
@@ -656,10 +693,8 @@ class _Seat:
     def places(self) -> _Moves:
         """Every Place on a territory held, by the points to place (territories in file order, then points)."""
         if self._places is None:
-            names = tuple(self.board.territories[i] for i in self.own)
-            self._places = _Moves(
-                lambda count: tuple(itertools.chain.from_iterable(_places(name, count) for name in names))
-            )
+            names = self.board.territories
+            self._places = _Moves(tuple(_series(Place, names[i]) for i in self.own))
         return self._places
 
     @property
@@ -874,35 +909,6 @@ def _trades(coloured: tuple[str, ...]) -> tuple:
     return tuple(TradeCards(combo) for combo in sorted(set(itertools.combinations(coloured, 3))))
 
 
-_SERIES: dict[tuple, list] = {}  # (kind, territories) -> its moves with 1, 2, ... points, as many as asked for yet
-
-
-def _series(key: tuple, make: Callable[[int], Any], count: int) -> tuple:
-    """The first ``count`` moves of a series (points or stake 1, 2, ...), each move made once: the tuples for 7 and
-    for 8 points share their first seven (a bonus of 40 points made 820 Place objects per territory, now 40)."""
-    made = _SERIES.get(key)
-    if made is None:
-        made = _SERIES[key] = []
-    while len(made) < count:
-        made.append(make(len(made) + 1))
-    return tuple(made[:count])
-
-
-@cache
-def _places(territory: str, count: int) -> tuple:
-    return _series((Place, territory), lambda points: Place(territory, points), count)
-
-
-@cache
-def _attacks(origin: str, target: str, count: int) -> tuple:
-    return _series((Attack, origin, target), lambda stake: Attack(origin, target, stake), count)
-
-
-@cache
-def _fortifies(origin: str, destination: str, count: int) -> tuple:
-    return _series((Fortify, origin, destination), lambda points: Fortify(origin, destination, points), count)
-
-
 def _candidates(state: State):
     board, player = state.board, state.turn
     own = state.territories_of(player)
@@ -992,11 +998,9 @@ def _dice_outcomes(attacker: int, defender: int) -> tuple[tuple[Dice, Fraction],
     total = 6 ** (attacker + defender)
     attacks = [(a, pa.numerator * (6**attacker // pa.denominator)) for a, pa in sorted_dice(attacker)]
     defences = [(d, pd.numerator * (6**defender // pd.denominator)) for d, pd in sorted_dice(defender)]
-    chances: dict[int, Fraction] = {}  # one Fraction per number of ways (a few dozen for a table of 1,176 rolls)
-    for _, na in attacks:
-        for _, nd in defences:
-            if na * nd not in chances:
-                chances[na * nd] = Fraction(na * nd, total)
+    # one Fraction per number of ways (a handful for a table of 1,176 rolls)
+    ways = {na * nd for na in {na for _, na in attacks} for nd in {nd for _, nd in defences}}
+    chances = {n: Fraction(n, total) for n in ways}
     return tuple((Dice(a, d), chances[na * nd]) for a, na in attacks for d, nd in defences)
 
 
