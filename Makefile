@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test soak bench lint clean app e2e
+.PHONY: lab test soak bench lint clean app e2e e2e-soak
 GAME ?= meetjesland
 # pytest-xdist on every core; tests/conftest.py keeps a notebook's cells, and the tests sharing a module's fixture, on
 # one worker. `make test PARALLEL=` runs in one process.
@@ -51,6 +51,14 @@ e2e: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
 	-$(MAKE) --no-print-directory site
 	RULEBOOK_E2E=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(E2E_PARALLEL) --durations=25 tests/e2e
+
+# The browser tests with the measurements make e2e leaves out (tests/e2e/conftest.py's SOAK_ONLY: the first visits in
+# empty browsers, three rounds of them).
+e2e-soak: $(BIN)/python
+	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
+	-$(MAKE) --no-print-directory site
+	RULEBOOK_SOAK=1 RULEBOOK_E2E=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(E2E_PARALLEL) --durations=25 tests/e2e
 
 # The bench's load test opens pages in Chromium (installed when missing), so it installs the browser extra as e2e does.
 bench: $(STAMP)

@@ -325,7 +325,8 @@ def test_repeat_visits_in_one_browser(browser, serve, tmp_path):
 def test_first_visits_in_fresh_browsers(fresh_browsers, serve, tmp_path):
     """Issue 11's yardstick, first visits only: each page opened in an empty browser context, the app's pages in turn
     with the minimal page's; the times (medians of three rounds with RULEBOOK_SOAK=1) and their ratios to the minimal
-    page go to .e2e/timings.md. A round is a minute of visits and pauses, so `make e2e` plays one."""
+    page go to .e2e/timings.md. A round is a minute of visits and pauses: `make e2e-soak` plays three, `make e2e`
+    none (test_offline_app opens every app in an empty browser context there)."""
     from tests.soak import count
 
     path = tmp_path / "Minimal.ipynb"
