@@ -12,6 +12,7 @@ import dataclasses
 import json
 import random
 import reprlib
+from bisect import insort
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -791,7 +792,7 @@ class State:
 
     def _count(self, letter: str) -> int:
         """How many points hold ``letter`` (counted in the rows' text: quicker than listing them)."""
-        return sum(line.count(letter) for line in self.grid)
+        return self._flat().count(letter)
 
     def _places(self, letter: str) -> tuple[Point, ...]:
         """The points holding ``letter``, row by row (the order of ``island.points``)."""
@@ -928,26 +929,30 @@ def _where_after(
     reorder = False
     for letter, (gone, came) in changed.items():
         old = where.get(letter, ())
-        points = tuple(point for point in old if point not in gone) if gone else old
-        if came:
-            points = tuple(sorted(points + tuple(came)))
+        points = list(old)
+        for point in gone:
+            points.remove(point)  # it held ``letter`` before
+        for point in came:
+            insort(points, point)
         if not points:
             del found[letter]
             continue
         reorder = reorder or not old or points[0] != old[0]
-        found[letter] = points
+        found[letter] = tuple(points)
     return dict(sorted(found.items(), key=lambda item: item[1][0])) if reorder else found
 
 
 def _set(grid: tuple[str, ...], changes: dict[Point, str]) -> tuple[str, ...]:
-    rows = {row for row, _ in changes}
+    """The grid with the characters of ``changes`` put in (rows without a change are the same strings)."""
     lines = list(grid)
-    for row in rows:
-        chars = list(lines[row])
-        for (r, column), char in changes.items():
-            if r == row:
-                chars[column] = char
-        lines[row] = "".join(chars)
+    for (row, column), char in changes.items():
+        line = lines[row]
+        if 0 <= column < len(line):
+            lines[row] = line[:column] + char + line[column + 1 :]
+        else:  # as a list would take it: counted from the end, or IndexError
+            chars = list(line)
+            chars[column] = char
+            lines[row] = "".join(chars)
     return tuple(lines)
 
 
@@ -1129,17 +1134,20 @@ def _jump_paths(flat: str, board: Island, start: int) -> dict[int, tuple[Point, 
         for here in frontier:
             for over, land in jumps[here]:
                 # the moving piece has left its origin: it cannot be jumped over, nor landed on again (CL-C4)
-                if land in came_from or over == start or flat[over] == EMPTY or flat[land] != EMPTY:
+                if flat[land] != EMPTY or flat[over] == EMPTY or land in came_from or over == start:
                     continue
                 came_from[land] = here
                 following.append(land)
         following.sort()
         order.extend(following)
         frontier = following
+    if not order:
+        return {}
     points = board.flat_point
-    best: dict[int, tuple[Point, ...]] = {}
+    best: dict[int, tuple[Point, ...]] = {start: ()}
     for land in order:  # a landing point comes after the one it was reached from
-        best[land] = best.get(came_from[land], ()) + (points[land],)
+        best[land] = best[came_from[land]] + (points[land],)
+    del best[start]
     return best
 
 
@@ -1163,7 +1171,11 @@ def _movements_reading(flat: str, board: Island, origin: Point, start: int) -> t
     reads = masks[start]
     for end in paths:
         reads |= masks[end]
-    moves.extend([_jump(origin, paths[end]) for end in sorted(paths)])
+    new = object.__new__
+    for end in sorted(paths):  # Jump(origin, path) without the frozen dataclass's checked __init__, as _jump does
+        move = new(Jump)
+        move.__dict__.update(origin=origin, path=paths[end])
+        moves.append(move)
     return moves, reads
 
 
@@ -1281,6 +1293,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 
 def _tower_moves(state: State, player: int) -> tuple[PlaceTower, ...]:
+    if not conquerable(state, player):
+        return ()
     return tuple(
         PlaceTower(territory, point)
         for territory in conquerable(state, player)
@@ -1293,20 +1307,16 @@ def _removable(state: State, player: int) -> list[Point]:
     """The enemy pieces ``player`` may take off now (CL-5.1), keeping every later removal possible (CL-C3)."""
     seats = state._seat_of_letter()
     found: dict[int, list[Point]] = {}
-    grid = state.grid
     # a seat may lose a piece: an enemy, and with 3 or 4 players one that has lost fewer than 4 (counted once a seat)
     open_to = {
         seat
         for seat in range(state.players)
         if state.enemies(player, seat) and (state.players == 2 or _lost(state, seat) < REMOVALS_EACH)
     }
-    for point in state.island.points:
-        char = grid[point[0]][point[1]]
-        if char == EMPTY or char.isupper():
-            continue
-        victim = seats[char]
-        if victim in open_to:
-            found.setdefault(victim, []).append(point)
+    where = state._where()
+    for letter, seat in seats.items():  # each victim's pieces (lower-case letters: never a tower)
+        if seat in open_to and letter in where:
+            found[seat] = list(where[letter])
     balanced = _balanced_victims(state, player, found)
     return sorted(point for victim, points in found.items() if victim in balanced for point in points)
 
@@ -1399,6 +1409,9 @@ def outcome(state: State) -> Outcome | None:
     return state.result
 
 
+_PHASE_MOVES: dict[str, type] = {"placement": Place, "removal": Remove}  # the only move of these phases
+
+
 def _play(state: State, move: Any) -> State:
     if not isinstance(move, _MOVE_TYPES):
         raise ValueError(f"not a Claim move: {short(move)}")  # noqa: TRY004 - malformed input is a ValueError here
@@ -1406,7 +1419,7 @@ def _play(state: State, move: Any) -> State:
     if state.result is not None:
         raise IllegalMove("CL-10.1", f"Claim: the game is over ({state.result.reason}); no {describe(move)} now")
     colour = state.colours[state.turn]
-    expected = {"placement": Place, "removal": Remove}.get(state.phase)
+    expected = _PHASE_MOVES.get(state.phase)
     if expected is not None and not isinstance(move, expected):
         raise IllegalMove("CL-3.1", f"Claim: it is the {state.phase} phase; {colour} cannot {describe(move)} now")
     if state.phase == "towers" and not isinstance(move, (PlaceTower, Stop)):
@@ -1553,7 +1566,7 @@ def _remove(state: State, move: Remove) -> State:
         )
     left = list(state.removals_left)
     left[state.turn] -= 1
-    new = _with(state, grid=_set(state.grid, {point: EMPTY}), removals_left=tuple(left))
+    new = _with(state, grid=_set(state.grid, {point: EMPTY}), removals_left=tuple(left), touched=(point,))
     if left[state.turn] > 0 and _removable(new, state.turn):
         return new
     left[state.turn] = 0
@@ -1613,7 +1626,10 @@ def _move(state: State, move: Step | Jump) -> State:
     player = state.turn
     colour = state.colours[player]
     origin = _point(move.origin, "origin")
-    char = state.grid[origin[0]][origin[1]] if origin in state.island.territory else NO_POINT
+    board = state.island
+    width = board.width
+    flat = state._flat()  # the grid's rows joined: a point inside its box is flat[row * width + column]
+    char = flat[origin[0] * width + origin[1]] if origin in board.territory else NO_POINT
     if char == EMPTY or char == NO_POINT:
         raise IllegalMove("CL-6.1", f"Claim: there is no piece on {origin} to move")
     if state._seat_of_letter()[char.lower()] != player:
@@ -1626,9 +1642,9 @@ def _move(state: State, move: Step | Jump) -> State:
         )
     if isinstance(move, Step):
         destination = _point(move.destination, "destination")
-        if destination not in state.island.neighbours[origin]:
+        if destination not in board.neighbours[origin]:
             raise IllegalMove("CL-6.1", f"Claim: {destination} is not an orthogonal neighbour of {origin}")
-        if state.at(destination) != EMPTY:
+        if flat[destination[0] * width + destination[1]] != EMPTY:
             raise IllegalMove("CL-6.1", f"Claim: {destination} is taken ({_describe(state, destination)})")
     else:
         if not isinstance(move.path, tuple) or not move.path:
@@ -1641,13 +1657,14 @@ def _move(state: State, move: Step | Jump) -> State:
             if difference not in ((2, 0), (-2, 0), (0, 2), (0, -2)):
                 raise IllegalMove("CL-6.2", f"Claim: {here} -> {landing} is not a jump over one neighbouring point")
             over = (here[0] + difference[0] // 2, here[1] + difference[1] // 2)
-            if landing not in state.island:
+            if landing not in board.territory:
                 raise IllegalMove("CL-6.2", f"Claim: a jump from {here} would leave the island at {landing}")
-            if over == origin or state.at(over) == EMPTY:
+            # ``over`` lies between two points of the island, so inside the grid's box
+            if over == origin or flat[over[0] * width + over[1]] == EMPTY:
                 raise IllegalMove("CL-6.2", f"Claim: there is no piece or tower on {over} to jump over")
             if landing in seen:
                 raise IllegalMove("CL-C4", f"Claim: a jump chain may not come back to {landing}")
-            if state.at(landing) != EMPTY:
+            if flat[landing[0] * width + landing[1]] != EMPTY:
                 raise IllegalMove(
                     "CL-6.2", f"Claim: the landing point {landing} is taken ({_describe(state, landing)})"
                 )
@@ -1655,10 +1672,8 @@ def _move(state: State, move: Step | Jump) -> State:
             here = landing
         destination = here
     moved = _set(state.grid, {origin: EMPTY, destination: state.letter(player)})
-    board = state.island
-    width = board.width
     found = _captured(
-        state._flat(),
+        flat,
         board.flat_lines[destination[0] * width + destination[1]],
         _victims(state)[player],
         origin[0] * width + origin[1],
@@ -1669,16 +1684,16 @@ def _move(state: State, move: Step | Jump) -> State:
             "CL-7.4",
             f"Claim: the piece on {origin} may move again only to capture, and {describe(move)} captures nothing",
         )
+    if not captured:
+        # CL-C7: conquests not used before moving are given up for this turn
+        return _end_turn(state, grid=moved, touched=(origin, destination))
     claims = set(state.claims)
     for point in captured:
         if state.is_tower(point):
             # CL-8.2 / CL-9.1: a captured tower goes back to its owner; the capturer has conquered the territory
-            territory = state.island.territory[point]
+            territory = board.territory[point]
             claims = {claim for claim in claims if claim[1] != territory}
             claims.add((player, territory))
-    if not captured:
-        # CL-C7: conquests not used before moving are given up for this turn
-        return _end_turn(state, grid=moved, touched=(origin, destination))
     grid = _set(moved, dict.fromkeys(captured, EMPTY))
     touched = (origin, destination, *captured)
     new = _with(state, grid=grid, claims=frozenset(claims), follow_up=destination, quiet_turns=0, touched=touched)
