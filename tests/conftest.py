@@ -6,7 +6,11 @@ fixture living longer than one test (a built wheel and a fresh venv, played game
 then built once rather than on every worker. The units are made here, from the test ids, by a scheduler that
 extends xdist's loadgroup one (whose ``xdist_group`` marks it still honours): with pytest 9.2 xdist's own grouping
 of marks into test ids no longer takes effect (pytest-xdist issue 1386), and nbval cells split over two workers
-each run without the cells before them. Run without ``-n``, nothing here changes anything."""
+each run without the cells before them. Run without ``-n``, nothing here changes anything.
+
+The units go out longest first (:data:`LONGEST`, measured, then the notebooks and shared modules by their number of
+tests, then the single tests in collection order): a long unit handed out last leaves the other worker idle while it
+runs, which on two cores was most of a run's tail."""
 
 from __future__ import annotations
 
@@ -31,6 +35,36 @@ def shared_modules() -> frozenset[str]:
     )
 
 
+# CPU-heavy units (a test id or a module, as in the test ids), the longest first: measured with --durations on two
+# workers (issue 29.4); a new slow test that is not listed still runs, only perhaps later than it could
+LONGEST = (
+    "tests/test_numpy_optional.py::test_without_numpy_every_notebook_game_board_and_app_shows_the_same",
+    "tests/test_install.py",
+    "tests/test_kingdom_builder_strong.py::test_strong_beats_greedy_in_a_small_study",
+    "tests/test_meetjesland_marks.py::test_every_redraw_of_a_whole_game_keeps_its_texts_clear",
+    "tests/test_meetjesland_strong.py::test_it_is_stronger_than_the_greedy_player_over_thirty_fixed_games",
+    "tests/test_voila_app.py::test_a_class_is_let_in_told_to_wait_or_told_the_server_is_full_and_closed_pages_free_their_kernels",
+    "notebooks/meetjesland.ipynb",
+    "notebooks/claim.ipynb",
+    "tests/test_registry.py::test_no_game_package_imports_the_shell",
+    "notebooks/ab_die_post.ipynb",
+    "notebooks/kingdom_builder.ipynb",
+    "tests/test_meetjesland_widget.py",
+    "tests/test_markup.py",
+)
+
+
+def unit_order(units: dict[str, dict[str, bool]]) -> list[str]:
+    """The units (scope: its test ids) in the order they are handed out: :data:`LONGEST` first, in its order, then the
+    units of several tests (notebooks, shared modules) by size, then the rest as collected."""
+    rank = {unit: place for place, unit in enumerate(LONGEST)}
+    listed = sorted((unit for unit in units if unit in rank), key=rank.__getitem__)
+    rest = [unit for unit in units if unit not in rank]
+    grouped = sorted((unit for unit in rest if len(units[unit]) > 1), key=lambda unit: -len(units[unit]))
+    single = [unit for unit in rest if len(units[unit]) == 1]
+    return listed + grouped + single
+
+
 def unit_of(nodeid: str) -> str:
     """The unit of work a test id belongs to: its notebook, its module if the module shares a fixture, else itself."""
     path = nodeid.split("::", 1)[0]
@@ -49,5 +83,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):  # noqa: ANN001, AN
         def _split_scope(self, nodeid: str) -> str:
             grouped = super()._split_scope(nodeid)  # an xdist_group mark, where pytest lets xdist put it in the id
             return grouped if grouped != nodeid else unit_of(nodeid)
+
+        def _assign_work_unit(self, node) -> None:  # noqa: ANN001 (xdist's type)
+            if not getattr(self, "_ordered", False):  # the first assignment: the queue is whole, put it in order
+                units = dict(self.workqueue)
+                self.workqueue.clear()
+                for unit in unit_order(units):
+                    self.workqueue[unit] = units[unit]
+                self._ordered = True
+            super()._assign_work_unit(node)
 
     return Units(config, log)

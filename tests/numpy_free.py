@@ -97,12 +97,14 @@ def play_every_game() -> dict[str, Any]:
     return games
 
 
-def main() -> None:
-    """Print the record: every notebook's cells, every game played and built, and which path the odds took."""
+def main(notebooks: list[str] | None = None) -> None:
+    """Print the record: every notebook's cells (or those named in ``notebooks``), every game played and built, and
+    which path the odds took."""
     from rulebook.meetjesland import odds
 
+    paths = sorted((ROOT / "notebooks").glob("*.ipynb"))
     record = {
-        "notebooks": {path.name: run_notebook(path) for path in sorted((ROOT / "notebooks").glob("*.ipynb"))},
+        "notebooks": {path.name: run_notebook(path) for path in paths if notebooks is None or path.name in notebooks},
         "games": play_every_game(),
     }
     seen = {"numpy_imported": "numpy" in sys.modules, "use_numpy": odds.USE_NUMPY, "refused": RefuseNumpy.refused}
