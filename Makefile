@@ -33,10 +33,12 @@ test: $(BIN)/python
 	$(BIN)/python -m pytest -q $(PARALLEL) --durations=15 --nbval-lax --nbval-current-env --nbval-cell-timeout=300 \
 		tests notebooks
 
-# The long run: every test, the fuzzers, random play and bench tests with their soak counts (tests/soak.py). `make
-# test` finds in minutes what it can; this is the same suite given the time (several times make test's).
+# The long run: every test and notebook of make test, the fuzzers, random play, strength studies and bench tests with
+# their soak counts (RULEBOOK_SOAK=1, read by tests/soak.py). `make test` finds in minutes what it can; this is the
+# same suite given the time (several times make test's).
 soak: $(STAMP)
-	RULEBOOK_SOAK=1 $(BIN)/python -m pytest -q $(PARALLEL) --durations=25 tests
+	RULEBOOK_SOAK=1 $(BIN)/python -m pytest -q $(PARALLEL) --durations=25 --nbval-lax --nbval-current-env \
+		--nbval-cell-timeout=300 tests notebooks
 
 app: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
