@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -603,9 +604,15 @@ class _Series(list):
         self.make = make
 
     def grow(self, count: int) -> None:
-        make = self.make
-        while len(self) < count:
-            self.append(make(len(self) + 1))
+        """Made up to ``count``, under a lock: a computer player's thread and the page's may grow the same series,
+        and each move must be appended once, in order (a reader's slice of the first ``count`` is then whole)."""
+        with _GROWING:
+            make = self.make
+            while len(self) < count:
+                self.append(make(len(self) + 1))
+
+
+_GROWING = threading.Lock()
 
 
 _SERIES: dict[tuple, _Series] = {}  # (kind, territories) -> its _Series
