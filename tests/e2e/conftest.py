@@ -183,37 +183,33 @@ def voila(jupyter_env, request):
     return start
 
 
-@pytest.fixture(scope="session")
-def apps(jupyter_env, tmp_path_factory):
+@pytest.fixture()
+def apps(jupyter_env, request, tmp_path):
     """``apps(game)``: the address of the game's app, served as `rulebook app GAME` serves it (Voila, a kernel preheated
-    for the next visit), one server per game for the session's tests: every visit gets a kernel (and a game, with its
-    random seed) of its own, and a closed page's kernel is stopped, so tests that only need a page of the app share
-    the server instead of starting one each."""
+    for the next visit), one server per game for the test, given the same head start before its first page. (One
+    server per game for a whole worker's session was tried: now and then a page opened soon after another test's
+    never drew its board within 3 minutes, so each test keeps a server of its own.)"""
     from rulebook.cli import app_notebook, voila_command
 
     served: dict[str, str] = {}
-    processes: list[subprocess.Popen] = []
 
     def start(game: str) -> str:
         if game not in served:
             SHOTS.mkdir(exist_ok=True)
             port = free_port()
             process = subprocess.Popen(
-                voila_command(app_notebook(game, tmp_path_factory.mktemp(f"app-{game}")), port, TOKEN),
+                voila_command(app_notebook(game, tmp_path), port, TOKEN),
                 env=jupyter_env,
                 stdout=subprocess.DEVNULL,
                 stderr=open(SHOTS / f"voila-app-{game}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log", "w"),
             )
-            processes.append(process)
+            request.addfinalizer(lambda: stop(process))
             wait_for(f"http://127.0.0.1:{port}/", process)
+            time.sleep(8)  # the same head start for every page: Voila runs the notebook in its preheated kernel
             served[game] = f"http://127.0.0.1:{port}/?token={TOKEN}"
         return served[game]
 
-    try:
-        yield start
-    finally:
-        for process in processes:
-            stop(process)
+    return start
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -370,10 +366,14 @@ def site(tmp_path_factory) -> Path:
         return folder
     import fcntl
 
-    with open(tmp_path_factory.getbasetemp().parent / "rulebook-site.lock", "w") as lock:  # xdist's workers in turn
+    run = tmp_path_factory.getbasetemp().parent  # shared by the xdist workers of this run
+    with open(run / "rulebook-site.lock", "w") as lock:  # one build a run: the first worker's; the others wait for it
         fcntl.flock(lock, fcntl.LOCK_EX)
-        result = subprocess.run(["make", "site"], cwd=ROOT, capture_output=True, text=True, timeout=1800)
-    assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
+        built = run / "rulebook-site.built"
+        if not built.exists():  # a second `make site` could rebuild under a worker serving the site
+            result = subprocess.run(["make", "site"], cwd=ROOT, capture_output=True, text=True, timeout=1800)
+            assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
+            built.touch()
     return ROOT / "site"
 
 

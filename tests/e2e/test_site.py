@@ -55,7 +55,7 @@ class Traffic:
             self.requests.append(request.url)
 
     def _failed(self, url: str, why: object) -> None:
-        if self.recording:
+        if self.recording and urlsplit(url).path != "/favicon.ico":  # Chromium's own probe, not the page's request
             self.failures.append(f"{why}: {url}")
 
     def elsewhere(self) -> list[str]:
