@@ -152,7 +152,9 @@ def installed(wheel, tmp_path_factory) -> Installed:
         if (Path(sys.prefix) / data).is_dir():
             (venv / data).parent.mkdir(parents=True, exist_ok=True)
             (venv / data).symlink_to(Path(sys.prefix) / data)
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "COVERAGE_", "VIRTUAL"))}
+    # the venv's own pytest (the notebooks' run) must not take the outer run's options or plugins (PYTEST_ADDOPTS)
+    skipped = ("PYTHON", "COVERAGE_", "VIRTUAL", "PYTEST_ADDOPTS")
+    env = {key: value for key, value in os.environ.items() if not key.startswith(skipped)}
     env |= {"PYTHONNOUSERSITE": "1", "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
     result = subprocess.run(
         [str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", str(wheel)],
