@@ -178,7 +178,8 @@ def test_the_tab_tells_each_seat_in_words_and_a_bar_on_request():
     from rulebook.estimate_panel import EstimatePanel
 
     board = meetjesland_board()
-    panel = EstimatePanel(lambda: board, cpu=0.3)
+    # a budget in which a playout surely ends on a loaded machine (0.3 s once ended with none: no interval to show)
+    panel = EstimatePanel(lambda: board, cpu=1.5)
     assert panel.chart is None and "Press the button" in panel.text.value  # nothing computed before it is asked
     panel.button.click()
     text = panel.text.value
