@@ -36,6 +36,13 @@ ERROR = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
 GAMES = list(registry.names())
 
 
+# requests that may fail on any static host without anything missing from the site: Chromium's own favicon probe
+# after a page loads, and JupyterLite's check that its service worker controls the page (the service worker answers
+# it; until it has taken the page over, which a first visit or a worker restarted by the browser can meet, the request
+# goes on to the host and gets its 404, and JupyterLite goes on without the worker's cache)
+JUPYTERLITE_PROBES = ("/favicon.ico", "/api/service-worker-heartbeat")
+
+
 @dataclass
 class Traffic:
     """Every request of a browser context (its pages, their web workers and the service worker), and the failures."""
@@ -55,7 +62,7 @@ class Traffic:
             self.requests.append(request.url)
 
     def _failed(self, url: str, why: object) -> None:
-        if self.recording and urlsplit(url).path != "/favicon.ico":  # Chromium's own probe, not the page's request
+        if self.recording and urlsplit(url).path not in JUPYTERLITE_PROBES:
             self.failures.append(f"{why}: {url}")
 
     def elsewhere(self) -> list[str]:
