@@ -116,6 +116,23 @@ def stop(process: subprocess.Popen) -> None:
         process.wait(timeout=15)
 
 
+def serve_voila(notebook: Path, env: dict, request, log: str, head_start: float = 0) -> str:
+    """Serve ``notebook`` exactly as `rulebook app` does (stopped when the test ends, its log in .e2e/``log``); the
+    page's address once Voila answers and ``head_start`` seconds more (Voila runs the notebook in its preheated
+    kernel meanwhile: the same head start for every page that is timed)."""
+    from rulebook.cli import voila_command
+
+    SHOTS.mkdir(exist_ok=True)
+    port = free_port()
+    process = subprocess.Popen(
+        voila_command(notebook, port, TOKEN), env=env, stdout=subprocess.DEVNULL, stderr=open(SHOTS / log, "w")
+    )
+    request.addfinalizer(lambda: stop(process))
+    wait_for(f"http://127.0.0.1:{port}/", process)
+    time.sleep(head_start)
+    return f"http://127.0.0.1:{port}/?token={TOKEN}"
+
+
 @pytest.fixture(scope="session")
 def jupyter_env(tmp_path_factory):
     base = tmp_path_factory.mktemp("jupyter")
@@ -189,24 +206,14 @@ def apps(jupyter_env, request, tmp_path):
     for the next visit), one server per game for the test, given the same head start before its first page. (One
     server per game for a whole worker's session was tried: now and then a page opened soon after another test's
     never drew its board within 3 minutes, so each test keeps a server of its own.)"""
-    from rulebook.cli import app_notebook, voila_command
+    from rulebook.cli import app_notebook
 
     served: dict[str, str] = {}
 
     def start(game: str) -> str:
         if game not in served:
-            SHOTS.mkdir(exist_ok=True)
-            port = free_port()
-            process = subprocess.Popen(
-                voila_command(app_notebook(game, tmp_path), port, TOKEN),
-                env=jupyter_env,
-                stdout=subprocess.DEVNULL,
-                stderr=open(SHOTS / f"voila-app-{game}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log", "w"),
-            )
-            request.addfinalizer(lambda: stop(process))
-            wait_for(f"http://127.0.0.1:{port}/", process)
-            time.sleep(8)  # the same head start for every page: Voila runs the notebook in its preheated kernel
-            served[game] = f"http://127.0.0.1:{port}/?token={TOKEN}"
+            log = f"voila-app-{game}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
+            served[game] = serve_voila(app_notebook(game, tmp_path), jupyter_env, request, log, head_start=8)
         return served[game]
 
     return start

@@ -8,15 +8,14 @@ from __future__ import annotations
 import json
 import re
 import statistics
-import subprocess
 import time
 
 import pytest
 
-from rulebook.cli import app_notebook, voila_command
+from rulebook.cli import app_notebook
 from rulebook.setup import SETUPS
 
-from .conftest import SHOTS, TOKEN, free_port, stop, wait_for
+from .conftest import SHOTS, serve_voila
 from .drivers import DRIVERS, button, click_point
 
 WIDTH, HEIGHT = 1280, 800
@@ -43,17 +42,7 @@ def serve(jupyter_env, request, tmp_path):
     """Serve a notebook exactly as `rulebook app` does; returns the page's address once the kernel is preheated."""
 
     def start(notebook) -> str:
-        port = free_port()
-        process = subprocess.Popen(
-            voila_command(notebook, port, TOKEN),
-            env=jupyter_env,
-            stdout=subprocess.DEVNULL,
-            stderr=open(SHOTS / f"voila-{notebook.stem}.log", "w"),
-        )
-        request.addfinalizer(lambda: stop(process))
-        wait_for(f"http://127.0.0.1:{port}/", process)
-        time.sleep(8)  # the same head start for every page: Voila runs the notebook in its preheated kernel
-        return f"http://127.0.0.1:{port}/?token={TOKEN}"
+        return serve_voila(notebook, jupyter_env, request, f"voila-{notebook.stem}.log", head_start=8)
 
     return start
 

@@ -7,30 +7,19 @@ at 1280x800 (issue 26.5): .e2e/offline-<game>-setup.png."""
 
 from __future__ import annotations
 
-import subprocess
 import time
 
 import pytest
 
 from rulebook import registry
-from rulebook.cli import app_notebook, voila_command
+from rulebook.cli import app_notebook
 
-from .conftest import CHROMIUM, FLAGS, SHOTS, TOKEN, free_port, stop, wait_for
-from .test_site import BLOCK_OTHER_HOSTS, Traffic
+from .conftest import SHOTS, serve_voila
+from .test_site import Traffic
 
 WIDTH, HEIGHT = 1280, 800
 BOARD = ".rulebook-app .rulebook-board .rulebook-figure svg .trace .point"
 GAMES = list(registry.names())
-
-
-@pytest.fixture(scope="module")
-def offline_chromium(playwright):
-    """Chromium that resolves no host but this machine's: a request elsewhere cannot even start."""
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[*FLAGS, BLOCK_OTHER_HOSTS])
-    try:
-        yield browser
-    finally:
-        browser.close()
 
 
 @pytest.fixture()
@@ -38,16 +27,7 @@ def served(jupyter_env, request, tmp_path):
     """The app's notebook served exactly as `rulebook app` serves it; the page's address once Voila answers."""
 
     def start(game: str) -> str:
-        port = free_port()
-        process = subprocess.Popen(
-            voila_command(app_notebook(game, tmp_path), port, TOKEN),
-            env=jupyter_env,
-            stdout=subprocess.DEVNULL,
-            stderr=open(SHOTS / f"voila-offline-{game}.log", "w"),
-        )
-        request.addfinalizer(lambda: stop(process))
-        wait_for(f"http://127.0.0.1:{port}/", process)
-        return f"http://127.0.0.1:{port}/?token={TOKEN}"
+        return serve_voila(app_notebook(game, tmp_path), jupyter_env, request, f"voila-offline-{game}.log")
 
     return start
 
@@ -65,9 +45,9 @@ def icon_font(page, selector: str) -> dict:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_app_asks_no_other_host(game, offline_chromium, served):
+def test_the_app_asks_no_other_host(game, chromium, served):  # chromium: only this machine's hosts resolve
     url = served(game)
-    context = offline_chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    context = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT})
     traffic = Traffic(base=url)
     traffic.watch(context)
     try:
