@@ -144,7 +144,7 @@ def tab_to(page, wanted, limit: int = 400) -> dict:
         now = page.evaluate(FOCUSED)
         if now and wanted(now):
             return now
-    raise AssertionError("Tab never reached the element wanted")
+    raise AssertionError(f"Tab never reached the element wanted; the status: {status(page)!r}")
 
 
 def status(page) -> str:
@@ -171,12 +171,17 @@ BUSY = ("The computer plays", "(computer) is to move", "Skip to the end")  # the
 
 
 def person_to_move(page, seconds: float = 120) -> str:
-    """The status line once the computer players have made their moves (the app tells them one by one)."""
+    """The status line once the computer players have made their moves (the app tells them one by one). The status
+    names a computer player's turn ("Blue (computer) sets up: ...") from the moment the person's move is answered,
+    and the pace's "Skip to the end" may come a message later: both are waited out."""
     deadline = time.monotonic() + seconds
-    now = page.locator(".rulebook-app .rulebook-board").first.inner_text()
-    while any(busy in now for busy in BUSY) and time.monotonic() < deadline:
+
+    def busy() -> bool:
+        board = page.locator(".rulebook-app .rulebook-board").first.inner_text()
+        return "(computer)" in status(page) or any(words in board for words in BUSY)
+
+    while busy() and time.monotonic() < deadline:
         time.sleep(0.5)
-        now = page.locator(".rulebook-app .rulebook-board").first.inner_text()
     return status(page)
 
 
