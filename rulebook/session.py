@@ -410,7 +410,9 @@ class Session:
         move = self.entry.bots()[name](self.live, random.Random(f"hint {self.seed} {len(self.states)}"))
         reason = self.entry.explanation(self.live, move)
         self.hinted = move
-        self._say(f"Hint ({name} computer player): {self.move_text(move)}" + (f". {reason}" if reason else ""))
+        level = self.entry.level(name)
+        said = level.label if level is not None else name  # the level as the set-up names it
+        self._say(f"Hint ({said} computer player): {self.move_text(move)}" + (f". {reason}" if reason else ""))
         return move
 
     # -- history -----------------------------------------------------------------------------------

@@ -73,6 +73,7 @@ def unit_of(nodeid: str) -> str:
     return nodeid
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of xdist: pytest -p no:xdist runs without it
 def pytest_xdist_make_scheduler(config: pytest.Config, log):  # noqa: ANN001, ANN201 (xdist's types)
     """With ``--dist loadgroup``: xdist's loadgroup scheduling over :func:`unit_of`'s units."""
     if config.getvalue("dist") != "loadgroup":
