@@ -23,6 +23,7 @@ import functools
 import inspect
 import json
 import re
+import sys
 import types
 import typing
 from collections import abc
@@ -636,8 +637,9 @@ class ExercisePanel(widgets.VBox):
             self.show_button.icon = ""
 
     def close(self) -> None:
-        """Close the panel and every widget it built (its choices, its own board)."""
-        if self.comm is not None:
+        """Close the panel and every widget it built (its choices, its own board). Not while Python shuts down
+        (ipywidgets' ``__del__`` calls this then, when no module can be imported and no page is left to tell)."""
+        if self.comm is not None and sys.meta_path is not None:
             close_widgets(self)
 
 
