@@ -261,7 +261,8 @@ def test_an_empty_axis_keeps_its_shape():
 # The notebooks the two runs record: every one in `make soak`; in `make test` the front page and Meetjesland's, whose
 # odds and charts are what has a plain-Python path (every game, computer player, board, explorer and app is still
 # played and built without numpy; the other notebooks run without numpy in `make soak` and in the browser's Python in
-# tests/e2e/test_site_lab.py, which has no numpy). The views' typed arrays are compared above. 12 s of CPU less (33 s to 21 s).
+# tests/e2e/test_site_lab.py, which has no numpy). The views' typed arrays are compared above. 12 s of CPU less (33 s
+# to 21 s).
 COMPARED = None if SOAK else ["index.ipynb", "meetjesland.ipynb"]
 
 
