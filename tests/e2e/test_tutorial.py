@@ -46,18 +46,26 @@ def claim_clicks(step) -> list[tuple[int, int]]:
     return points
 
 
+CLAIM_BUTTONS = {"Stop": "Stop", "Pass": "Pass"}  # a series ended, a turn with no piece that can move (CL-C10)
+
+
 def claim_move(page, board, step) -> None:
+    name = type(step.move).__name__
+    if name in CLAIM_BUTTONS:
+        press(board, CLAIM_BUTTONS[name])
+        return
     where = {point: index for index, point in enumerate(step.state.island.points)}  # the territories' cells
     for point in claim_clicks(step):
         click_point(board, 0, where[point])
 
 
-ADP_BUTTONS = {"DrawCard": "Draw a card", "Stop": "Stop drawing", "Fly": "Fly"}
+ADP_BUTTONS = {"DrawCard": "Draw a card", "Stop": "Stop drawing", "Fly": "Fly", "Stay": "Stay put"}
 
 
 def ab_die_post_move(page, board, step) -> None:
     """Ab die Post's moves as a person makes them: a button, a click on the orange ring the route ends on, or the
-    payment chosen in the list and Play choice (the same position on a board in Python says which ring, which label)."""
+    payment or the card to keep chosen in the list and Play choice (the same position on a board in Python says which
+    ring, which label)."""
     from rulebook.ab_die_post import widget
 
     name = type(step.move).__name__
