@@ -36,7 +36,7 @@ from email.parser import Parser
 from pathlib import Path
 from typing import Any
 
-from packaging.requirements import Requirement
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name, parse_wheel_filename
 from packaging.version import Version
 
@@ -128,9 +128,13 @@ def read_pins(path: Path = PINS) -> dict[str, str]:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        requirement = Requirement(line)
+        try:
+            requirement = Requirement(line)
+        except InvalidRequirement as error:
+            raise ValueError(f"{path.name}:{number}: a pin is name==version, not {line!r} ({error})") from None
         (spec,) = requirement.specifier if len(requirement.specifier) == 1 else (None,)
-        if spec is None or spec.operator != "==" or requirement.marker or requirement.extras:
+        wildcard = spec is not None and "*" in spec.version  # ==1.* is a range, not one version
+        if spec is None or spec.operator != "==" or wildcard or requirement.marker or requirement.extras:
             raise ValueError(f"{path.name}:{number}: a pin is name==version, not {line!r}")
         name = canonicalize_name(requirement.name)
         if name in pins:
@@ -518,6 +522,8 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
 
 def replace(out: Path, new: Path) -> None:
     """Put the new site in place of the old one; a folder that is not a built site is never deleted."""
+    if out.exists() and not out.is_dir():
+        raise SystemExit(f"site: {out} is not a folder; choose --out")
     if out.exists():
         if any(out.iterdir()) and not (out / "build.json").is_file():
             raise SystemExit(f"site: {out} holds files that are not a built site; move them or choose --out")

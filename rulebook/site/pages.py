@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import jinja2
 
 TEMPLATES = Path(__file__).with_name("templates")
-MINIMAL = "minimal"  # the folder of the minimal page (no game may take the name: it is not a game's name form)
+MINIMAL = "minimal"  # the folder of the minimal page (no game may take the name: entries() refuses it)
 MINIMAL_CODE = 'import ipywidgets as widgets\n\nwidgets.Button(description="Ready")'
 # what the page waits for before it takes its "starting" note away: a rendered widget, or an error in the output
 READY = ".jupyter-widgets"
@@ -54,9 +54,9 @@ def repl_address(code: str) -> str:
 
 def players_text(counts: Iterable[int]) -> str:
     """``(2, 3, 4)`` -> ``2-4 players``; counts with a gap are listed."""
-    counts = sorted(counts)
+    counts = sorted(set(counts))
     if len(counts) == 1:
-        return f"{counts[0]} players"
+        return f"{counts[0]} {'player' if counts[0] == 1 else 'players'}"
     if counts == list(range(counts[0], counts[-1] + 1)):
         return f"{counts[0]}–{counts[-1]} players"
     return f"{', '.join(map(str, counts[:-1]))} or {counts[-1]} players"
@@ -96,6 +96,10 @@ def write(site: Path, games: Iterable[Any], notebooks: Path) -> list[Path]:
     """Write the front page, every game's page and the minimal page into ``site``; returns the files written."""
     environment = _environment()
     listed = entries(games, notebooks)
+    # a game's folder must be new: one named like JupyterLite's own (lab, repl, static, ...) would replace its page
+    taken = [entry.name for entry in listed if (site / entry.name).exists()]
+    if taken:
+        raise ValueError(f"a game named {taken[0]!r} would take the folder {taken[0]}/ of the built site")
     megabytes = round(first_download(site) / 1e6)
     written = [site / "index.html", site / "rulebook-site.css", site / ".nojekyll"]
     index = environment.get_template("index.html").render(games=listed, megabytes=megabytes)
