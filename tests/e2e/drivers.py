@@ -24,6 +24,44 @@ def button(board, label: str):
     return board.locator(f"button:has-text('{label}')").first
 
 
+# Skip to the end clicked inside the page at the first animation frame that shows it (no round trip per try): the
+# button lives only while the computer's moves are still to come, which on a loaded machine may be a second or less.
+CLICK_SKIP = """() => { const skip = [...document.querySelectorAll('.rulebook-status button')]
+  .find((b) => b.textContent.includes('Skip to the end')); if (skip) skip.click(); return Boolean(skip); }"""
+
+
+def skip_a_computer_turn(frame, play_turn, tries: int = 3) -> None:
+    """Play the person's turn (``play_turn()``, which returns once the page has its answer) and skip the computer's
+    answer as soon as Skip to the end shows, until the status says it was skipped. A page kept busy may draw the
+    button only after the kernel has played the whole answer (it is the person's turn again, or the click finds
+    nothing to skip): up to ``tries`` turns, and a failure names what the status said."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    status = frame.locator(".rulebook-status").first
+    said = []
+    for _ in range(tries):
+        play_turn()
+        deadline = time.monotonic() + 60
+        clicked = False
+        while not clicked and time.monotonic() < deadline:
+            try:
+                frame.wait_for_function(CLICK_SKIP, timeout=2_000)
+                clicked = True
+            except PlaywrightTimeoutError:
+                if "Your turn" in status.inner_text():
+                    break  # the answer was played out before the page showed Skip
+        deadline = time.monotonic() + 15
+        while clicked and time.monotonic() < deadline:
+            text = status.inner_text()
+            if "Skipped to the end" in text:
+                return
+            if "Skip to the end" not in text and "Your turn" in text:
+                break  # the click reached the kernel after the answer's last move
+            time.sleep(0.1)
+        said.append(status.inner_text())
+    raise AssertionError(f"Skip to the end never skipped a computer's turn in {tries} turns: {said}")
+
+
 def meetjesland(page, board) -> None:
     """Auto-place the starting points, click an own territory and an enemy neighbour, attack, and see the dice."""
     from rulebook import meetjesland as mj

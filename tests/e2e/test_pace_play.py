@@ -10,7 +10,7 @@ import time
 import pytest
 
 from .conftest import SHOTS
-from .drivers import button
+from .drivers import button, skip_a_computer_turn
 
 BOARD = ".rulebook-app .rulebook-board .rulebook-figure svg .trace .point"
 STATUS = ".rulebook-app .rulebook-status"
@@ -75,9 +75,7 @@ def test_the_status_line_tells_the_computer_s_moves_one_by_one_and_skip_ends_the
     assert len(blue) >= 2, seen  # Blue's two pieces, told one at a time, each by a timer's update
     assert any("Skip to the end" in line for line in seen), seen
     # the next answer: Skip to the end while Blue's first piece is still to come
-    red_moves_until_blue_answers(page)
-    page.locator(SKIP).first.click(timeout=5_000)
-    page.locator(STATUS, has_text="Skipped to the end").first.wait_for(timeout=30_000)
+    skip_a_computer_turn(page, lambda: red_moves_until_blue_answers(page))
     page.screenshot(path=SHOTS / "pace-skipped.png")
     assert page.locator(SKIP).count() == 0
 

@@ -14,7 +14,7 @@ import pytest
 from rulebook import registry
 
 from .conftest import SHOTS
-from .drivers import click_point
+from .drivers import click_point, skip_a_computer_turn
 from .test_site import BOARD, ERROR, GAMES, HEIGHT, WIDTH, Traffic, changed, open_page, status
 
 
@@ -64,10 +64,7 @@ def test_claim_s_computer_replies_come_one_by_one_in_the_browser_s_python(chromi
         assert len(set(blue)) == 2, seen  # Blue's two pieces, each told in its turn
         assert (blue[0], True) in seen, seen  # the first told while the second was still to come
         assert "Your turn" in status(frame) and skip.count() == 0, status(frame)
-        place_a_piece(frame, board, candidates)
-        place_a_piece(frame, board, candidates)
-        skip.first.click(timeout=10_000)  # Blue's first piece is 0.9 s away
-        frame.locator(".rulebook-status", has_text="Skipped to the end").first.wait_for(timeout=30_000)
+        skip_a_computer_turn(frame, lambda: [place_a_piece(frame, board, candidates) for _ in range(2)])
         assert "Blue" in status(frame) and skip.count() == 0, status(frame)
         page.screenshot(path=SHOTS / "site-claim-skipped.png")
         assert "Red: places" in place_a_piece(frame, board, candidates)  # nothing hangs: Red plays on
