@@ -1,7 +1,8 @@
-"""Claim played in the app in Chromium as a person plays it (issue 26.6, 26.7): a saved battle is loaded, a jump over
-two pieces is made by clicking the piece, then its first landing, then the next one; then nine more moves. The board's
-figure, its players panel and its controls stay where they were through the ten moves, no text of the board is smaller
-than 11 px, and no label lies over another label or over a piece. Screenshots go to .e2e/claim-play-*.png."""
+"""Claim played in the app in Chromium as a person plays it (issue 26.1, 26.6, 26.7): a saved battle is loaded, the Hint
+is shown, and with its stars on the board a jump over two pieces is made by clicking the piece, then its first
+landing, then the next one; then nine more moves. The board's figure, its players panel and its controls stay where
+they were through the ten moves, no text of the board is smaller than 11 px, and no label lies over another label or
+over a piece. Screenshots go to .e2e/claim-play-*.png."""
 
 from __future__ import annotations
 
@@ -118,6 +119,15 @@ def test_claim_multi_jump_by_clicks_and_a_board_that_stays_put(browser, apps, tm
         board = page.locator(".rulebook-app .rulebook-board").first
         first = places(page)
         seen = [first]
+        # issue 26.1: the jump's clicks are made with the Hint shown: its stars lie on the points it names, B9 (the
+        # piece that jumps) among them, and a click there must go through the star to the point
+        page.locator(".rulebook-app .rulebook-hint").first.click()
+        page.locator(".rulebook-status", has_text="Hint (").first.wait_for(timeout=60_000)
+        stars = page.locator(f"{FIGURE} svg g.trace[data-name='suggested points'] path.point")
+        stars.first.wait_for(timeout=30_000)
+        page.mouse.move(2, 2)
+        page.screenshot(path=SHOTS / "claim-play-hint.png")
+        assert stars.count() == 2, stars.count()  # from and to
         claim_jump(page, board, start, JUMP, shots=SHOTS / "claim-play-jump")
         assert "Refused" not in status(page) and "is empty" not in status(page), status(page)
         page.evaluate("() => window.scrollTo(0, 0)")

@@ -1,4 +1,4 @@
-"""Meetjesland played in the app as a person plays it, in Chromium at 1280x800 (issue 26, items 3, 4, 7 and 8).
+"""Meetjesland played in the app as a person plays it, in Chromium at 1280x800 (issue 26, items 1, 3, 4, 7 and 8).
 
 The same game is played in Python beside the page (the app's game: four players, seed 1, three greedy computer
 players), so the test knows where to click; after each move the page's status must tell what the Python board
@@ -7,12 +7,14 @@ ghost of lost points, an arrow's dot or head, or a hint's mark; no text under 11
 map's SVG where it was before the first move (getBoundingClientRect), so the status line never pushes it.
 
 Screenshots in .e2e/: ``meetjesland-play-aiming.png`` (an attack chosen: the stake at its most and its chance
-shown), ``meetjesland-play-NN.png`` after each move, ``meetjesland-play-hint.png`` (a hint on the map)."""
+shown), ``meetjesland-play-NN.png`` after each move, ``meetjesland-play-hint.png`` (a hint on the map),
+``meetjesland-play-hint-click.png`` (the hinted attack chosen by clicking its territories, the hint still drawn:
+issue 26.1)."""
 
 from __future__ import annotations
 
 import itertools
-import re
+import math
 import time
 
 from rulebook import meetjesland as mj
@@ -99,14 +101,26 @@ def said(table: Board) -> str:
     return " ".join(table.message.split())[:60]
 
 
-def click_territory(page, table: Board, territory: str) -> None:
-    """Click the piece of ``territory`` on the page's map (the territories layer's point of that index)."""
+def piece_centre(page, table: Board, territory: str) -> tuple[float, float]:
+    """Where the piece of ``territory`` is on the page's map (the territories layer's point of that index)."""
     layer = [drawn.name for drawn in table.figure.plot.data].index("territories")
     point = table.state.board.index[territory]
     piece = page.locator(f".rulebook-figure g.trace[data-trace='{layer}'] path.point[data-point='{point}']").first
     box = piece.bounding_box()
     assert box is not None, territory
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def click_territory(page, table: Board, territory: str, towards: str | None = None) -> None:
+    """Click the piece of ``territory``: its centre, or a point of it 8 px from the centre towards the piece of
+    ``towards`` (still on the piece, 23 px across: where an arrow between the two, stopped 14 px short of the
+    centre, lays its 14 px head over it)."""
+    x, y = piece_centre(page, table, territory)
+    if towards is not None:
+        other = piece_centre(page, table, towards)
+        length = math.hypot(other[0] - x, other[1] - y)
+        x, y = x + 8 * (other[0] - x) / length, y + 8 * (other[1] - y) / length
+    page.mouse.click(x, y)
     time.sleep(0.5)
 
 
@@ -135,15 +149,16 @@ def best_attack(state: mj.State) -> tuple[str, str] | None:
     return origin, target
 
 
-def aim(page, table: Board, origin: str, target: str, first: bool) -> None:
+def aim(page, table: Board, origin: str, target: str, first: bool, hinted: bool = False) -> None:
     """Click an attack's origin and target: the stake starts at its most and the odds line tells its exact chance;
-    the first time, the stake is moved with the keyboard (Home, End, the arrows) and the odds follow."""
+    the first time, the stake is moved with the keyboard (Home, End, the arrows) and the odds follow. ``hinted``: the
+    Hint's arrow joins the two, and each is clicked on its side towards the other, under the arrow's ends."""
     state = table.state
     name = state.board.name
     for territory in (origin, origin, target):  # a second click on the origin if the first chose a move's end
         if territory == origin and table.origin == origin and table.target is None:
             continue
-        click_territory(page, table, territory)
+        click_territory(page, table, territory, towards=(target if territory == origin else origin) if hinted else None)
         table.select(territory)
     assert (table.origin, table.target) == (origin, target)
     most = state.points_on(origin) - 1
@@ -282,13 +297,29 @@ def test_ten_moves_keep_the_map_still_and_every_label_clear(browser, apps):
         assert moved == [], (start, moved)
         assert {"auto-place", "attack", "end turn"} <= set(played), played  # the computers answered at least once
         # a hint: its arrow or star and words on the map, clear of every name and mark
+        before = status(page)
         page.locator(".rulebook-hint").first.click()
-        page.locator(".rulebook-status", has_text=re.compile("Hint")).first.wait_for(timeout=60_000)
+        hinted = table.hint()  # the same hint: seeded by the game's seed and its number of positions
+        wait_for_status(page, said(table), before)
         time.sleep(0.8)
         drawn = board.evaluate(MEASURE)
         page.screenshot(path=SHOTS / "meetjesland-play-hint.png")
-        assert any(text["layer"] == "hint words" for text in drawn["texts"]) or "End turn" in table.prompt()
+        assert isinstance(hinted, mj.Attack), f"the hint {hinted} is no attack: this test clicks an attack's ends"
+        assert any(text["layer"] == "hint words" for text in drawn["texts"]), drawn["texts"]
         assert problems(drawn) == [], problems(drawn)
         assert drawn["where"] == start
+        # item 1: the hinted attack's territories take a click where the hint's arrow lies over their pieces (its
+        # head over the target's): the page's odds line then tells that attack at the hinted stake (the most), and
+        # the Attack button plays it
+        aim(page, table, hinted.origin, hinted.target, first=False, hinted=True)
+        page.mouse.move(5, 795)
+        time.sleep(0.8)  # the map's redraw
+        shown = [text["text"] for text in board.evaluate(MEASURE)["texts"] if text["layer"] == "hint words"]
+        assert shown, "the hint is no longer drawn: the clicks were not made with it shown"
+        page.screenshot(path=SHOTS / "meetjesland-play-hint-click.png")
+        assert table.stake.value == hinted.stake and table.play(hinted)
+        before = status(page)
+        button(board, "Attack").click()
+        wait_for_status(page, said(table), before)
     finally:
         page.close()
