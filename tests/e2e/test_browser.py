@@ -5,6 +5,7 @@ Screenshots of each board before and after go to .e2e/ (git-ignored)."""
 from __future__ import annotations
 
 import time
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -12,6 +13,8 @@ from .conftest import PANEL, SHOTS, close_notebook, open_notebook, run_all
 from .drivers import BOARD_INDEX, DRIVERS
 
 ERRORS = ("Traceback (most recent call last)", "Error: ", "Exception")
+WEB = ("http", "https", "ws", "wss")  # addresses of a host (data: and blob: are the page's own)
+LOCAL = ("127.0.0.1", "localhost")  # the Lab server's host
 
 
 # an output holding a game's board, not the board of the notebook's guided first game or of its exercises (both come
@@ -85,14 +88,18 @@ def check_move(page, game: str, where: str) -> None:
 @pytest.mark.parametrize("game", sorted(DRIVERS))
 def test_game_in_jupyterlab(game, lab, browser):
     """The notebook run whole in JupyterLab: no cell fails, no stderr error, axe finds no serious or critical
-    violation in the rulebook's own elements (issue 28.4; .e2e/axe.md), and a move played on its game's board. Claim
-    is run a second time: its first two boards once drew as empty axes after a second Run All."""
+    violation in the rulebook's own elements (issue 28.4; .e2e/axe.md), a move played on its game's board, and no
+    request of the page (JupyterLab's own included) to a host other than the Lab server's (issue 26.9). Claim is run
+    a second time: its first two boards once drew as empty axes after a second Run All."""
     from .test_access import axe_findings
 
     name = f"{game}.ipynb"
     page = browser.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(str(error)))
+    asked: list[str] = []  # every address the page asks for, its workers' and JupyterLab's own too (issue 26.9)
+    page.on("request", lambda request: asked.append(request.url))
+    page.on("websocket", lambda socket: asked.append(socket.url))
     try:
         open_notebook(page, lab, name)
         started = time.monotonic()
@@ -117,6 +124,8 @@ def test_game_in_jupyterlab(game, lab, browser):
     # every board drawn and played here): the checks above fail if a board or control it concerns does not work
     harmless = ("setData", "[anywidget] Failed to initialize model.")
     assert not [p for p in problems if not any(known in p for known in harmless)], problems
+    elsewhere = [url for url in asked if urlsplit(url).scheme in WEB and urlsplit(url).hostname not in LOCAL]
+    assert asked and not elsewhere, f"{game} (JupyterLab): requests to other hosts: {elsewhere[:10]}"
 
 
 def record_time(what: str, seconds: float) -> None:
