@@ -165,7 +165,7 @@ def _read_save(data: bytes) -> str:
 
 def _option_control(option: Option) -> widgets.Widget:
     style = {"description_width": "150px"}
-    layout = widgets.Layout(width="330px")
+    layout = widgets.Layout(width="100%", max_width="330px")  # the panel holds 328 px
     if option.choices:
         control = widgets.Dropdown(
             description=option.label, options=list(option.choices), value=option.default, style=style, layout=layout
@@ -319,7 +319,7 @@ class App(widgets.VBox):
         self.rule_picker = widgets.Dropdown(
             description="Go to",
             options=[("-", "")] + [(self._rule_label(rule), rule) for rule in rules_text.paragraphs(self.game)],
-            layout=widgets.Layout(width="340px"),
+            layout=widgets.Layout(width="100%", max_width="340px"),  # never wider than the panel (328 px)
             style={"description_width": "40px"},
         )
         self.rule_picker.observe(lambda change: self.open_rule(change["new"]) if change["new"] else None, "value")
@@ -378,7 +378,7 @@ class App(widgets.VBox):
                 options=seat_choices,
                 value=setup.default_computer.get(seat, ""),
                 style={"description_width": "150px"},
-                layout=widgets.Layout(width="330px"),
+                layout=widgets.Layout(width="100%", max_width="330px"),  # the panel holds 328 px
             )
             note = widgets.HTML(layout=widgets.Layout(width="100%", flex="0 0 auto"))  # wraps in the panel
             note.add_class("rulebook-level-note")
@@ -392,7 +392,7 @@ class App(widgets.VBox):
             description="Seed",
             placeholder="blank: a new random game",
             style={"description_width": "150px"},
-            layout=widgets.Layout(width="330px"),
+            layout=widgets.Layout(width="100%", max_width="330px"),  # the panel holds 328 px
             tooltip="The same seed deals the same game",
         )
         self.option_controls = {option.name: _option_control(option) for option in setup.options}

@@ -470,7 +470,9 @@ class ExercisePanel(widgets.VBox):
         self.reset_button.on_click(lambda _: self.reset())
         # a label names the menu to a screen reader too (axe: select-name)
         self.picker = widgets.Dropdown(
-            description="Exercise", style={"description_width": "4.5em"}, layout=widgets.Layout(width="330px")
+            description="Exercise",
+            style={"description_width": "4.5em"},
+            layout=widgets.Layout(width="100%", max_width="330px"),
         )
         self._drawing = False
         self.picker.observe(self._picked, names="value")

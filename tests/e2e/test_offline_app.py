@@ -64,7 +64,15 @@ LABELS = """option => {
   // each option shown (a row of the set-up's options) with whether one of the labels checked is its own
   const options = [...panel.querySelectorAll(".rulebook-option")].filter(e => e.checkVisibility())
     .map(e => [e.textContent.trim().slice(0, 40), labels.some(label => e.contains(label))]);
-  return {labels: labels.map(e => e.textContent.trim()), options, cut, small};
+  // every menu and field of the set-up inside the panel's column: a 330 px row in its 328 px cut their right edge
+  const column = [...panel.children].find(child => child.contains(option));  // the set-up's own box in the tab
+  const edge = column.getBoundingClientRect().right - (column.offsetWidth - column.clientWidth);
+  const wide = [...column.querySelectorAll("select, input, .widget-inline-hbox")].filter(e => e.checkVisibility())
+    .filter(e => e.getBoundingClientRect().right > edge + 0.5)
+    .map(e => `${(e.closest(".widget-inline-hbox") || e).textContent.trim().slice(0, 30) || e.tagName}: ends at `
+      + `${Math.round(e.getBoundingClientRect().right)}, the panel at ${Math.round(edge)}`);
+  if (column.scrollWidth > column.clientWidth + 1) wide.push(`the panel: ${column.scrollWidth} in ${column.clientWidth}`);
+  return {labels: labels.map(e => e.textContent.trim()), options, cut, small, wide};
 }"""
 
 
@@ -168,6 +176,7 @@ def test_the_app_asks_no_other_host(game, chromium, served):  # chromium: only t
         assert labels["options"] and all(checked for _, checked in labels["options"]), labels
         assert not labels["cut"], f"{game}: set-up labels cut off: {labels['cut']}"
         assert not labels["small"], f"{game}: set-up labels under 11 px: {labels['small']}"
+        assert not labels["wide"], f"{game}: set-up controls past the panel's edge: {labels['wide']}"
         # every seat a computer at each level in turn: its description is shown whole beside the menu
         entry = registry.game(game)
         name = entry.seat_names(entry.default_players)[0]
