@@ -71,7 +71,8 @@ LABELS = """option => {
     .filter(e => e.getBoundingClientRect().right > edge + 0.5)
     .map(e => `${(e.closest(".widget-inline-hbox") || e).textContent.trim().slice(0, 30) || e.tagName}: ends at `
       + `${Math.round(e.getBoundingClientRect().right)}, the panel at ${Math.round(edge)}`);
-  if (column.scrollWidth > column.clientWidth + 1) wide.push(`the panel: ${column.scrollWidth} in ${column.clientWidth}`);
+  if (column.scrollWidth > column.clientWidth + 1)
+    wide.push(`the panel: ${column.scrollWidth} in ${column.clientWidth}`);
   return {labels: labels.map(e => e.textContent.trim()), options, cut, small, wide};
 }"""
 
