@@ -54,8 +54,8 @@ e2e: $(BIN)/python
 	-$(MAKE) --no-print-directory site
 	RULEBOOK_E2E=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(E2E_PARALLEL) --durations=25 tests/e2e
 
-# The browser tests with the measurements make e2e leaves out (tests/e2e/conftest.py's SOAK_ONLY: the first visits in
-# empty browsers, three rounds of them).
+# The browser tests with the measurements make e2e leaves out (tests/e2e/conftest.py's SOAK_ONLY: the repeat visits in
+# one browser profile, and the first visits in empty browsers, three rounds of them).
 e2e-soak: $(BIN)/python
 	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
