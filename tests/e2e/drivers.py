@@ -11,13 +11,33 @@ import time
 def click_point(board, trace: int, point: int) -> None:
     """Click the centre of one marker of a scatter trace of the board's figure."""
     marker = board.locator(f".rulebook-figure g.trace[data-trace='{trace}'] path.point[data-point='{point}']").first
-    # centre the marker in the window: near the top of a tall board, JupyterLab's toolbar would take the click
-    marker.evaluate("element => element.scrollIntoView({block: 'center', inline: 'center'})")
-    time.sleep(0.3)
-    box = marker.bounding_box()
+    box, deadline = None, time.monotonic() + 30
+    while box is None and time.monotonic() < deadline:  # a board redrawn meanwhile (a move taken back) draws it anew
+        marker.wait_for(state="attached", timeout=30_000)
+        # centre the marker in the window: near the top of a tall board, JupyterLab's toolbar would take the click
+        marker.evaluate("element => element.scrollIntoView({block: 'center', inline: 'center'})")
+        time.sleep(0.3)
+        box = marker.bounding_box()
     assert box is not None, f"marker {point} of trace {trace} is not drawn"
     board.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     time.sleep(0.8)
+
+
+# Every board of the app marked as old before New game; the new game's board is the one not marked, once it is drawn
+# (a set-up the game refuses builds none: its message ends the wait). A fixed wait of 2 s was too short under load.
+MARK_BOARDS = "() => document.querySelectorAll('.rulebook-app .rulebook-board').forEach((b) => { b.dataset.e2eOld = 1; })"
+NEW_BOARD = """() => [...document.querySelectorAll('.rulebook-app .rulebook-board:not([data-e2e-old])')]
+  .some((b) => b.querySelector('.rulebook-figure svg .trace .point') && b.querySelector('.rulebook-status'))
+  || document.querySelector('.rulebook-app').innerText.includes('Set-up:')"""
+
+
+def new_game(page) -> None:
+    """Press New game (on a page or the site's app frame) and wait until the new game's board is drawn."""
+    page.evaluate(MARK_BOARDS)
+    page.locator(".rulebook-new-game").first.click()
+    page.wait_for_function(NEW_BOARD, timeout=60_000)
+    text = page.locator(".rulebook-app").first.inner_text()
+    assert "Set-up:" not in text, text[:500]
 
 
 def button(board, label: str):

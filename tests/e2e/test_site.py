@@ -27,7 +27,7 @@ from rulebook import registry
 from rulebook.app import moves_played
 
 from .conftest import BLOCK_OTHER_HOSTS, SHOTS  # noqa: F401 (test_offline_app takes it from here)
-from .drivers import DRIVERS, button, click_point
+from .drivers import DRIVERS, button, click_point, new_game
 
 WIDTH, HEIGHT = 1280, 800
 BOARD = ".rulebook-app .rulebook-board .rulebook-figure svg .trace .point"  # a board drawn, with its pieces
@@ -187,15 +187,6 @@ def type_seed(frame, seed: str) -> None:
     field_.locator("input").fill(seed)
     field_.locator("input").press("Enter")
     time.sleep(0.5)
-
-
-def new_game(frame) -> None:
-    before = frame.locator(".rulebook-app").first.inner_text()
-    frame.locator(".rulebook-new-game").first.click()
-    deadline = time.monotonic() + 30
-    while frame.locator(".rulebook-app").first.inner_text() == before and time.monotonic() < deadline:
-        time.sleep(0.3)
-    assert "Set-up:" not in frame.locator(".rulebook-app").first.inner_text()
 
 
 def open_refused_rule(page, frame, game: str) -> str:
