@@ -25,7 +25,8 @@ def click_point(board, trace: int, point: int) -> None:
 
 # Every board of the app marked as old before New game; the new game's board is the one not marked, once it is drawn
 # (a set-up the game refuses builds none: its message ends the wait). A fixed wait of 2 s was too short under load.
-MARK_BOARDS = "() => document.querySelectorAll('.rulebook-app .rulebook-board').forEach((b) => { b.dataset.e2eOld = 1; })"
+MARK_BOARDS = """() => document.querySelectorAll('.rulebook-app .rulebook-board')
+  .forEach((b) => { b.dataset.e2eOld = 1; })"""
 NEW_BOARD = """() => [...document.querySelectorAll('.rulebook-app .rulebook-board:not([data-e2e-old])')]
   .some((b) => b.querySelector('.rulebook-figure svg .trace .point') && b.querySelector('.rulebook-status'))
   || document.querySelector('.rulebook-app').innerText.includes('Set-up:')"""
