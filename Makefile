@@ -45,10 +45,9 @@ app: $(STAMP)
 	$(BIN)/rulebook app $(GAME)
 
 # Browser tests: Debian's chromium (installed when missing) driven by Playwright; no browser download. They mostly
-# wait (for servers, kernels and pages: a third of a core each; four workers kept 2 cores 42 % busy), so they run on
-# six workers; the site is built first
+# wait (for servers, kernels and pages: a third of a core each), so they run on four workers; the site is built first
 # (test_site's own `make site` then finds it up to date; a failed build fails test_site, with its output, not the rest).
-E2E_PARALLEL ?= -n 6 --dist loadgroup
+E2E_PARALLEL ?= -n 4 --dist loadgroup
 e2e: $(BIN)/python
 	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
