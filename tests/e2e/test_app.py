@@ -388,7 +388,8 @@ def test_meetjesland_app(browser, apps):
         choose(page, "Players", "3")
         type_seed(page, "5")
         new_game(page)
-        assert "3 players" in page.inner_text(".rulebook-app") and "seed 5" in page.inner_text(".rulebook-app")
+        page.locator(".rulebook-app", has_text="3 players").first.wait_for(timeout=30_000)  # the about line follows
+        assert "seed 5" in page.inner_text(".rulebook-app")
         choose(page, "Players", "4")  # the notebook's game, which the driver knows
         type_seed(page, "1")
         new_game(page)
