@@ -42,6 +42,7 @@ def pytest_sessionstart(session):
     if os.environ.get("RULEBOOK_E2E") == "1" and not hasattr(session.config, "workerinput"):
         SHOTS.mkdir(exist_ok=True)
         (SHOTS / "timings.md").write_text(TIMINGS_HEADER)
+        (SHOTS / "site_timings.json").unlink(missing_ok=True)  # test_site's Timings: the workers' shared rows
 
 
 # The longest tests, to be started first: xdist hands out units in collection order (after the modules sharing a
@@ -56,13 +57,21 @@ LONG_FIRST = (
 )
 
 
-# Measurements that find no bug another e2e test does not find, run by `make e2e-soak` (RULEBOOK_SOAK=1) only: the
-# first visits in empty browsers are timed there (three rounds); test_offline_app opens every app in an empty browser
-# context in `make e2e`. The repeat visits (each page three times in one browser profile, 48 s of them waits for
-# Voila's preheated kernel) assert only that the pages open, which every app test asserts too (issue 29.4).
+# Measurements, and repeats of what other tests check, run by `make e2e-soak` (RULEBOOK_SOAK=1) only: each finds no
+# bug another e2e test does not find. The first visits in empty browsers are timed there (three rounds);
+# test_offline_app opens every app in an empty browser context in `make e2e`. The repeat visits (each page three times
+# in one browser profile, 48 s of them waits for Voila's preheated kernel) assert only that the pages open, which
+# every app test asserts too (issue 29.4).
 SOAK_ONLY = (
     "tests/e2e/test_app.py::test_first_visits_in_fresh_browsers",
     "tests/e2e/test_app.py::test_repeat_visits_in_one_browser",
+    # the site's minimal page: the yardstick of the site's timings, whose checks every game page makes too
+    "tests/e2e/test_site.py::test_minimal_page_at_the_start",
+    "tests/e2e/test_site.py::test_minimal_page_at_the_end",
+    # each whole notebook in plain Voila, a move played on its board: the same notebook runs whole in JupyterLab
+    # with the same move (test_game_in_jupyterlab), the same boards draw and play in Voila in every app test, and
+    # Claim's whole notebook runs in Voila in the slowed-CPU test (395 s of the 4,400 s its tests took, issue 29.4)
+    "tests/e2e/test_browser.py::test_game_in_voila",
 )
 
 
@@ -71,7 +80,7 @@ def pytest_collection_modifyitems(config, items):
         from tests.soak import SOAK
 
         if not SOAK:
-            later = pytest.mark.skip(reason="a measurement: `make e2e-soak` runs it")
+            later = pytest.mark.skip(reason="`make e2e-soak` runs it (tests/e2e/conftest.py's SOAK_ONLY)")
             for item in items:
                 if item.nodeid.startswith(SOAK_ONLY):
                     item.add_marker(later)
@@ -120,17 +129,26 @@ def stop(process: subprocess.Popen) -> None:
         process.wait(timeout=15)
 
 
-def serve_voila(notebook: Path, env: dict, request, log: str, head_start: float = 0) -> str:
+# How long a test's Voila waits before it preheats the next kernel once a page took the preheated one (Voila's
+# default: 1 s). A page in a test is mostly the only one its server serves: the next kernel would run the app's
+# notebook for no one, taking the CPU from the other workers' tests (make e2e is CPU-bound on 2 cores, issue 29.4).
+# A second page within that time gets a kernel started for it, as on a server whose pool is empty.
+REFILL_DELAY = 600
+
+
+def serve_voila(notebook: Path, env: dict, request, log: str, head_start: float = 0, refill: bool = True) -> str:
     """Serve ``notebook`` exactly as `rulebook app` does (stopped when the test ends, its log in .e2e/``log``); the
     page's address once Voila answers and ``head_start`` seconds more (Voila runs the notebook in its preheated
-    kernel meanwhile: the same head start for every page that is timed)."""
+    kernel meanwhile: the same head start for every page that is timed). ``refill=False``: the kernel taken by a
+    page is replaced only after REFILL_DELAY seconds."""
     from rulebook.cli import voila_command
 
     SHOTS.mkdir(exist_ok=True)
     port = free_port()
-    process = subprocess.Popen(
-        voila_command(notebook, port, TOKEN), env=env, stdout=subprocess.DEVNULL, stderr=open(SHOTS / log, "w")
-    )
+    command = voila_command(notebook, port, TOKEN)
+    if not refill:
+        command.append(f"--VoilaKernelManager.fill_delay={REFILL_DELAY}")
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=open(SHOTS / log, "w"))
     request.addfinalizer(lambda: stop(process))
     wait_for(f"http://127.0.0.1:{port}/", process)
     time.sleep(head_start)
@@ -217,7 +235,9 @@ def apps(jupyter_env, request, tmp_path):
     def start(game: str) -> str:
         if game not in served:
             log = f"voila-app-{game}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
-            served[game] = serve_voila(app_notebook(game, tmp_path), jupyter_env, request, log, head_start=8)
+            served[game] = serve_voila(
+                app_notebook(game, tmp_path), jupyter_env, request, log, head_start=8, refill=False
+            )
         return served[game]
 
     return start

@@ -82,7 +82,8 @@ def served(jupyter_env, request, tmp_path):
     """The app's notebook served exactly as `rulebook app` serves it; the page's address once Voila answers."""
 
     def start(game: str) -> str:
-        return serve_voila(app_notebook(game, tmp_path), jupyter_env, request, f"voila-offline-{game}.log")
+        log = f"voila-offline-{game}.log"
+        return serve_voila(app_notebook(game, tmp_path), jupyter_env, request, log, refill=False)
 
     return start
 

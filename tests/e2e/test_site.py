@@ -6,8 +6,9 @@ upload). Its times to a usable board, first visit (empty browser) and second, go
 minimal page of the same site (one button, same kernel and preload).
 
 The paced replies, the notebooks in the site's JupyterLab, the package index and the offline visit are in
-tests/e2e/test_site_lab.py, where each test is a unit of its own for xdist (this module's timed tests share their
-yardstick, the minimal page, so they stay together on one worker).
+tests/e2e/test_site_lab.py. The timed pages may run on any xdist worker: their times meet in one table (Timings).
+The minimal page, the yardstick of the ratios, is timed by `make e2e-soak` only (conftest's SOAK_ONLY): a
+measurement, whose checks (no request elsewhere, none failed) every game page makes too.
 
 The site is built once per session by ``make site``, which keeps a build whose inputs have not changed; with
 RULEBOOK_SITE=<folder> the tests use that built site as it is.
@@ -81,21 +82,35 @@ class Traffic:
 
 
 class Timings:
-    """Times to a usable page, written to .e2e/site_timings.md as each arrives (a failed page leaves a line too)."""
+    """Times to a usable page, written to .e2e/site_timings.md as each arrives (a failed page leaves a line too). The
+    xdist workers share them through .e2e/site_timings.json (under a lock; conftest's pytest_sessionstart empties it
+    once a run): each worker's pages are rows of the one table."""
 
     path = SHOTS / "site_timings.md"
+    shared = SHOTS / "site_timings.json"
 
     def __init__(self) -> None:
         self.seconds: dict[str, dict[str, float]] = {}
         self.notes: dict[str, str] = {}
 
     def add(self, page: str, visit: str, seconds: float) -> None:
-        self.seconds.setdefault(page, {})[visit] = seconds
-        self.write()
+        self._update(lambda: self.seconds.setdefault(page, {}).__setitem__(visit, seconds))
 
     def note(self, page: str, text: str) -> None:
-        self.notes[page] = text
-        self.write()
+        self._update(lambda: self.notes.__setitem__(page, text))
+
+    def _update(self, change) -> None:
+        import fcntl
+        import json
+
+        SHOTS.mkdir(exist_ok=True)
+        with open(SHOTS / "site_timings.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            known = json.loads(self.shared.read_text(encoding="utf-8")) if self.shared.is_file() else {}
+            self.seconds, self.notes = known.get("seconds", {}), known.get("notes", {})
+            change()
+            self.shared.write_text(json.dumps({"seconds": self.seconds, "notes": self.notes}), encoding="utf-8")
+            self.write()
 
     def write(self) -> None:
         minimal = {visit: statistics.mean(times) for visit, times in self._minimal().items()}
@@ -104,8 +119,8 @@ class Timings:
             "",
             "Served by `python -m http.server` on 127.0.0.1, Chromium with every other host blocked. First visit: an",
             "empty browser (no cache, no service worker); second: the same browser opened on the page again. The",
-            "minimal page (one ipywidgets Button, same kernel and preload) was timed at the start and at the end of",
-            "the run; the ratios are against the mean of its times.",
+            "minimal page (one ipywidgets Button, same kernel and preload) is timed at the start and at the end of",
+            "`make e2e-soak`'s run; the ratios are against the mean of its times (none in `make e2e`'s table).",
             "",
             "| page | first visit (s) | second visit (s) | first / minimal | second / minimal |",
             "| --- | --- | --- | --- | --- |",
