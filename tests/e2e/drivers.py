@@ -36,7 +36,7 @@ def new_game(page) -> None:
     """Press New game (on a page or the site's app frame) and wait until the new game's board is drawn."""
     page.evaluate(MARK_BOARDS)
     page.locator(".rulebook-new-game").first.click()
-    page.wait_for_function(NEW_BOARD, timeout=60_000)
+    page.wait_for_function(NEW_BOARD, timeout=60_000, polling=250)  # not each frame: it reads the app's text
     text = page.locator(".rulebook-app").first.inner_text()
     assert "Set-up:" not in text, text[:500]
 

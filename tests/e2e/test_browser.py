@@ -138,7 +138,8 @@ def play_in_voila(page, url: str, game: str, where: str) -> None:
     started = time.monotonic()
     page.goto(url, wait_until="commit", timeout=120_000)
     board_of(page, game).wait_for(state="visible", timeout=240_000)
-    page.wait_for_function("() => !document.body.innerText.includes('Executing')", timeout=240_000)
+    # polled twice a second, not at each frame: the whole page's text is laid out to be read
+    page.wait_for_function("() => !document.body.innerText.includes('Executing')", timeout=240_000, polling=500)
     record_time(f"{game} ({where})", time.monotonic() - started)
     text = page.inner_text("body")
     assert not any(e in text for e in ERRORS[:1]), text[-2000:]
