@@ -960,25 +960,22 @@ class Board(Table):
         dice = state.last_dice
         self.dice.value = "" if dice is None else dice_html(dice)
         playing = state.player is not None and state.player not in self.bots
-        for button in (
-            self.place_button,
-            self.auto_button,
-            self.reinforce_button,
-            self.attack_button,
-            self.roll_button,
-            self.blitz_button,
-            self.retreat_button,
-            self.move_button,
-            self.trade_button,
-            self.end_button,
-        ):
-            button.disabled = not playing
         in_battle = state.battle is not None
-        self.roll_button.disabled |= not in_battle
-        self.blitz_button.disabled |= not in_battle
-        self.retreat_button.disabled |= not in_battle
-        self.attack_button.disabled |= in_battle
-        self.auto_button.disabled |= state.phase != "setup"
+        # each button's state set once: set off and then on again, a button the page showed enabled for a moment in
+        # between (axe once measured the contrast of Break off in that moment), and each change is a message
+        for button, off in (
+            (self.place_button, False),
+            (self.auto_button, state.phase != "setup"),
+            (self.reinforce_button, False),
+            (self.attack_button, in_battle),
+            (self.roll_button, not in_battle),
+            (self.blitz_button, not in_battle),
+            (self.retreat_button, not in_battle),
+            (self.move_button, False),
+            (self.trade_button, False),
+            (self.end_button, False),
+        ):
+            button.disabled = not playing or off
 
     def _viewer(self, state: State) -> int:
         """Whose mission and hand the board shows: the player to move, unless the computer plays that seat (while

@@ -42,8 +42,9 @@ def axe_findings(page, where: str) -> tuple[list[str], list[str]]:
                 " catch { return false; } }",
                 [target if isinstance(target, str) else json.dumps(target), OURS],
             )
+            why = " ".join(node.get("failureSummary", "").split())[:240] if inside else ""  # axe's measure of it
             (ours if inside else theirs).append(
-                f"{violation['id']} ({violation['impact']}): {target} {node['html'][:120]}"
+                f"{violation['id']} ({violation['impact']}): {target} {node['html'][:120]} {why}".rstrip()
             )
     with open(REPORT, "a", encoding="utf-8") as report:
         report.write(
