@@ -2,8 +2,8 @@
 Chromium with every other host unreachable. Every request the pages and the kernel's web worker make is recorded; a
 request to another host or a failed one fails the test. Each game's page: the app in the browser's own Python, a move
 played by clicking the board, a refused move's rule opened, the game saved (a download) and loaded again (an
-upload). Its times to a usable board, first visit (empty browser) and second, go to .e2e/site_timings.md beside a
-minimal page of the same site (one button, same kernel and preload).
+upload). Its times to a usable board, first visit (empty browser) and second (`make e2e-soak`), go to
+.e2e/site_timings.md beside a minimal page of the same site (one button, same kernel and preload).
 
 The paced replies, the notebooks in the site's JupyterLab, the package index and the offline visit are in
 tests/e2e/test_site_lab.py. The timed pages may run on any xdist worker: their times meet in one table (Timings).
@@ -26,6 +26,7 @@ import pytest
 
 from rulebook import registry
 from rulebook.app import moves_played
+from tests.soak import SOAK
 
 from .conftest import BLOCK_OTHER_HOSTS, SHOTS  # noqa: F401 (test_offline_app takes it from here)
 from .drivers import DRIVERS, button, click_point, new_game
@@ -362,8 +363,9 @@ def test_minimal_page_at_the_start(chromium, server, timings):
 
 @pytest.mark.parametrize("game", GAMES)  # Meetjesland too: numpy is optional since issue 23.2
 def test_game_page(game, chromium, server, timings, tmp_path):
-    """The game's page in an empty browser: the app, a move, a refused move's rule, save and load; then the same
-    page opened again in that browser (the second visit's time)."""
+    """The game's page in an empty browser: the app, a move, a refused move's rule, save and load; then, in `make
+    e2e-soak`, the same page opened again in that browser (the second visit's time: a measurement; a visit from the
+    browser's cache is checked by test_site_lab's offline visit, which opens Claim's page three times)."""
     context = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT}, accept_downloads=True)
     traffic = Traffic(server)
     traffic.watch(context)
@@ -385,6 +387,8 @@ def test_game_page(game, chromium, server, timings, tmp_path):
         traffic.check(f"{game}, first visit")
         traffic.recording = False
         page.close()
+        if not SOAK:
+            return
         traffic.recording = True
         page, frame, seconds = open_page(context, f"{server}/{game}/", BOARD)
         timings.add(f"app {game}", "second", seconds)
