@@ -43,6 +43,10 @@ def pytest_sessionstart(session):
         SHOTS.mkdir(exist_ok=True)
         (SHOTS / "timings.md").write_text(TIMINGS_HEADER)
         (SHOTS / "site_timings.json").unlink(missing_ok=True)  # test_site's Timings: the workers' shared rows
+        (SHOTS / "axe.md").write_text(  # test_access's axe_findings appends a row a page
+            "| page | serious or critical, the rulebook's | theirs (JupyterLab's, Voila's) | their rules |\n"
+            "| --- | --- | --- | --- |\n"
+        )
 
 
 # The longest tests, to be started first: xdist hands out units in collection order (after the modules sharing a

@@ -1,7 +1,9 @@
 """Issue 26.9 in a real browser: each game's app served as `rulebook app GAME` serves it (Voila, preheated kernel),
 opened in Chromium that can reach 127.0.0.1 and localhost only (--host-resolver-rules, as tests/e2e/test_site.py
 does). Every request of the page is recorded while it opens, a move is played by clicking the board, the Odds tab
-(plotly.js) is opened and the set-up is used; one to another host, or one that fails, fails the test. The icons
+(plotly.js) is opened and the set-up is used; one to another host, or one that fails, fails the test. axe finds no
+serious or critical violation of the rulebook's on the first screen, after the move, and with each tab open
+(tests/e2e/test_access.py, issue 28). The icons
 still show (Font Awesome from Voila's own voila-style.js, not a CDN), the Load button says Load (issue 26.8), every
 label of the set-up is shown whole and none is under 11 px (issue 26.7), and each computer level's description under
 its seat is shown whole at 1280x800 (issue 26.5): .e2e/offline-<game>-setup.png."""
@@ -19,6 +21,7 @@ from rulebook.views import point_ids, trace
 
 from .conftest import SHOTS, serve_voila
 from .drivers import button
+from .test_access import axe_findings, every_tab_without_serious_violations
 from .test_app import new_game, type_seed
 from .test_site import Traffic
 
@@ -162,7 +165,10 @@ def test_the_app_asks_no_other_host(game, chromium, served):  # chromium: only t
         hint = icon_font(page, ".rulebook-app .rulebook-hint")
         assert "Font Awesome" in hint["font"] and hint["content"] not in ("", "none") and hint["width"] > 0, hint
         assert page.locator(".rulebook-app .rulebook-load").first.inner_text().strip() == "Load"
+        found = axe_findings(page, f"app {game}: first screen")[0]  # issue 28: no serious violation of ours
         play_a_move(page, game)
+        found += every_tab_without_serious_violations(page, game)
+        assert not found, found
         # the game's explorer beside the board (the Odds tab loads plotly.js for its charts; Claim's is Threats)
         page.locator(".rulebook-app .lm-TabBar-tab", has_text="Threats" if game == "claim" else "Odds").first.click()
         explorer = page.locator(".rulebook-app .rulebook-explorer").first
