@@ -136,7 +136,8 @@ def stop(process: subprocess.Popen) -> None:
 # How long a test's Voila waits before it preheats the next kernel once a page took the preheated one (Voila's
 # default: 1 s). A page in a test is mostly the only one its server serves: the next kernel would run the app's
 # notebook for no one, taking the CPU from the other workers' tests (make e2e is CPU-bound on 2 cores, issue 29.4).
-# A second page within that time gets a kernel started for it, as on a server whose pool is empty.
+# Voila puts the delayed refill in the pool at once, and a second page waits for it: a test opening two pages of one
+# server asks for the refill (``apps(game, refill=True)``).
 REFILL_DELAY = 600
 
 
@@ -229,18 +230,19 @@ def voila(jupyter_env, request):
 @pytest.fixture()
 def apps(jupyter_env, request, tmp_path):
     """``apps(game)``: the address of the game's app, served as `rulebook app GAME` serves it (Voila, a kernel preheated
-    for the next visit), one server per game for the test, given the same head start before its first page. (One
+    for the first visit; for the next only with ``refill=True``: REFILL_DELAY), one server per game for the test,
+    given the same head start before its first page. (One
     server per game for a whole worker's session was tried: now and then a page opened soon after another test's
     never drew its board within 3 minutes, so each test keeps a server of its own.)"""
     from rulebook.cli import app_notebook
 
     served: dict[str, str] = {}
 
-    def start(game: str) -> str:
+    def start(game: str, refill: bool = False) -> str:
         if game not in served:
             log = f"voila-app-{game}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
             served[game] = serve_voila(
-                app_notebook(game, tmp_path), jupyter_env, request, log, head_start=8, refill=False
+                app_notebook(game, tmp_path), jupyter_env, request, log, head_start=8, refill=refill
             )
         return served[game]
 

@@ -340,7 +340,7 @@ def test_a_chart_draws_when_the_served_plotly_is_blocked_and_says_so_when_plotly
     whole and playable, and the odds charts are drawn all the same, with plotly.js sent by the kernel. A page in which
     plotly.js cannot run at all (here: it cannot set window.Plotly) says in the chart's place that it cannot be
     drawn."""
-    url = apps("meetjesland")
+    url = apps("meetjesland", refill=True)  # two pages: the second takes the kernel preheated after the first
     blocked: list[str] = []
 
     def block(route) -> None:
