@@ -231,9 +231,9 @@ def voila(jupyter_env, request):
 def apps(jupyter_env, request, tmp_path):
     """``apps(game)``: the address of the game's app, served as `rulebook app GAME` serves it (Voila, a kernel preheated
     for the first visit; for the next only with ``refill=True``: REFILL_DELAY), one server per game for the test,
-    given the same head start before its first page. (One
-    server per game for a whole worker's session was tried: now and then a page opened soon after another test's
-    never drew its board within 3 minutes, so each test keeps a server of its own.)"""
+    given the same head start before its first page. (One server per game for a whole worker's session was tried:
+    now and then a page opened soon after another test's never drew its board within 3 minutes, so each test keeps a
+    server of its own.)"""
     from rulebook.cli import app_notebook
 
     served: dict[str, str] = {}

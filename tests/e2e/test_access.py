@@ -64,11 +64,11 @@ def tabs(page):
 
 
 def every_tab_without_serious_violations(page, game: str) -> list[str]:
-    """axe on the app page as it is (after a New game) and with each tab beside the board open in turn; every chart
-    shown is an image with words (an explorer's with its sentence). The rulebook's serious and critical findings.
-    tests/e2e/test_offline_app.py runs it on each game's app, opened there in an empty browser (issue 29.4: one page
-    a game for both, not two)."""
-    found = axe_findings(page, f"app {game}: after New game")[0]
+    """axe on the app page as it is (after a New game and a move) and with each tab beside the board open in turn;
+    every chart shown is an image with words (an explorer's with its sentence). The rulebook's serious and critical
+    findings. tests/e2e/test_offline_app.py runs it on each game's app, opened there in an empty browser (issue 29.4:
+    one page a game for both, not two)."""
+    found = axe_findings(page, f"app {game}: after New game and a move")[0]
     for index in range(tabs(page).count()):
         tab = tabs(page).nth(index)
         name = tab.inner_text().strip()

@@ -3,10 +3,10 @@ opened in Chromium that can reach 127.0.0.1 and localhost only (--host-resolver-
 does). Every request of the page is recorded while it opens, a move is played by clicking the board, the Odds tab
 (plotly.js) is opened and the set-up is used; one to another host, or one that fails, fails the test. axe finds no
 serious or critical violation of the rulebook's on the first screen, after the move, and with each tab open
-(tests/e2e/test_access.py, issue 28). The icons
-still show (Font Awesome from Voila's own voila-style.js, not a CDN), the Load button says Load (issue 26.8), every
-label of the set-up is shown whole and none is under 11 px (issue 26.7), and each computer level's description under
-its seat is shown whole at 1280x800 (issue 26.5): .e2e/offline-<game>-setup.png."""
+(tests/e2e/test_access.py, issue 28). The icons still show (Font Awesome from Voila's own voila-style.js, not a CDN),
+the Load button says Load (issue 26.8), every label of the set-up is shown whole and none is under 11 px (issue
+26.7), and each computer level's description under its seat is shown whole at 1280x800 (issue 26.5):
+.e2e/offline-<game>-setup.png."""
 
 from __future__ import annotations
 
