@@ -49,7 +49,7 @@ app: $(STAMP)
 # (test_site's own `make site` then finds it up to date; a failed build fails test_site, with its output, not the rest).
 E2E_PARALLEL ?= -n 4 --dist loadgroup
 e2e: $(BIN)/python
-	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+	command -v chromium-headless-shell >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium-headless-shell >/dev/null; }
 	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
 	-$(MAKE) --no-print-directory site
 	RULEBOOK_E2E=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(E2E_PARALLEL) --durations=25 tests/e2e
@@ -57,7 +57,7 @@ e2e: $(BIN)/python
 # The browser tests with the measurements make e2e leaves out (tests/e2e/conftest.py's SOAK_ONLY: the repeat visits in
 # one browser profile, and the first visits in empty browsers, three rounds of them).
 e2e-soak: $(BIN)/python
-	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+	command -v chromium-headless-shell >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium-headless-shell >/dev/null; }
 	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
 	-$(MAKE) --no-print-directory site
 	RULEBOOK_SOAK=1 RULEBOOK_E2E=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(E2E_PARALLEL) --durations=25 tests/e2e
