@@ -49,7 +49,7 @@ app: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
 	$(BIN)/rulebook app $(GAME)
 
-# Browser tests: Debian's chromium (installed when missing) driven by Playwright; no browser download. They mostly
+# Browser tests: Debian's chromium-headless-shell (installed when missing) driven by Playwright; no browser download. They mostly
 # wait (for servers, kernels and pages: a third of a core each), so they run on four workers; the site is built first
 # (test_site's own `make site` then finds it up to date; a failed build fails test_site, with its output, not the rest).
 E2E_PARALLEL ?= -n 4 --dist loadgroup
