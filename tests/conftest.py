@@ -103,7 +103,7 @@ def _close_the_widgets_a_test_opened():
     """After each test, close the widgets it opened (its boards, apps and explorers), as a page closing does: a
     worker kept them all open otherwise (45,676 after the 350 tests of test_app, test_exercises and
     test_ab_die_post_widget), and every board built later paid for them (ui.build's look at the open widgets, the
-    garbage collector's walks): those three modules took 0.89x the CPU with them closed, measured side by side.
+    garbage collector's walks): those three modules took 0.90x the CPU with them closed, measured side by side.
 
     Widgets of a fixture living longer than the test are made before this fixture starts and stay open; a test that
     counts open widgets counts within itself. Nothing is imported here for a test that opened no widget."""
