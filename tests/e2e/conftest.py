@@ -153,13 +153,22 @@ def serve_voila(notebook: Path, env: dict, request, log: str, head_start: float 
     from rulebook.cli import voila_command
 
     SHOTS.mkdir(exist_ok=True)
-    port = free_port()
-    command = voila_command(notebook, port, TOKEN)
-    if not refill:
-        command.append(f"--VoilaKernelManager.fill_delay={REFILL_DELAY}")
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=open(SHOTS / log, "w"))
-    request.addfinalizer(lambda: stop(process))
-    wait_for(f"http://127.0.0.1:{port}/", process)
+    for attempt in range(3):
+        port = free_port()
+        command = voila_command(notebook, port, TOKEN)
+        if not refill:
+            command.append(f"--VoilaKernelManager.fill_delay={REFILL_DELAY}")
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=open(SHOTS / log, "w"))
+        request.addfinalizer(lambda process=process: stop(process))
+        try:
+            wait_for(f"http://127.0.0.1:{port}/", process)
+            break
+        except RuntimeError:
+            said = (SHOTS / log).read_text(errors="replace")
+            # the free port was taken before Voila bound it (a kernel of another test's server took it meanwhile):
+            # `rulebook app` makes no second try (port_retries=0), the test does with another port
+            if "in use" not in said or attempt == 2:
+                raise RuntimeError(f"Voila exited with {process.returncode}:\n{said[-3000:]}") from None
     time.sleep(head_start)
     return f"http://127.0.0.1:{port}/?token={TOKEN}"
 
