@@ -414,8 +414,19 @@ def _voila(argv: list[str]) -> int:
         _clean(folder)
 
 
+def skip_unused_iri_grammars() -> None:
+    """jsonschema, imported by every Jupyter server (its event schemas), looks for ``rfc3987_syntax`` when it loads and,
+    where that is installed (jupyter_events asks for jsonschema's ``format-nongpl`` extra), builds its 38 grammars
+    there and then: 1.7 s of CPU of the 2.5 s a Voila server takes to import, at every start of every server. They
+    check the "iri" and "iri-reference" string formats, which no schema of Jupyter's, Voila's or nbformat's uses.
+    Marked absent, jsonschema imports none of it and leaves those two formats unchecked, as it does where the package
+    is not installed."""
+    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]  # None: "import fails", by Python's rule
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    skip_unused_iri_grammars()
     if not argv or argv[0] not in ("lab", "voila"):
         print("usage: python -m rulebook.serve lab|voila ARGS (started by `rulebook lab` and `rulebook app`)")
         return 2
