@@ -18,6 +18,7 @@ from rulebook.claim import widget as claim_widget
 from rulebook.kingdom_builder import widget as kb_widget
 from rulebook.meetjesland import widget as mj_widget
 from rulebook.views import BoardView
+from tests.soak import count
 
 BOARDS = {
     "meetjesland": lambda: mj_widget.Board(meetjesland.new_game(players=3, seed=1), seed=1),
@@ -83,7 +84,7 @@ def _person_move(board, rng):
 
 @pytest.mark.parametrize("game", sorted(BOARDS))
 def test_undo_always_returns_to_a_position_where_a_person_is_to_move(game):
-    for seed in range(4):
+    for seed in range(count(2, 4)):  # random games: two in `make test`, four in `make soak`
         board = BOARDS[game]()
         board.bots = {1: _bots(game)["random"]}
         board.start()
