@@ -58,6 +58,7 @@ def pytest_sessionstart(session):
 LONG_FIRST = (
     "tests/e2e/test_browser.py::test_game_in_jupyterlab",
     "tests/e2e/test_site_lab.py::test_notebook_opens_and_runs_in_jupyterlab",
+    "tests/e2e/test_site.py::test_game_page[claim]",  # three visits: the third offline
     "tests/e2e/test_tutorial.py",
     "tests/e2e/test_app.py::test_claim_app_played_to_the_end",
     "tests/e2e/test_app.py::test_ab_die_post_app_played_to_the_end",
@@ -243,10 +244,12 @@ def voila(jupyter_env, request):
 @pytest.fixture()
 def apps(jupyter_env, request, tmp_path):
     """``apps(game)``: the address of the game's app, served as `rulebook app GAME` serves it (Voila, a kernel preheated
-    for the first visit; for the next only with ``refill=True``: REFILL_DELAY), one server per game for the test,
-    given the same head start before its first page. (One server per game for a whole worker's session was tried:
-    now and then a page opened soon after another test's never drew its board within 3 minutes, so each test keeps a
-    server of its own.)"""
+    for the first visit; for the next only with ``refill=True``: REFILL_DELAY), one server per game for the test. The
+    page is opened as soon as the server answers, while the preheated kernel may still run the app's notebook (the
+    page waits for it): an 8 s head start kept each test's worker idle meanwhile, 25 tests of `make e2e` long, and
+    the timed first visits of `make e2e-soak` have a fixture of their own. (One server per game for a whole worker's
+    session was tried: now and then a page opened soon after another test's never drew its board within 3 minutes,
+    so each test keeps a server of its own.)"""
     from rulebook.cli import app_notebook
 
     served: dict[str, str] = {}
@@ -255,7 +258,7 @@ def apps(jupyter_env, request, tmp_path):
         if game not in served:
             log = f"voila-app-{game}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
             served[game] = serve_voila(
-                app_notebook(game, tmp_path), jupyter_env, request, log, head_start=8, refill=refill
+                app_notebook(game, tmp_path), jupyter_env, request, log, refill=refill
             )
         return served[game]
 

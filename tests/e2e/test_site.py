@@ -5,10 +5,10 @@ played by clicking the board, a refused move's rule opened, the game saved (a do
 upload). Its times to a usable board, first visit (empty browser) and second (`make e2e-soak`), go to
 .e2e/site_timings.md beside a minimal page of the same site (one button, same kernel and preload).
 
-The paced replies, the notebooks in the site's JupyterLab, the package index and the offline visit are in
-tests/e2e/test_site_lab.py. The timed pages may run on any xdist worker: their times meet in one table (Timings).
-The minimal page, the yardstick of the ratios, is timed by `make e2e-soak` only (conftest's SOAK_ONLY): a
-measurement, whose checks (no request elsewhere, none failed) every game page makes too.
+The paced replies, the notebooks in the site's JupyterLab and the package index are in tests/e2e/test_site_lab.py.
+The timed pages may run on any xdist worker: their times meet in one table (Timings). The minimal page, the
+yardstick of the ratios, is timed by `make e2e-soak` only (conftest's SOAK_ONLY): a measurement, whose checks (no
+request elsewhere, none failed) every game page makes too.
 
 The site is built once per session by ``make site``, which keeps a build whose inputs have not changed; with
 RULEBOOK_SITE=<folder> the tests use that built site as it is.
@@ -361,11 +361,16 @@ def test_minimal_page_at_the_start(chromium, server, timings):
     visit_minimal(chromium, server, timings, "start")
 
 
+OFFLINE = "claim"  # the game whose page is opened offline once visited (each visit of a page costs the same)
+
+
 @pytest.mark.parametrize("game", GAMES)  # Meetjesland too: numpy is optional since issue 23.2
 def test_game_page(game, chromium, server, timings, tmp_path):
-    """The game's page in an empty browser: the app, a move, a refused move's rule, save and load; then, in `make
-    e2e-soak`, the same page opened again in that browser (the second visit's time: a measurement; a visit from the
-    browser's cache is checked by test_site_lab's offline visit, which opens Claim's page three times)."""
+    """The game's page in an empty browser: the app, a move, a refused move's rule, save and load; then the same
+    page opened again in that browser (the second visit's time: a measurement; Claim's in `make e2e`, every game's
+    in `make e2e-soak`). Claim's page is opened a third time with the network gone: the browser kept its files
+    (JupyterLite's service worker caches what passes through it, which is all of the second visit), and the page
+    opens on a usable board."""
     context = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT}, accept_downloads=True)
     traffic = Traffic(server)
     traffic.watch(context)
@@ -387,14 +392,22 @@ def test_game_page(game, chromium, server, timings, tmp_path):
         traffic.check(f"{game}, first visit")
         traffic.recording = False
         page.close()
-        if not SOAK:
+        if not (SOAK or game == OFFLINE):
             return
         traffic.recording = True
         page, frame, seconds = open_page(context, f"{server}/{game}/", BOARD)
         timings.add(f"app {game}", "second", seconds)
         traffic.check(f"{game}, second visit")
         traffic.recording = False
+        if game == OFFLINE:
+            page.wait_for_timeout(5000)  # the service worker stores what it fetched
         page.close()
+        if game == OFFLINE:
+            context.set_offline(True)
+            page, frame, _ = open_page(context, f"{server}/{game}/", BOARD)
+            assert "You play" in status(frame)
+            page.screenshot(path=SHOTS / f"site-{game}-offline.png")
+            page.close()
     finally:
         context.close()
 

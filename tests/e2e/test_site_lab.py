@@ -1,7 +1,7 @@
 """The static website (``make site``) in a real browser, its tests that stand alone (tests/e2e/test_site.py has the
-timed ones, which share their yardstick): the computer's replies paced by the browser's Python, each game's notebook
-run in the site's JupyterLab, no package index asked, and a visited game opened offline. Each test is a unit of its
-own for xdist (this module shares no fixture of its own), so the minutes of JupyterLite runs spread over the
+timed ones, which share their yardstick, and the visited game opened offline): the computer's replies paced by the
+browser's Python, each game's notebook run in the site's JupyterLab and no package index asked. Each test is a unit
+of its own for xdist (this module shares no fixture of its own), so the minutes of JupyterLite runs spread over the
 workers."""
 
 from __future__ import annotations
@@ -128,22 +128,5 @@ def test_no_package_index_is_asked(chromium, server, site):
         # showing the traceback, JupyterLab asks its (absent) server to link the files it names: those 404s only
         others = [f for f in traffic.failures if "/api/resolvePath" not in f and "/api/contents/" not in f]
         assert not others, others
-    finally:
-        context.close()
-
-
-def test_a_visited_game_opens_offline(chromium, server):
-    """Once a game's page has been opened twice, the browser keeps its files (JupyterLite's service worker caches what
-    passes through it, which is all of the second visit): with the network gone, the page opens on a usable board."""
-    context = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    try:
-        for _ in range(2):
-            page, _, _ = open_page(context, f"{server}/claim/", BOARD)
-            page.wait_for_timeout(5000)  # the service worker stores what it fetched
-            page.close()
-        context.set_offline(True)
-        page, frame, seconds = open_page(context, f"{server}/claim/", BOARD)
-        assert "You play" in status(frame)
-        page.screenshot(path=SHOTS / "site-claim-offline.png")
     finally:
         context.close()
