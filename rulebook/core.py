@@ -15,6 +15,7 @@ import itertools
 import json
 import math
 import random
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -71,6 +72,9 @@ _ENGINES: dict[type, Any] = {}
 
 
 _TICKETS: dict[int, tuple[Sequence, int, tuple[int, ...]]] = {}
+# held while the remembered lists change: a study's games may run in threads of one process (a dask worker's), and two
+# threads evicting the same oldest entry at once made one of them fail with a KeyError
+_TICKETS_LOCK = threading.Lock()
 
 
 def _tickets(outcomes: Sequence[tuple[Any, Fraction]]) -> tuple[int, tuple[int, ...]]:
@@ -83,9 +87,10 @@ def _tickets(outcomes: Sequence[tuple[Any, Fraction]]) -> tuple[int, tuple[int, 
     denominator = math.lcm(*(probability.denominator for _, probability in outcomes))
     ends = tuple(itertools.accumulate(p.numerator * (denominator // p.denominator) for _, p in outcomes))
     if isinstance(outcomes, tuple):
-        if len(_TICKETS) >= 256:
-            _TICKETS.pop(next(iter(_TICKETS)))
-        _TICKETS[id(outcomes)] = (outcomes, denominator, ends)  # the reference keeps the id from being reused
+        with _TICKETS_LOCK:
+            if len(_TICKETS) >= 256:
+                _TICKETS.pop(next(iter(_TICKETS)))
+            _TICKETS[id(outcomes)] = (outcomes, denominator, ends)  # the reference keeps the id from being reused
     return denominator, ends
 
 

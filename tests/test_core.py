@@ -15,6 +15,35 @@ from rulebook import core
 from rulebook.probability import draw_distribution, sorted_dice
 
 
+def test_pick_from_many_threads_at_once_remembers_and_forgets_outcome_lists_safely():
+    # a study's games in the threads of one process (a dask worker's): two threads forgetting the same oldest list
+    # at once failed with a KeyError (seen in make test's dask study), or a RuntimeError while the other added one
+    import sys
+    import threading
+
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns every microsecond: the race showed in 3 to 5 of 8 threads
+    errors: list[str] = []
+
+    def picks(seed: int) -> None:
+        try:
+            for i in range(3000):  # a new list each time, so that the remembered 256 are forgotten in turn
+                outcomes = ((seed, Fraction(1, 3)), (i, Fraction(1, 3)), (-1, Fraction(1, 3)))
+                assert core.pick(outcomes, random.Random(i)) in (seed, i, -1)
+        except Exception as error:  # any failure in a thread fails the test
+            errors.append(repr(error))
+
+    threads = [threading.Thread(target=picks, args=(seed,)) for seed in range(8)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(before)
+    assert errors == []
+
+
 def test_illegal_move_is_a_value_error_with_the_rule():
     error = core.IllegalMove("MJ-5.2", "Eeklo does not border Aalter")
     assert (
