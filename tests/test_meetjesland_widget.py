@@ -466,6 +466,27 @@ def test_points_and_stake_stay_inside_their_bounds_and_take_the_keyboard():
     assert 'slider.type = "range"' in source  # the browser's own slider: arrows, Home and End, given by a click
 
 
+def test_a_slider_move_sent_as_a_message_is_the_value_at_once_and_is_not_sent_back(monkeypatch):
+    """amount.js sends each move as {value} too: ipywidgets holds a model's next change until the kernel answered
+    the one before, so Place pressed right after a second move reached the kernel first and placed the first value
+    (make e2e, a busy machine: "places 2 points" where 3 were chosen). The message sets the value as a change from
+    the page (not sent back); a value out of bounds is brought inside them and told; anything else changes nothing."""
+    from rulebook.meetjesland.widget import Amount
+
+    control = Amount(value=1, min=1, max=5, description="Points")
+    sent: list = []
+    monkeypatch.setattr(control, "send_state", lambda key=None: sent.append(key))
+    control._handle_custom_msg({"value": 3}, [])
+    assert control.value == 3 and sent == []
+    control._handle_custom_msg({"value": 9}, [])
+    assert control.value == 5 and sent
+    for malformed in ({"value": "2"}, {"value": True}, {"value": 2.0}, {"other": 2}, [2], None):
+        control._handle_custom_msg(malformed, [])
+    assert control.value == 5
+    source = Path(__file__).parents[1].joinpath("rulebook", "meetjesland", "amount.js").read_text(encoding="utf-8")
+    assert "model.send({ value })" in source
+
+
 def test_the_players_panel_tells_each_player_and_marks_the_one_to_move():
     from rulebook.meetjesland.widget import players_html
 

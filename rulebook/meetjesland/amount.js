@@ -1,7 +1,8 @@
 // An Amount (rulebook/meetjesland/widget.py): a whole number chosen on a slider, as the board's "Points" and "Stake".
 // It is the browser's own range input, so a click gives it the keyboard and it answers the arrow keys, Page Up and
 // Page Down, Home (the least) and End (the most) as every slider of the page does; ipywidgets' slider kept the
-// keyboard from the handle a click had just moved. Synced: value, min, max, description, disabled.
+// keyboard from the handle a click had just moved. Synced: value, min, max, description, disabled; a move also sends
+// {value} as a message.
 export default {
   render({ model, el }) {
     el.classList.add("rb-mj-amount");
@@ -35,6 +36,10 @@ export default {
       if (value !== model.get("value")) {
         model.set("value", value);
         model.save_changes();
+        // ipywidgets holds a model's next change until the kernel has answered the one before, but not a button's
+        // click: moved twice and then Place pressed at once (a busy kernel), the kernel would place the first
+        // value. So the value also goes as a message of its own, which nothing holds back (Amount._message).
+        model.send({ value });
       }
     });
   },

@@ -458,6 +458,18 @@ class Amount(anywidget.AnyWidget):
     description = traitlets.Unicode("").tag(sync=True)
     disabled = traitlets.Bool(False).tag(sync=True)
 
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.on_msg(self._message)
+
+    def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """amount.js's {value}: the slider's value, sent past ipywidgets' hold on a model's next change (which
+        would let a Place or Attack pressed right after a second move reach the kernel first). Taken as a change
+        from the page (``set_state``: not sent back); anything else is ignored."""
+        value = content.get("value") if isinstance(content, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool):
+            self.set_state({"value": value})
+
     @traitlets.validate("value")
     def _inside(self, proposal: Any) -> int:
         return int(min(max(proposal["value"], self.min), self.max))
