@@ -152,14 +152,20 @@ def after_key(page, before: str, places: list, seconds: float = 30) -> str:
     """The status line once the kernel has answered (it changed from ``before``, and the board's ``places``
     changed with it, where they do), or as it is after ``seconds``."""
     deadline = time.monotonic() + seconds
+    redrawn = None  # when the board was seen changed while the status was not: a move that only selects a place
     while time.monotonic() < deadline:
         now = status(page)
         if now != before and "(computer) is to move" not in now:
             # the board's figure comes in a message of its own, drawn at the next frame: its places' words change
-            drawn = time.monotonic() + 5
+            # (within a second on a busy machine; a card drawn leaves them as they were)
+            drawn = time.monotonic() + 2
             while page.evaluate(PLACES) == places and time.monotonic() < drawn:
                 time.sleep(0.2)
             return status(page)
+        if redrawn is None and page.evaluate(PLACES) != places:
+            redrawn = time.monotonic()
+        if redrawn is not None and time.monotonic() > redrawn + 2:  # the status stayed as it was: the answer
+            return now
         time.sleep(0.3)
     return status(page)
 
@@ -225,6 +231,8 @@ def meetjesland_move(page) -> str:
         page.keyboard.press("End")
         page.keyboard.press("Home")  # one point a move: the slider answers Home and End
         return press(page, "Place")
+    if "press Reinforce" in status(page):  # the turn's reinforcements, to be placed by the keyboard as above
+        return press(page, "Reinforce")
     return press(page, "End turn")
 
 
