@@ -47,14 +47,15 @@ def test_explain_tells_the_gold_card_by_card_and_the_tiles():
 
 
 def test_strong_beats_greedy_in_a_small_study():
-    # `make test` plays the study's first 4 games (about 3 s of CPU each), `make soak` all 8 (the seeds and seats are
-    # the same: game i has seed 200 + i and the seats rotated by i, so the short study is the long one's start)
-    games = count(4, 8)
+    # `make test` plays the study's first 2 games (about 3 s of CPU each: strong first, then greedy first), `make
+    # soak` all 8 (the seeds and seats are the same: game i has seed 200 + i and the seats rotated by i, so the short
+    # study is the long one's start)
+    games = count(2, 8)
     result = study.run("kingdom_builder", ("strong", "greedy"), games, workers=1, seed=200)
     strong = result.rows()[0]
     # seeded, so a fixed result: 7 of 8 when issue 29.2's goal (80 %) was set (6 of 8 would be 75 %), the one loss
-    # the second game (greedy first): 3 of the first 4
-    assert strong["who"] == "strong" and strong["wins"] >= {4: 3, 8: 7}[games], result.table()
+    # the second game (greedy first): 1 of the first 2, 3 of the first 4
+    assert strong["who"] == "strong" and strong["wins"] >= {2: 1, 8: 7}[games], result.table()
 
 
 def test_a_smaller_budget_is_a_level_and_bad_budgets_are_refused():
