@@ -39,12 +39,17 @@ def status(page) -> str:
 
 
 def red_moves_until_blue_answers(page) -> None:
-    """Red's "Computer move" until Blue is to answer (in the placement Red puts down two pieces a turn)."""
+    """Red's "Computer move" until Blue is to answer (in the placement Red puts down two pieces a turn). Each click
+    waits for Red's turn, told whole: the app's game has a random seed, and where Blue begins, its first pieces are
+    still being told when the page is up, and a status changed by them is no answer to Red's click (make e2e on a
+    busy machine took Blue's second piece for the answer, then waited for a Blue that was not to move)."""
     board = page.locator(".rulebook-app .rulebook-board").first
     computer = button(board, "Computer move")
     for _ in range(3):
         deadline = time.monotonic() + 30
-        while not computer.is_enabled() and time.monotonic() < deadline:
+        while time.monotonic() < deadline and not (
+            computer.is_enabled() and "Your turn" in status(page) and page.locator(SKIP).count() == 0
+        ):
             time.sleep(0.1)
         before = status(page)
         computer.click()
