@@ -100,11 +100,12 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):  # noqa: ANN001, AN
 
 
 # The garbage collector in the test processes (the notebooks' kernels are processes of their own and keep Python's
-# defaults): a young collection every 50,000 allocations rather than 2,000, and fewer of the full ones. A test
-# process builds hundreds of boards and apps, each of tens of thousands of objects, and with the defaults walked
-# them again and again: test_app, test_exercises and test_ab_die_post_widget in one process took 56.2 s with the
-# defaults (7.1 s of it collecting) and 41.4 s with these (2.1 s); the whole of make test 156 s and 140 s, run one
-# after the other (issue 29.4). Cycles are still collected; those three modules' peak memory was 558 MB, not 551.
+# defaults): a young collection every 50,000 allocations rather than 700, and fewer of the full ones. A test process
+# builds hundreds of boards and apps, each of tens of thousands of objects, and with the defaults walked them again
+# and again. Measured side by side (one process each, at once): test_app, test_exercises and test_ab_die_post_widget
+# took 49.6-49.9 s of CPU with these against 53.8-55.2 s with the defaults (0.91x); the whole of make test 140 s of
+# tests against 156 s, run one after the other (issue 29.4). Cycles are still collected; those three modules' peak
+# memory was 558 MB, not 551.
 GC_THRESHOLDS = (50_000, 20, 100)
 
 
