@@ -206,24 +206,64 @@ def board_figure(state: State, title: str = "", width: int = 640, marks: Marks =
     return figure
 
 
-def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float]) -> None:
-    """The parts of the picture that never change in a game; the figure is as large as fits in ``box`` (pixels).
+def _ring(symbol: str, size: float, colour: str, width: float) -> dict[str, Any]:
+    """An open marker, stroked in ``colour`` (an open symbol takes the marker's colour, its width the line's)."""
+    return {"symbol": symbol, "size": size, "color": colour, "line": {"width": width, "color": colour}}
 
-    The territories are squares centred on the points, drawn edge to edge so that the only grid seen is the lattice
-    of lines through the points; the thick lines are the borders between territories and the island's edge."""
-    board = state.island
-    points = board.points
-    lines_x: list[float | None] = []
-    lines_y: list[float | None] = []
-    for point in points:
+
+# The board's traces in drawing order (_update finds them by name): each one's mode, the attribute its hover shows
+# ("" for none: a mark without one lets a click through to the point under it) and its style. _draw gives the first
+# three and the coordinates their points, and sizes the points by the island; _update fills in the rest.
+TRACES: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
+    ("territories", "markers", "text", {"marker": {"symbol": "square", "line": {"width": 0}}}),  # edge to edge
+    ("lattice", "lines", "", {"line": {"color": "#9e9e9e", "width": 1}}),
+    ("borders", "lines", "", {"line": {"color": "#212121", "width": 3}}),  # between territories; the island's edge
+    ("targets", "markers", "text", {"marker": _ring("circle-open", 0, TARGET, 4)}),
+    ("pieces", "markers+text", "hovertext", {"textfont": {"size": 14}}),  # the rook on a tower; a piece has none
+    ("territory letters", "text", "", {"textfont": {"color": "#212121", "size": 13}}),
+    ("coordinates", "text", "", {"textfont": {"color": "#616161", "size": 12}}),  # column letters, row numbers
+    # the last move(s): the paths of its steps and jumps, the ghosts of what it took off, rings where it put a piece
+    ("last move", "lines", "", {"line": {"color": LAST, "width": 3, "dash": "dot"}}),
+    ("taken off", "markers", "", {"opacity": 0.35}),
+    ("arrived", "markers", "", {"marker": _ring("circle-open", 33, LAST, 2.5)}),
+    # the move Hint suggests: its path, dashed, and stars on the points it names (from, to; a piece, tower or removal)
+    ("suggested move", "lines", "", {"line": {"color": HINT, "width": 4, "dash": "dash"}}),
+    ("suggested points", "markers", "", {"marker": _ring("star-open", 38, HINT, 3)}),
+    # a jump being made, not yet played: from the point it started on through each landing so far
+    (
+        "jump so far",
+        "lines+markers",
+        "",
+        {"line": {"color": TARGET, "width": 3}, "marker": _ring("circle-open", 12, TARGET, 2)},
+    ),
+)
+
+
+def _scatter(name: str, mode: str, hover: str, style: dict[str, Any], data: dict[str, Any]) -> go.Scatter:
+    """A trace of :data:`TRACES`, with ``data`` (its points, its sizes) merged into its style; empty without."""
+    hovering = {"hovertemplate": f"%{{{hover}}}<extra></extra>"} if hover else {"hoverinfo": "skip"}
+    drawn = go.Scatter(x=[], y=[], mode=mode, name=name, showlegend=False, **hovering, **style)
+    return drawn.update(data)
+
+
+def _lines(board: Island) -> tuple[list[float | None], list[float | None]]:
+    """The lattice: a line between each two neighbouring points, ``None`` between the lines."""
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    for point in board.points:
         for near in board.neighbours[point]:
             if near > point:
                 (x0, y0), (x1, y1) = _xy(point), _xy(near)
-                lines_x += [x0, x1, None]
-                lines_y += [y0, y1, None]
-    borders_x: list[float | None] = []
-    borders_y: list[float | None] = []
-    for row, column in points:
+                xs += [x0, x1, None]
+                ys += [y0, y1, None]
+    return xs, ys
+
+
+def _borders(board: Island) -> tuple[list[float | None], list[float | None]]:
+    """The thick lines: each border between two territories once, and the island's edge."""
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    for row, column in board.points:
         here = board.territory[(row, column)]
         for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
             near = (row + dr, column + dc)
@@ -233,172 +273,43 @@ def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float])
                 continue  # each border between two territories once
             x, y = float(column) + dc / 2, -float(row) - dr / 2
             if dr == 0:
-                borders_x += [x, x, None]
-                borders_y += [y - 0.5, y + 0.5, None]
+                xs += [x, x, None]
+                ys += [y - 0.5, y + 0.5, None]
             else:
-                borders_x += [x - 0.5, x + 0.5, None]
-                borders_y += [y, y, None]
+                xs += [x - 0.5, x + 0.5, None]
+                ys += [y, y, None]
+    return xs, ys
+
+
+def _draw(figure: go.Figure, state: State, title: str, box: tuple[float, float]) -> None:
+    """The parts of the picture that never change in a game; the figure is as large as fits in ``box`` (pixels).
+
+    The territories are squares centred on the points, drawn edge to edge so that the only grid seen is the lattice
+    of lines through the points; the thick lines are the borders between territories and the island's edge."""
+    board = state.island
     top = 40 if title else MARGIN
     unit = _unit(board, box[0], box[1], top)
     width = round(unit * (board.width + LEFT + RIGHT - 1) + 2 * MARGIN)
     height = round(unit * (board.height + TOP + BOTTOM - 1) + top + MARGIN)
-    xs = [_xy(p)[0] for p in points]
-    ys = [_xy(p)[1] for p in points]
-    ids = [list(p) for p in points]
-    figure.add_trace(
-        go.Scatter(  # 0: territory cells, edge to edge
-            x=xs,
-            y=ys,
-            customdata=ids,
-            mode="markers",
-            name="territories",
-            showlegend=False,
-            marker={"symbol": "square", "size": max(6, int(unit) + 1), "line": {"width": 0}},
-            hovertemplate="%{text}<extra></extra>",
-        )
-    )
-    figure.add_trace(
-        go.Scatter(  # 1: lattice lines
-            x=lines_x,
-            y=lines_y,
-            mode="lines",
-            name="lattice",
-            line={"color": "#9e9e9e", "width": 1},
-            hoverinfo="skip",
-            showlegend=False,
-        )
-    )
-    figure.add_trace(
-        go.Scatter(  # 2: territory borders and the island's edge
-            x=borders_x,
-            y=borders_y,
-            mode="lines",
-            name="borders",
-            line={"color": "#212121", "width": 3},
-            hoverinfo="skip",
-            showlegend=False,
-        )
-    )
-    figure.add_trace(
-        go.Scatter(  # 3: highlighted targets
-            x=[],
-            y=[],
-            mode="markers",
-            name="targets",
-            showlegend=False,
-            marker={
-                "symbol": "circle-open",
-                "size": min(26, unit * 0.7),
-                "color": TARGET,  # an open symbol is stroked in the marker's colour
-                "line": {"width": 4, "color": TARGET},
-            },
-            hovertemplate="%{text}<extra></extra>",
-        )
-    )
-    figure.add_trace(
-        go.Scatter(  # 4: pieces and towers
-            x=[],
-            y=[],
-            mode="markers+text",
-            name="pieces",
-            showlegend=False,
-            textfont={"size": 14},  # the rook on a tower; a piece has no text
-            hovertemplate="%{hovertext}<extra></extra>",
-        )
-    )
-    figure.add_trace(
-        go.Scatter(  # 5: territory letters
-            x=[],
-            y=[],
-            mode="text",
-            name="territory letters",
-            textfont={"color": "#212121", "size": 13},
-            hoverinfo="skip",
-            showlegend=False,
-        )
-    )
-    columns = range(board.width)
-    rows = range(board.height)
-    figure.add_trace(
-        go.Scatter(  # 6: column letters along the bottom, row numbers along the left
-            x=[float(c) for c in columns] + [-LABEL_OFFSET] * board.height,
-            y=[-(board.height - 1) - LABEL_OFFSET] * board.width + [-float(r) for r in rows],
-            text=[column_letter(c) for c in columns] + [str(board.height - r) for r in rows],
-            mode="text",
-            name="coordinates",
-            textfont={"color": "#616161", "size": 12},
-            hoverinfo="skip",
-            showlegend=False,
-        )
-    )
-    # the last move(s): not hoverable, so a click on a marked point reaches the point itself
-    figure.add_trace(
-        go.Scatter(  # 7: paths of the last steps and jumps
-            x=[],
-            y=[],
-            mode="lines",
-            name="last move",
-            line={"color": LAST, "width": 3, "dash": "dot"},
-            hoverinfo="skip",
-            showlegend=False,
-        )
-    )
-    figure.add_trace(
-        go.Scatter(  # 8: ghosts of the pieces and towers the last move(s) took off the board
-            x=[],
-            y=[],
-            mode="markers",
-            name="taken off",
-            opacity=0.35,
-            hoverinfo="skip",
-            showlegend=False,
-        )
-    )
-    figure.add_trace(
-        go.Scatter(  # 9: rings where the last move(s) put a piece or a tower
-            x=[],
-            y=[],
-            mode="markers",
-            name="arrived",
-            hoverinfo="skip",
-            showlegend=False,
-            marker={"symbol": "circle-open", "size": 33, "color": LAST, "line": {"width": 2.5, "color": LAST}},
-        )
-    )
-    figure.add_trace(
-        go.Scatter(  # 10: the path of the suggested move (Hint), dashed
-            x=[],
-            y=[],
-            mode="lines",
-            name="suggested move",
-            line={"color": HINT, "width": 4, "dash": "dash"},
-            hoverinfo="skip",
-            showlegend=False,
-        )
-    )
-    figure.add_trace(
-        go.Scatter(  # 11: stars on the points the suggested move names (from, to; a piece, tower or removal)
-            x=[],
-            y=[],
-            mode="markers",
-            name="suggested points",
-            hoverinfo="skip",
-            showlegend=False,
-            marker={"symbol": "star-open", "size": 38, "color": HINT, "line": {"width": 3, "color": HINT}},
-        )
-    )
-    figure.add_trace(
-        go.Scatter(  # 12: a jump being made: from the point it started on through each landing so far (not played)
-            x=[],
-            y=[],
-            mode="lines+markers",
-            name="jump so far",
-            line={"color": TARGET, "width": 3},
-            marker={"symbol": "circle-open", "size": 12, "color": TARGET, "line": {"width": 2, "color": TARGET}},
-            hoverinfo="skip",
-            showlegend=False,
-        )
-    )
+    columns, rows = range(board.width), range(board.height)
+    (lines_x, lines_y), (borders_x, borders_y) = _lines(board), _borders(board)
+    points = {
+        "territories": {
+            "x": [_xy(p)[0] for p in board.points],
+            "y": [_xy(p)[1] for p in board.points],
+            "customdata": [list(p) for p in board.points],
+            "marker": {"size": max(6, int(unit) + 1)},
+        },
+        "lattice": {"x": lines_x, "y": lines_y},
+        "borders": {"x": borders_x, "y": borders_y},
+        "targets": {"marker": {"size": min(26, unit * 0.7)}},
+        "coordinates": {  # column letters along the bottom, row numbers along the left
+            "x": [float(c) for c in columns] + [-LABEL_OFFSET] * board.height,
+            "y": [-(board.height - 1) - LABEL_OFFSET] * board.width + [-float(r) for r in rows],
+            "text": [column_letter(c) for c in columns] + [str(board.height - r) for r in rows],
+        },
+    }
+    figure.add_traces([_scatter(*spec, points.get(spec[0], {})) for spec in TRACES])
     figure.update_layout(
         title=title or None,
         width=width,
