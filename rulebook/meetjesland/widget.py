@@ -97,6 +97,78 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
+def _ring(symbol: str, size: float, width: float, colour: str = INK) -> dict[str, Any]:
+    """An open marker, stroked in ``colour`` (an open symbol takes the marker's colour, its width the line's)."""
+    return dict(symbol=symbol, size=size, color=colour, line=dict(width=width, color=colour))
+
+
+# a layer of marks (labels.py places them): a marker, then its text to the right of it, in bold
+MARKS = dict(
+    textposition="middle right",
+    textfont=dict(size=labels.MARK_PX, color=INK, weight="bold", family=labels.FONT, shadow="auto"),
+)
+
+# The map's layers over its borders, in drawing order (the board and the Explorer find them by name): each one's mode
+# and style; a layer shows nothing on hover unless its style says. map_figure puts the first three at the
+# territories and fills in the names; the board draws the rest (Board.draw).
+LAYERS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    # each territory's region halo, its ring, its point by owner; a click names its territory by its customdata
+    ("regions", "markers", dict(marker=dict(size=36, opacity=0.55, line=dict(width=0)))),
+    ("highlight", "markers", dict(marker=_ring("circle-open", 0, 4))),
+    (
+        "territories",
+        "markers+text",
+        dict(hoverinfo="text", textfont=dict(size=11), marker=dict(size=23, line=dict(width=1.5, color="#222222"))),
+    ),
+    # the names, placed by labels.py, a few with a leader line to their point; the font is the one whose widths
+    # labels.py counts, with a halo in the background colour over lines
+    ("leaders", "lines", dict(line=dict(color="#222222", width=1))),
+    ("names", "text", dict(textfont=dict(size=labels.NAME_PX, color="#222222", family=labels.FONT, shadow="auto"))),
+    # the last move(s): arrows from where an attack or a move came, rings round territories that changed hands, the
+    # ghosts of points lost in the shape and colour of their owner before with "−n", and the points gained ("+n")
+    (
+        "last move arrows",
+        "lines+markers",
+        dict(
+            line=dict(color=INK, width=2.5, dash="dot"), marker=dict(color=INK, angleref="previous", line=dict(width=0))
+        ),
+    ),
+    ("last move taken", "markers", dict(marker=_ring(*TAKEN_RING))),
+    ("last move losses", "markers+text", dict(MARKS, marker=dict(size=0, opacity=0.55, line=dict(width=1, color=INK)))),
+    ("last move gains", "markers+text", dict(MARKS, marker=dict(size=0))),
+    # the move Hint suggests: a dashed gold arrow from origin to target, or a gold star beside the territory to place
+    # on, with its words; and the chain planner's path (drawn by the Explorer): a dash-dot line, numbered
+    (
+        "hint",
+        "lines+markers",
+        dict(
+            line=dict(color=HINT_INK, width=5, dash="dash"),
+            marker=dict(color=HINT_INK, angleref="previous", line=dict(width=2, color=HINT_INK)),
+        ),
+    ),
+    (
+        "hint words",
+        "markers+text",
+        dict(MARKS, marker=dict(size=0, symbol="star", color=HINT_INK, line=dict(width=1, color=INK))),
+    ),
+    (
+        "planned path",
+        "lines+markers+text",
+        dict(
+            line=dict(color=INK, width=3, dash="dashdot"),
+            textposition="bottom right",
+            textfont=dict(size=12, color=INK, weight="bold", shadow="auto"),
+            marker=_ring("circle-open", 30, 2),
+        ),
+    ),
+)
+
+
+def _layer(name: str, mode: str, style: dict[str, Any], data: dict[str, Any]) -> go.Scatter:
+    """A layer of :data:`LAYERS`, with ``data`` (its points) merged into its style; empty without."""
+    return go.Scatter(x=[], y=[], mode=mode, hoverinfo="skip", name=name).update(style).update(data)
+
+
 def _border_traces(graph: Any) -> list[go.Scatter]:
     """The borders, one trace per kind of line: grey within a municipality, white between, thick blue canals."""
     traces = []
@@ -107,137 +179,23 @@ def _border_traces(graph: Any) -> list[go.Scatter]:
             if kind == line:
                 xs += [graph.nodes[a]["x"], graph.nodes[b]["x"], None]
                 ys += [graph.nodes[a]["y"], graph.nodes[b]["y"], None]
-        traces.append(
-            go.Scatter(
-                x=xs,
-                y=ys,
-                mode="lines",
-                line=dict(color=colour, width=width_px, dash=dash),
-                hoverinfo="skip",
-                name=f"{line} line",
-            )
-        )
+        style = dict(line=dict(color=colour, width=width_px, dash=dash))
+        traces.append(_layer(f"{line} line", "lines", style, dict(x=xs, y=ys)))
     return traces
 
 
-def _territory_traces(board: rules.Board) -> list[go.Scatter]:
-    """Each territory's region halo, its ring (drawn by ``Board.draw``), its point by owner, and the names (placed
-    by :mod:`labels`, a few with a leader line to their piece)."""
+def _layers(board: rules.Board) -> list[go.Scatter]:
+    """The layers of :data:`LAYERS`, the territories' at the territories (the names are the map's: map_figure's)."""
     graph = board.graph
     territories = board.territories
-    xs = [graph.nodes[t]["x"] for t in territories]
-    ys = [graph.nodes[t]["y"] for t in territories]
+    at = dict(x=[graph.nodes[t]["x"] for t in territories], y=[graph.nodes[t]["y"] for t in territories])
     colours = graph.graph["region_colours"]
-    return [
-        go.Scatter(
-            x=xs,
-            y=ys,
-            mode="markers",
-            hoverinfo="skip",
-            name="regions",
-            marker=dict(
-                size=36, color=[colours[board.region(t)] for t in territories], opacity=0.55, line=dict(width=0)
-            ),
-        ),
-        go.Scatter(
-            x=xs,
-            y=ys,
-            mode="markers",
-            hoverinfo="skip",
-            name="highlight",
-            marker=dict(size=0, symbol="circle-open", color=INK, line=dict(width=4, color=INK)),
-        ),
-        go.Scatter(
-            x=xs,
-            y=ys,
-            mode="markers+text",
-            name="territories",
-            customdata=list(territories),  # a click names its territory by this id
-            textfont=dict(size=11),
-            hoverinfo="text",
-            marker=dict(size=23, line=dict(width=1.5, color="#222222")),
-        ),
-        go.Scatter(x=[], y=[], mode="lines", hoverinfo="skip", name="leaders", line=dict(color="#222222", width=1)),
-        go.Scatter(
-            x=[],
-            y=[],
-            mode="text",
-            hoverinfo="skip",
-            name="names",
-            # the font whose widths labels.py counts; a halo in the background colour over lines
-            textfont=dict(size=labels.NAME_PX, color="#222222", family=labels.FONT, shadow="auto"),
-        ),
-    ]
-
-
-def _mark_trace(name: str, **marker: Any) -> go.Scatter:
-    """A layer of marks (labels.py places them): a marker, then its text to the right of it, in bold."""
-    return go.Scatter(
-        x=[],
-        y=[],
-        mode="markers+text",
-        hoverinfo="skip",
-        name=name,
-        textposition="middle right",
-        textfont=dict(size=labels.MARK_PX, color=INK, weight="bold", family=labels.FONT, shadow="auto"),
-        marker=dict(size=0, **marker),
-    )
-
-
-def _last_move_traces() -> list[go.Scatter]:
-    """The last move(s), drawn over the territories (empty until ``Board.draw`` fills them): arrows from where an
-    attack or a move came, rings round territories that changed hands, the ghosts of points lost in the shape and
-    colour of their owner before with "−n", and the points gained ("+n")."""
-    symbol, size, line_width = TAKEN_RING
-    return [
-        go.Scatter(
-            x=[],
-            y=[],
-            mode="lines+markers",
-            hoverinfo="skip",
-            name="last move arrows",
-            line=dict(color=INK, width=2.5, dash="dot"),
-            marker=dict(color=INK, angleref="previous", line=dict(width=0)),
-        ),
-        go.Scatter(
-            x=[],
-            y=[],
-            mode="markers",
-            hoverinfo="skip",
-            name="last move taken",
-            marker=dict(symbol=symbol, size=size, color=INK, line=dict(width=line_width, color=INK)),
-        ),
-        _mark_trace("last move losses", opacity=0.55, line=dict(width=1, color=INK)),
-        _mark_trace("last move gains"),
-    ]
-
-
-def _suggestion_traces() -> list[go.Scatter]:
-    """The move Hint suggests (a dashed gold arrow from origin to target, or a gold star beside the territory to
-    place on, with its words) and the chain planner's path (drawn by the Explorer): a dash-dot line, numbered."""
-    return [
-        go.Scatter(
-            x=[],
-            y=[],
-            mode="lines+markers",
-            hoverinfo="skip",
-            name="hint",
-            line=dict(color=HINT_INK, width=5, dash="dash"),
-            marker=dict(color=HINT_INK, angleref="previous", line=dict(width=2, color=HINT_INK)),
-        ),
-        _mark_trace("hint words", symbol="star", color=HINT_INK, line=dict(width=1, color=INK)),
-        go.Scatter(
-            x=[],
-            y=[],
-            mode="lines+markers+text",
-            hoverinfo="skip",
-            name="planned path",
-            line=dict(color=INK, width=3, dash="dashdot"),
-            textposition="bottom right",
-            textfont=dict(size=12, color=INK, weight="bold", shadow="auto"),
-            marker=dict(symbol="circle-open", size=30, color=INK, line=dict(width=2, color=INK)),
-        ),
-    ]
+    points = {
+        "regions": dict(at, marker=dict(color=[colours[board.region(t)] for t in territories])),
+        "highlight": at,
+        "territories": dict(at, customdata=list(territories)),
+    }
+    return [_layer(name, mode, style, points.get(name, {})) for name, mode, style in LAYERS]
 
 
 def map_labels(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -> labels.MapLabels:
@@ -267,9 +225,7 @@ def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -
             template="none",
         )
     )
-    figure.add_traces(
-        _border_traces(state.board.graph) + _territory_traces(state.board) + _last_move_traces() + _suggestion_traces()
-    )
+    figure.add_traces(_border_traces(state.board.graph) + _layers(state.board))
     layout = map_labels(state, width, height)
     figure.update_traces(selector={"name": "names"}, **names_layer(layout, layout.names))
     figure.update_traces(selector={"name": "leaders"}, **leaders_layer(layout, layout.names))
