@@ -7,19 +7,17 @@ It follows the board it is given (redrawn after every move, from ``board.state``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from .. import markup
+from ..ui import Table  # the type of this game's widget.Board, which this module never imports
 from ..views import ChartView
 from . import advisor, charts, odds
 from .narrate import player_label
 from .rules import FULL_DECK, describe_cards
-
-if TYPE_CHECKING:
-    from .widget import Board
 
 __all__ = ["Explorer"]
 
@@ -31,7 +29,7 @@ class Explorer(widgets.VBox):
 
     It follows the board: redrawn after every move, from ``board.state`` (the position shown, also in a replay)."""
 
-    def __init__(self, board: Board, *, width: int = 340) -> None:
+    def __init__(self, board: Table, *, width: int = 340) -> None:
         self.board = board
         self.width = width
         self.height = 300 if width <= 400 else 340

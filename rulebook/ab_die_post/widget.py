@@ -3,8 +3,8 @@ draw odds, the marble, hurricane damage and the scoring track; played with butto
 
 The widget only renders the state and sends moves through ``check``/``apply`` (via :class:`rulebook.ui.Table`).
 Everything it shows is said in players' words: fields by lane, river section and number, odds as percentages.
-The board's picture is built here (:func:`track_figure`, :func:`board_figure`) and drawn on a
-:class:`rulebook.views.BoardView`; its HTML comes from the templates in ``templates/``.
+The board's picture is the track of :func:`.charts.track_figure` with the live layers above it (:func:`board_figure`),
+drawn on a :class:`rulebook.views.BoardView`; its HTML comes from the templates in ``templates/``.
 """
 
 from __future__ import annotations
@@ -23,10 +23,9 @@ from ..session import Bot
 from ..ui import Table
 from ..views import BoardView, trace
 from . import advisor, odds
-from .charts import BACKGROUND, LANE_SYMBOL, RIVER
+from .charts import BACKGROUND, ENDS, FIELDS, PASSENGER, RIVER, track_figure
 from .narrate import PLAYER_NAME, player_label
 from .rules import (
-    LANES,
     CardDrawn,
     DrawCard,
     Fly,
@@ -87,21 +86,17 @@ PALETTES: dict[str, list[str]] = {
 
 # The board fits beside the app's side panel: figure and controls column within 880 x 680 pixels.
 FIGURE_SIZE = 490
-# The fields' numbers at 11 px, the least any text of the board has; the disc holds two digits of them. Fields along
-# a lane lie 20 px apart on the live board, so their discs never touch.
-FIELD_FONT, FIELD_SIZE = 11, 18
 COLUMN_WIDTH = "370px"
 
 # The traces a click answers on; each point's id is its field (customdata): a track field, the start or the airport.
-FIELDS, TARGETS, ROUTE, GHOSTS, SUGGESTED, PLANES = (
-    "fields",
+# (the track's own traces, FIELDS, PASSENGER and ENDS, are named in charts.py, which draws the track)
+TARGETS, ROUTE, GHOSTS, SUGGESTED, PLANES = (
     "legal targets",
     "last move",
     "where planes were",
     "suggested move (Hint)",
     "planes",
 )
-PASSENGER, ENDS = "passenger fields", "start / airport"
 # Every trace the page's pointer answers (those with hover text): a click goes to the point nearest it, the one drawn
 # on top on a tie, so a click on the airport's ring under a plane, the airport's square or a ghost is still a click
 # on that field (issue 26.1: the airport's ring answered nothing when another mark took the click).
@@ -171,166 +166,6 @@ def _short_hint(move: Any) -> str:
 
 
 # --- the board's picture ------------------------------------------------------------------------------------
-
-
-def river_lines(track: Track) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    """Segments across the three lanes where one river section ends and the next begins."""
-    graph = track.graph
-    lines = []
-    for section in range(1, track.sections):
-        points = []
-        for lane in LANES:
-            last = [n for n, d in graph.nodes(data=True) if d["lane"] == lane and d["section"] == section]
-            first = [n for n, d in graph.nodes(data=True) if d["lane"] == lane and d["section"] == section + 1]
-            a = max(last, key=lambda n: graph.nodes[n]["step"])
-            b = min(first, key=lambda n: graph.nodes[n]["step"])
-            points.append(
-                ((graph.nodes[a]["x"] + graph.nodes[b]["x"]) / 2, (graph.nodes[a]["y"] + graph.nodes[b]["y"]) / 2)
-            )
-        (x0, y0), (x1, y1) = points[0], points[-1]
-        stretch = 0.12
-        lines.append(
-            ((x0 - stretch * (x1 - x0), y0 - stretch * (y1 - y0)), (x1 + stretch * (x1 - x0), y1 + stretch * (y1 - y0)))
-        )
-    return lines
-
-
-def _add_links(figure: go.Figure, track: Track) -> None:
-    """The lane links solid, the cross-links dotted: one trace each."""
-    graph = track.graph
-    for kind, style in (
-        ("lane", {"color": "#777777", "width": 2}),
-        ("cross", {"color": "#bbbbbb", "width": 1, "dash": "dot"}),
-    ):
-        xs: list[Any] = []
-        ys: list[Any] = []
-        for a, b, data in graph.edges(data=True):
-            if data["kind"] == kind:
-                xs += [graph.nodes[a]["x"], graph.nodes[b]["x"], None]
-                ys += [graph.nodes[a]["y"], graph.nodes[b]["y"], None]
-        figure.add_scatter(x=xs, y=ys, mode="lines", line=style, hoverinfo="skip", name=f"{kind} links")
-
-
-def _add_rivers(figure: go.Figure, track: Track) -> None:
-    """The rivers between the sections, one trace (its legend entry shows or hides them all), each named."""
-    xs: list[float | None] = []
-    ys: list[float | None] = []
-    for number, ((x0, y0), (x1, y1)) in enumerate(river_lines(track), start=1):
-        xs += [x0, x1, None]
-        ys += [y0, y1, None]
-        # the name just beyond the outer end, drawn above the fields (a trace's text went under the field markers)
-        figure.add_annotation(
-            x=x1 + 0.09 * (x1 - x0),
-            y=y1 + 0.09 * (y1 - y0),
-            text=f"river {number}",
-            showarrow=False,
-            font={"size": 11, "color": "#1f4e9c"},
-            bgcolor=BACKGROUND,
-        )
-    figure.add_scatter(x=xs, y=ys, mode="lines", line={"color": RIVER, "width": 5}, hoverinfo="skip", name="river")
-
-
-def _add_fields(figure: go.Figure, track: Track) -> None:
-    """The lane fields, shaped by lane and numbered along it, with a legend entry per lane."""
-    graph = track.graph
-    fields = [n for n, d in graph.nodes(data=True) if d["kind"] == "field"]
-    # Each field shows its number along its lane in the section, the number the texts use ("section 2, field 5").
-    figure.add_scatter(
-        x=[graph.nodes[n]["x"] for n in fields],
-        y=[graph.nodes[n]["y"] for n in fields],
-        mode="markers+text",
-        customdata=fields,
-        text=[str(graph.nodes[n]["step"]) for n in fields],
-        textfont={"size": FIELD_FONT, "color": "#333333"},
-        textposition="middle center",
-        hovertext=[graph.nodes[n]["label"] for n in fields],
-        hoverinfo="text",
-        name=FIELDS,
-        showlegend=False,
-        marker={
-            "size": FIELD_SIZE,
-            "color": "#ffffff",
-            "line": {"color": "#444444", "width": 1.2},
-            "symbol": [LANE_SYMBOL[graph.nodes[n]["lane"]] for n in fields],
-        },
-    )
-    # a legend entry per lane: the fields' shapes tell the lanes apart without colour
-    for lane in LANES:
-        figure.add_scatter(
-            x=[None],
-            y=[None],
-            mode="markers",
-            name=f"{lane} lane",
-            hoverinfo="skip",
-            marker={
-                "size": 12,
-                "color": "#ffffff",
-                "line": {"color": "#444444", "width": 1.2},
-                "symbol": LANE_SYMBOL[lane],
-            },
-        )
-
-
-def _add_landmarks(figure: go.Figure, track: Track) -> None:
-    """The passenger fields, the start field and the airport."""
-    graph = track.graph
-    passenger = list(track.passenger_fields)
-    figure.add_scatter(
-        x=[graph.nodes[n]["x"] for n in passenger],
-        y=[graph.nodes[n]["y"] for n in passenger],
-        mode="markers+text",
-        text=["", "passenger"],
-        textposition="top right",
-        hoverinfo="text",
-        name=PASSENGER,
-        customdata=passenger,
-        hovertext=["passenger field (ADP-8.1)"] * len(passenger),
-        marker={"size": 19, "symbol": "star-open", "color": "#000000", "line": {"width": 2}},
-    )
-    ends = ["start", "airport"]
-    figure.add_scatter(
-        x=[graph.nodes[n]["x"] for n in ends],
-        y=[graph.nodes[n]["y"] for n in ends],
-        mode="markers+text",
-        # the airport is ringed by the inner lane, whose numbers a word under it would cover: its sign sits inside
-        text=["START", "\u2708"],
-        textposition=["bottom center", "middle center"],
-        hoverinfo="text",
-        name=ENDS,
-        hovertext=["start field", "airport"],
-        customdata=ends,
-        marker={"size": 30, "symbol": "square", "color": "#dddddd", "line": {"color": "#000000", "width": 2}},
-    )
-
-
-def track_figure(track: Track, width: int = 640, height: int = 600) -> go.Figure:
-    """The track: lane links solid, cross-links dotted, fields shaped by lane, rivers, passenger, start, airport.
-
-    The live board draws it (:func:`board_figure`), and the notebook's static track charts draw on it."""
-    figure = go.Figure(
-        layout=go.Layout(
-            width=width,
-            height=height,
-            margin={"l": 5, "r": 5, "t": 35, "b": 5},
-            showlegend=True,
-            dragmode=False,
-            legend={"orientation": "h", "y": -0.02, "font": {"size": 11}},
-            plot_bgcolor=BACKGROUND,
-            clickmode="event",
-            xaxis={"visible": False, "scaleanchor": "y"},
-            yaxis={"visible": False},
-            title={"text": "Ab die Post! - the track (proposed default, see ADP-C1)", "x": 0.5, "font": {"size": 14}},
-        )
-    )
-    _add_links(figure, track)
-    _add_rivers(figure, track)
-    _add_fields(figure, track)
-    _add_landmarks(figure, track)
-    # room on both sides for the labels at the rivers' outer ends (plotly sizes the axes by the points alone)
-    xs = [data["x"] for _, data in track.graph.nodes(data=True)]
-    pad = 0.11 * (max(xs) - min(xs))
-    figure.update_xaxes(range=[min(xs) - pad, max(xs) + pad])
-    return figure
 
 
 def _add_live_layers(figure: go.Figure) -> None:

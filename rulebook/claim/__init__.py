@@ -6,7 +6,7 @@ The engine verbs are those of every game in the rulebook (``new_game``, ``legal_
 """
 
 from ..core import IllegalMove
-from .diagram import FIGURE_NUMBERS, figure, from_diagram, play_figure, to_diagram
+from .diagram import FIGURE_NUMBERS, figure, from_diagram, from_json, play_figure, to_diagram, to_json
 from .narrate import narrate
 from .rules import (
     RULES_VERSION,
@@ -28,7 +28,6 @@ from .rules import (
     check,
     conquerable,
     fixed_layout,
-    from_json,
     island,
     legal_moves,
     load_sections,
@@ -38,7 +37,6 @@ from .rules import (
     points_graph,
     random_layout,
     territory_summary,
-    to_json,
 )
 
 __all__ = [

@@ -11,10 +11,13 @@ otherwise, in ``rulebook.study.run(game, seats, games, seed=1000)`` (seats rotat
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .diagram import start_from_setup
+from .narrate import captures_text, name
 from .rules import (
     DIRECTIONS,
     EMPTY,
@@ -32,7 +35,9 @@ from .rules import (
     captures_of,
     conquerable,
     legal_moves,
+    new_game,
     outcome,
+    teams_of,
 )
 
 Bot = Callable[[State, random.Random], Any]
@@ -165,8 +170,6 @@ def play_game(state: State, bots: Sequence[Bot], rng: random.Random, max_moves: 
 
 def play_games(players: int, count: int, seed: int, seat_bots: Sequence[Bot] | None = None) -> list[State]:
     """``count`` finished games on the fixed island, game ``i`` seeded with ``seed + i`` (bots default to greedy)."""
-    from .rules import new_game
-
     finished = []
     for index in range(count):
         rng = random.Random(seed + index)
@@ -178,8 +181,6 @@ def play_games(players: int, count: int, seed: int, seat_bots: Sequence[Bot] | N
 def greedy_vs_random(count: int, seed: int, players: int = 2) -> tuple[int, int]:
     """Games won by the greedy side against random players: game ``i`` uses seed ``seed + i`` and the greedy
     side alternates between the two sides (seats 0/2 and 1/3 with four players). Returns (wins, games)."""
-    from .rules import new_game
-
     wins = 0
     for index in range(count):
         greedy_side = index % 2
@@ -199,10 +200,6 @@ def play_until_battle(state: State, rng: random.Random, bot: Bot | None = None) 
 
 def game_record(final: State) -> list[dict[str, Any]]:
     """Replay a finished game: one row per battle turn with the mover, captures made and towers per side after it."""
-    import json
-
-    from .rules import start_from_setup, teams_of
-
     state = start_from_setup(json.loads(final.setup))
     sides = teams_of(state.players)
     rows: list[dict[str, Any]] = []
@@ -392,9 +389,9 @@ def strong_player(state: State, rng: random.Random, turns: int = 2, node_limit: 
 def make_strong_player(turns: int = 2, node_limit: int = 6000) -> Bot:
     """A strong player with a smaller (or larger) search: ``turns`` turns ahead, at most ``node_limit`` positions per
     move (the levels a set-up can offer; ``make_strong_player()`` plays as :func:`strong_player`)."""
-    for name, value in (("turns", turns), ("node_limit", node_limit)):
+    for setting, value in (("turns", turns), ("node_limit", node_limit)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ValueError(f"{name}: a whole number from 1, not {value!r}")
+            raise ValueError(f"{setting}: a whole number from 1, not {value!r}")
 
     def player(state: State, rng: random.Random) -> Any:
         return strong_player(state, rng, turns=turns, node_limit=node_limit)
@@ -447,14 +444,8 @@ def _presence(state: State, territory: str, player: int, grid: Sequence[str] | N
 def _safety(after: State, point: Point, player: int, what: str) -> str:
     danger = exposure(after, point, player)
     if danger:
-        return f"the {what} on {_name(after, point)} could be captured next turn"
-    return f"the {what} on {_name(after, point)} cannot be captured by a single step next turn"
-
-
-def _name(state: State, point: Point) -> str:
-    from .narrate import name
-
-    return name(state, point)
+        return f"the {what} on {name(after, point)} could be captured next turn"
+    return f"the {what} on {name(after, point)} cannot be captured by a single step next turn"
 
 
 def _reply_line(after: State, player: int) -> str:
@@ -494,8 +485,6 @@ def _reply_line(after: State, player: int) -> str:
 def explain(state: State, move: Any) -> str:
     """Why a move is good, in players' words: what it captures, conquers or builds, whether the piece stands safe,
     and (in the battle) what is left after the enemy's best reply, as the strong player sees it."""
-    from .narrate import captures_text
-
     player = state.turn
     if isinstance(move, Place):
         territory = state.island.territory[move.point]
@@ -546,7 +535,7 @@ def explain(state: State, move: Any) -> str:
         if after.result is not None:
             return text + ": this wins the game."
         if exposure(state, move.origin, player) and not exposure(after, move.destination, player):
-            text += f"; it takes the piece on {_name(state, move.origin)} out of danger"
+            text += f"; it takes the piece on {name(state, move.origin)} out of danger"
         else:
             text += "; " + _safety(after, move.destination, player, "piece")
         shielded = [
@@ -559,7 +548,7 @@ def explain(state: State, move: Any) -> str:
             and not exposure(after, point, player)
         ]
         if shielded:
-            named = [f"the {'tower' if state.is_tower(p) else 'piece'} on {_name(state, p)}" for p in shielded]
+            named = [f"the {'tower' if state.is_tower(p) else 'piece'} on {name(state, p)}" for p in shielded]
             text += f"; it shields {' and '.join(named)} from capture"
         return text + _reply_line(after, player) + "."
     if isinstance(move, Stop):

@@ -1,4 +1,5 @@
-"""Claim positions as text: ``from_diagram`` / ``to_diagram`` (headers, territory grid, piece grid).
+"""Claim positions as text: ``from_diagram`` / ``to_diagram`` (headers, territory grid, piece grid), and the save
+files (``to_json`` / ``from_json``), whose set-up may be a diagram.
 
 ::
 
@@ -23,22 +24,30 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from typing import Any
 
-from ..core import Outcome
+from ..core import Outcome, dump_game, load_game, replay_saved
 from .rules import (
     COLOURS,
     EMPTY,
+    GAME,
     LETTERS,
+    MOVE_CLASSES,
     NO_POINT,
     PIECES_EACH,
     REMOVALS_EACH,
+    RULES_VERSION,
     TOWERS_EACH,
     Config,
+    Jump,
     PlaceTower,
     State,
+    Step,
     _removable,
+    apply,
     island,
     legal_moves,
+    new_game,
     short,
     stalled_outcome,
     teams_of,
@@ -318,8 +327,6 @@ class Figure:
 
 
 def _figure_moves() -> dict[str, tuple]:
-    from .rules import Jump, PlaceTower, Step
-
     return {
         "jump": (Jump((4, 0), ((4, 2), (2, 2), (2, 4))),),
         "1": (Step((2, 1), (2, 2)),),
@@ -399,11 +406,43 @@ FIGURE_NUMBERS = tuple(_FIGURE_TEXT)
 
 def play_figure(number: str | int) -> tuple[State, State]:
     """A figure's position before and after its moves are played through the engine."""
-    from .rules import apply
-
     shown = figure(number)
     before = from_diagram(shown.before)
     after = before
     for move in shown.moves:
         after = apply(after, move)
     return before, after
+
+
+# --- save files ----------------------------------------------------------------------------------------------
+# here, not in rules.py: a save may start from a diagram, and the diagram reader builds on the rules
+
+
+def to_json(state: State) -> str:
+    """The game as set-up plus move log (replayed by :func:`from_json`)."""
+    return dump_game(GAME, RULES_VERSION, json.loads(state.setup), state.history)
+
+
+def from_json(text: str | bytes) -> State:
+    """The game saved by :func:`to_json`; malformed or illegal content raises ``ValueError``."""
+    setup, history = load_game(text, GAME, RULES_VERSION)
+    start = start_from_setup(setup)
+    return replay_saved(start, history, MOVE_CLASSES, apply)
+
+
+def start_from_setup(setup: dict[str, Any]) -> State:
+    """The starting state a save file's set-up describes (a new game, or a diagram)."""
+    config = Config.from_dict(setup.get("config", {}))
+    if "diagram" in setup:
+        if not isinstance(setup["diagram"], str):
+            raise ValueError("saved game: setup.diagram must be text")
+        return from_diagram(setup["diagram"], config=config)
+    keys = {"players", "seed", "assembly", "config", "colours"}
+    if set(setup) != keys:
+        missing, extra = sorted(keys - set(setup)), set(setup) - keys
+        unexpected = f", unexpected {short(min(extra))}" if extra else ""  # one named, not a million listed
+        raise ValueError(f"saved game: setup needs exactly {sorted(keys)} (missing {missing}{unexpected})")
+    colours = setup["colours"]
+    if not isinstance(colours, list):
+        raise ValueError("saved game: setup.colours must be a list")  # noqa: TRY004 - malformed input is a ValueError here
+    return new_game(setup["players"], setup["seed"], assembly=setup["assembly"], config=config, colours=colours)

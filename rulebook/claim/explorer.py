@@ -5,15 +5,15 @@ jump, and what that player could capture now.  Claim has no dice, so every numbe
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ipywidgets as widgets
 
 from .. import markup
+from ..ui import Table  # the type of this game's widget.Board, which this module never imports
+from .narrate import GLYPH, captures_text, in_board_names, name
 from .rules import State
-
-if TYPE_CHECKING:
-    from .widget import Board
+from .threats import capture_moves, threats
 
 SHOWN_CAPTURES = 6  # the player's own captures listed; the rest are counted
 
@@ -25,7 +25,7 @@ class Explorer(widgets.VBox):
 
     title = "Threats"  # what this explorer shows (the app's tab is named "Odds" for every game)
 
-    def __init__(self, board: Board, width: int = 320) -> None:  # 320 px: inside the app's 360 px tab with its padding
+    def __init__(self, board: Table, width: int = 320) -> None:  # 320 px: inside the app's 360 px tab with its padding
         self.board = board
         state = board.state
         people = [seat for seat in range(state.players) if seat not in board.bots]
@@ -56,8 +56,6 @@ class Explorer(widgets.VBox):
 
     def update(self, _board: Any = None) -> None:
         """Show the threats in the position the board shows, for the chosen player."""
-        from .widget import GLYPH
-
         state = self.board.state
         seat = self.player.value
         colour = state.colours[seat]
@@ -72,10 +70,6 @@ def _count(number: int, thing: str) -> str:
 
 def threats_html(state: State, seat: int) -> markup.Markup:
     """The explorer's text for one player: exact counts, places named as on the board's edges."""
-    from .narrate import captures_text, name
-    from .threats import capture_moves, threats
-    from .widget import readable
-
     height = state.island.height
     colour = state.colours[seat].capitalize()
     values: dict[str, Any] = {"colour": colour, "battle": state.phase == "battle" and state.result is None}
@@ -99,13 +93,13 @@ def threats_html(state: State, seat: int) -> markup.Markup:
             for attacker in attackers:
                 by_move[attacker] = by_move.get(attacker, 0) + 1
         values["attacks"] = [
-            (state.colours[enemy].capitalize(), readable(str(move), height), taken)
+            (state.colours[enemy].capitalize(), in_board_names(str(move), height), taken)
             for (enemy, move), taken in sorted(by_move.items(), key=lambda item: -item[1])
         ]
     mine = capture_moves(state, seat)
     values["moves"] = _count(len(mine), "move")
     values["captures"] = [
-        (readable(str(move), height), captures_text(state, taken)) for move, taken in mine[:SHOWN_CAPTURES]
+        (in_board_names(str(move), height), captures_text(state, taken)) for move, taken in mine[:SHOWN_CAPTURES]
     ]
     values["more"] = max(0, len(mine) - SHOWN_CAPTURES)
     return markup.render("threats.html", package=__package__, **values)

@@ -6,6 +6,7 @@ Points are named the way the board labels its edges: a column letter, then a row
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .rules import (
@@ -24,6 +25,27 @@ from .rules import (
     conquerable,
     legal_moves,
 )
+
+GLYPH = {"red": "\u25cf", "blue": "\u25a0", "yellow": "\u25c6", "green": "\u25b2"}  # the pieces' shapes, in text
+_POINT_TEXT = r"\((-?\d+), (-?\d+)\)"
+_MOVEMENT_TEXT = re.compile(rf"\b(step|jump) ({_POINT_TEXT})((?: -> {_POINT_TEXT})+)")
+
+
+def in_board_names(text: str, height: int) -> str:
+    """An engine text with its points as players name them: on an island of 11 rows, ``step (2, 1) -> (2, 2)``
+    reads ``step from B9 to C9``."""
+
+    def name(match: re.Match[str]) -> str:
+        return point_name((int(match.group(1)), int(match.group(2))), height)
+
+    def movement(match: re.Match[str]) -> str:
+        points = [name(found) for found in re.finditer(_POINT_TEXT, match.group(0))]
+        return f"{match.group(1)} from {points[0]} to " + ", then to ".join(points[1:])
+
+    text = _MOVEMENT_TEXT.sub(movement, text)
+    text = re.sub(_POINT_TEXT, name, text)
+    text = text.replace(" -> ", " to ")
+    return re.sub(r"(Refused by [A-Z]+-[\w.]+: )Claim: ", r"\1", text)
 
 
 def column_letter(column: int) -> str:

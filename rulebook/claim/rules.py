@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..boards import graphs_dir
-from ..core import IllegalMove, Outcome, describe, dump_game, load_game, replay_saved, seeded
+from ..core import IllegalMove, Outcome, describe, seeded
 
 if TYPE_CHECKING:  # imported where a graph is asked for (views, summaries): play and set-up never need it
     import networkx as nx
@@ -1756,41 +1756,6 @@ def _describe(state: State, point: Point) -> str:
 def captures_of(state: State, move: Step | Jump) -> tuple[Point, ...]:
     """The pieces and towers a legal step or jump would capture (for highlighting and bots)."""
     return _captures_after(state, move, state.turn)
-
-
-# --- save files ----------------------------------------------------------------------------------------------
-
-
-def to_json(state: State) -> str:
-    """The game as set-up plus move log (replayed by :func:`from_json`)."""
-    return dump_game(GAME, RULES_VERSION, json.loads(state.setup), state.history)
-
-
-def from_json(text: str | bytes) -> State:
-    """The game saved by :func:`to_json`; malformed or illegal content raises ``ValueError``."""
-    setup, history = load_game(text, GAME, RULES_VERSION)
-    start = start_from_setup(setup)
-    return replay_saved(start, history, MOVE_CLASSES, apply)
-
-
-def start_from_setup(setup: dict[str, Any]) -> State:
-    """The starting state a save file's set-up describes (a new game, or a diagram)."""
-    config = Config.from_dict(setup.get("config", {}))
-    if "diagram" in setup:
-        from .diagram import from_diagram
-
-        if not isinstance(setup["diagram"], str):
-            raise ValueError("saved game: setup.diagram must be text")
-        return from_diagram(setup["diagram"], config=config)
-    keys = {"players", "seed", "assembly", "config", "colours"}
-    if set(setup) != keys:
-        missing, extra = sorted(keys - set(setup)), set(setup) - keys
-        unexpected = f", unexpected {short(min(extra))}" if extra else ""  # one named, not a million listed
-        raise ValueError(f"saved game: setup needs exactly {sorted(keys)} (missing {missing}{unexpected})")
-    colours = setup["colours"]
-    if not isinstance(colours, list):
-        raise ValueError("saved game: setup.colours must be a list")  # noqa: TRY004 - malformed input is a ValueError here
-    return new_game(setup["players"], setup["seed"], assembly=setup["assembly"], config=config, colours=colours)
 
 
 def moves_from(state: State, origin: Point) -> tuple[Step | Jump, ...]:

@@ -13,7 +13,6 @@ write points as (row, column), are put into those names before the page shows th
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any, NamedTuple
 
 import ipywidgets as widgets
@@ -24,8 +23,9 @@ from ..core import quote
 from ..ui import Table
 from ..views import BoardView, trace
 from . import bots as claim_bots
+from .diagram import figure as rules_figure  # a figure of the rules as data (a name the figures here use)
 from .diagram import from_diagram
-from .narrate import column_letter, point_name, taken_off
+from .narrate import GLYPH, column_letter, in_board_names, point_name, taken_off
 from .rules import (
     Island,
     Jump,
@@ -37,6 +37,7 @@ from .rules import (
     State,
     Step,
     Stop,
+    apply,
     captures_of,
     check,
     conquerable,
@@ -63,7 +64,7 @@ PALETTES: dict[str, list[str]] = {
 # both dark in grey: a circle and a triangle, not a circle and a hexagon). Pieces carry no letter: "b" and "r" would
 # read as the territories' letters a-e. A tower is larger, thickly outlined and carries a rook.
 SYMBOL = {"red": "circle", "blue": "square", "yellow": "diamond", "green": "triangle-up"}
-GLYPH = {"red": "\u25cf", "blue": "\u25a0", "yellow": "\u25c6", "green": "\u25b2"}  # the same shapes in text
+# GLYPH, the same shapes in text, is narrate's (the explorer writes them too)
 TOWER_MARK = "\u265c"  # the rook on a tower (a piece has no mark)
 PIECE_SIZE, TOWER_SIZE = 19, 27
 
@@ -77,28 +78,10 @@ MARGIN = 4
 LEFT, RIGHT, TOP, BOTTOM = 1.35, 0.6, 0.6, 1.35
 LABEL_OFFSET = 0.95
 
+readable = in_board_names  # the old name of narrate.in_board_names, imported by tests
+
 # the traces a click answers on: each point's id is its customdata, the point's [row, column]
 CLICKABLE = ("territories", "targets", "pieces")
-
-_POINT = r"\((-?\d+), (-?\d+)\)"
-_MOVEMENT = re.compile(rf"\b(step|jump) ({_POINT})((?: -> {_POINT})+)")
-
-
-def readable(text: str, height: int) -> str:
-    """An engine text with its points as players name them: on an island of 11 rows, ``step (2, 1) -> (2, 2)``
-    reads ``step from B9 to C9``."""
-
-    def name(match: re.Match[str]) -> str:
-        return point_name((int(match.group(1)), int(match.group(2))), height)
-
-    def movement(match: re.Match[str]) -> str:
-        points = [name(found) for found in re.finditer(_POINT, match.group(0))]
-        return f"{match.group(1)} from {points[0]} to " + ", then to ".join(points[1:])
-
-    text = _MOVEMENT.sub(movement, text)
-    text = re.sub(_POINT, name, text)
-    text = text.replace(" -> ", " to ")
-    return re.sub(r"(Refused by [A-Z]+-[\w.]+: )Claim: ", r"\1", text)
 
 
 def _xy(point: Point) -> tuple[float, float]:
@@ -778,7 +761,7 @@ class Board(Table):
 
     def move_text(self, move: Any) -> str:
         """A move in the words the board uses (its points named as on the board's edges)."""
-        return readable(str(move), self.state.island.height)
+        return in_board_names(str(move), self.state.island.height)
 
     def describe_player(self, player: int | None) -> str:
         return "Nobody" if player is None else self.state.colours[player].capitalize()
@@ -862,7 +845,7 @@ class Board(Table):
 
     def redraw(self) -> None:
         # the engine's texts (moves, refusals) write points as (row, column): shown with the board's names
-        self.message = readable(self.message, self.state.island.height)
+        self.message = in_board_names(self.message, self.state.island.height)
         super().redraw()
 
     # -- drawing -------------------------------------------------------------------------------------------
@@ -965,10 +948,7 @@ def figure_pair(number: str | int, width: int = 860) -> go.Figure:
     The caption is the notebook's, beside the picture; the picture carries no caption of its own."""
     from plotly.subplots import make_subplots
 
-    from .diagram import figure
-    from .rules import apply
-
-    shown = figure(number)
+    shown = rules_figure(number)
     before = from_diagram(shown.before)
     steps = []
     state = before

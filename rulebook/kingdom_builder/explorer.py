@@ -7,17 +7,15 @@ It follows the board (``board.listeners``) and reads the position it shows, ``bo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ipywidgets as widgets
 
 from ..markup import Markup, render
+from ..ui import Table  # the type of this game's widget.Board, which this module never imports
 from ..views import ChartView
 from . import charts, odds, rules
 from .rules import COLOURS, State
-
-if TYPE_CHECKING:
-    from .widget import Board
 
 
 def odds_html(state: State, player: int, k: int) -> Markup:
@@ -65,7 +63,7 @@ class Explorer(widgets.VBox):
 
     It follows the board: it redraws after every move and every replay step, from ``board.state``."""
 
-    def __init__(self, board: Board, *, width: int = 340, chart_height: int = 300) -> None:
+    def __init__(self, board: Table, *, width: int = 340, chart_height: int = 300) -> None:
         self.board = board
         self.width, self.chart_height = width, chart_height
         self._build_controls(board, width)
@@ -91,7 +89,7 @@ class Explorer(widgets.VBox):
         self._updating = False
         self.update()
 
-    def _build_controls(self, board: Board, width: int) -> None:
+    def _build_controls(self, board: Table, width: int) -> None:
         """Whose odds, how many turns ahead, and which terrain's hexes to count (and ring on the board)."""
         state = board.state
         people = [p for p in range(state.players) if p not in board.bots]

@@ -10,19 +10,17 @@ shows them.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from .. import markup
+from ..ui import Table  # the type of this game's widget.Board, which this module never imports
 from ..views import ChartView, trace
 from . import charts
 from .odds import CHAIN_TARGETS, AttackOdds, attack_odds, chain_odds
 from .rules import Attack, State
-
-if TYPE_CHECKING:
-    from .widget import Board
 
 MAX_POINTS = 100  # the calculator's inputs: up to 100 points a side
 MAX_CHAIN_STAKE = 1000
@@ -77,7 +75,7 @@ class Explorer(widgets.VBox):
     """The attack calculator and the chain planner, in one column ``width`` px wide (340 in the app's panel; a
     notebook may pass more for bigger charts)."""
 
-    def __init__(self, board: Board, *, width: int = PANEL_WIDTH, chart_height: int = 300) -> None:
+    def __init__(self, board: Table, *, width: int = PANEL_WIDTH, chart_height: int = 300) -> None:
         super().__init__()
         self.board = board
         self.width, self.chart_height = width, chart_height
