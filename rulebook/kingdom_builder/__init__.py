@@ -1,7 +1,7 @@
 """Kingdom Builder (base game): the engine's verbs, scoring and save files (:mod:`.rules`), text diagrams
 (:mod:`.diagram`), moves told in words (:mod:`.narrate`)."""
 
-from .diagram import from_diagram, position, terrain_diagram, to_diagram
+from .diagram import from_diagram, from_json, position, terrain_diagram, to_diagram, to_json
 from .narrate import marks, move_words, narrate
 from .rules import (
     CARDS_PER_TERRAIN,
@@ -25,13 +25,11 @@ from .rules import (
     castle_scores,
     chance_outcomes,
     check,
-    from_json,
     legal_moves,
     new_game,
     outcome,
     score,
     scoring_hexes,
-    to_json,
     view,
 )
 

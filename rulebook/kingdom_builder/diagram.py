@@ -1,22 +1,27 @@
 """Kingdom Builder positions as text (``from_diagram`` / ``to_diagram``).
 
 A diagram is three header lines (sections, cards, players) and 20 rows of 20 characters, ``.`` or the digit of the
-player whose settlement stands there (KB-C2). Save files (``to_json`` / ``from_json``) live in :mod:`.rules`, as in
-every game; they are exported here too, where they were first defined.
+player whose settlement stands there (KB-C2). The save files (``to_json`` / ``from_json``) are read and written here
+too: a save's set-up may be a diagram.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .. import core
 from .rules import (
     CARDS_PER_TERRAIN,
     COLUMNS,
     FIRST_GAME_CARDS,
     FIRST_GAME_SECTIONS,
+    GAME,
+    MOVE_CLASSES,
     ROWS,
+    RULES_VERSION,
     SETTLEMENTS,
     TERRAINS,
     Config,
@@ -25,10 +30,10 @@ from .rules import (
     _check_sections,
     _index,
     _initial,
+    apply,
     board_for,
-    from_json,
+    new_game,
     short,
-    to_json,
 )
 
 __all__ = ["from_diagram", "from_json", "position", "terrain_diagram", "to_diagram", "to_json"]
@@ -182,3 +187,47 @@ def _diagram_text(sections: tuple, cards: tuple, players: int, board: Iterable[i
     for row in range(ROWS):
         lines.append("".join("." if o < 0 else str(o) for o in cells[row * COLUMNS : (row + 1) * COLUMNS]))
     return "\n".join(lines) + "\n"
+
+
+# --- save files ---------------------------------------------------------------------------------------
+# here, not in rules.py: a save may start from a diagram, and the diagram reader builds on the rules
+
+
+def to_json(state: State) -> str:
+    """A save file: the set-up and the move log (chance outcomes included), replayed on loading."""
+    return core.dump_game(GAME, RULES_VERSION, json.loads(state.setup), state.history)
+
+
+SETUP_KEYS = frozenset(("players", "sections", "cards", "config", "diagram", "hands", "player"))
+
+
+def _start_from_setup(setup: dict[str, Any]) -> State:
+    """The starting state a save file's set-up describes: a new game, or a written position (a diagram)."""
+    unknown = sorted(str(key) for key in setup if key not in SETUP_KEYS)
+    if unknown:
+        raise ValueError(f"saved game: unknown setup key {short(unknown[0])} (keys: {', '.join(sorted(SETUP_KEYS))})")
+    if not isinstance(setup.get("config"), dict):
+        raise ValueError(f"saved game: setup 'config' must be an object, not {short(setup.get('config'))}")
+    try:
+        config = Config(**setup["config"])
+    except (TypeError, KeyError) as error:
+        raise ValueError(f"saved game: bad config ({short(str(error), 80)})") from None
+    if setup.get("diagram") is not None:
+        hands = setup.get("hands")
+        return from_diagram(setup["diagram"], hands=hands, player=setup.get("player", 0), config=config)
+    for key in ("players", "sections", "cards"):
+        if key not in setup:
+            raise ValueError(f"saved game: setup lacks {key!r}")
+    sections = setup["sections"]
+    if not isinstance(sections, list) or not all(isinstance(s, list) and len(s) == 2 for s in sections):
+        raise ValueError("saved game: setup 'sections' must be a list of [name, turned] pairs")
+    return new_game(
+        players=setup["players"], seed=0, sections=[tuple(s) for s in sections], cards=setup["cards"], config=config
+    )
+
+
+def from_json(text: str | bytes) -> State:
+    """The game saved by :func:`to_json`; malformed or illegal content raises ValueError saying where."""
+    setup, history = core.load_game(text, GAME, RULES_VERSION)
+    start = _start_from_setup(setup)
+    return core.replay_saved(start, history, MOVE_CLASSES, apply)

@@ -122,6 +122,8 @@ GAME = Game(
     exercises="kingdom_builder.json",
     values="rulebook.kingdom_builder.answers:VALUES",
     measure="rulebook.kingdom_builder.answers:kingdom_builder_gold_gained",
+    # positions as text, for exercises and tutorial steps; without hands it waits for the deal of terrain cards
+    diagram="rulebook.kingdom_builder:from_diagram",
     blurb="Build settlements on the terrain your card shows; score the three cards.",
     bench=Bench(
         click=(2, 7), players=4, studies=((("greedy", "random"), 40),), section="rulebook.kingdom_builder.bench:bench"

@@ -268,8 +268,9 @@ def _slot_hexes(slot: int, turned: bool) -> tuple[int, ...]:
     return tuple(hexes)
 
 
-class Board:
-    """The assembled 20x20 board of four sections: terrain, specials and neighbours per hex index (row*20+column)."""
+class Geometry:
+    """The assembled 20x20 board of four sections: terrain, specials and neighbours per hex index (row*20+column);
+    ``State.geometry``. (Named ``Board`` once: that name is the widget's, and ``State.board`` holds the settlements.)"""
 
     def __init__(self, sections: tuple[tuple[str, bool], ...]) -> None:
         grids = section_data()
@@ -333,15 +334,15 @@ class Board:
 
 
 @lru_cache(maxsize=64)
-def board_for(sections: tuple[tuple[str, bool], ...]) -> Board:
+def board_for(sections: tuple[tuple[str, bool], ...]) -> Geometry:
     """The (cached) assembled board for four ``(section name, turned)`` pairs."""
-    return Board(sections)
+    return Geometry(sections)
 
 
-_GEOMETRIES: dict[int, tuple[Any, Board]] = {}
+_GEOMETRIES: dict[int, tuple[Any, Geometry]] = {}
 
 
-def _geometry(sections: tuple[tuple[str, bool], ...]) -> Board:
+def _geometry(sections: tuple[tuple[str, bool], ...]) -> Geometry:
     """:func:`board_for` looked up by the identity of the sections tuple, which every state of a game shares (hashing
     the nested tuple on each of the engine's many lookups was a measurable cost); the entry keeps the tuple alive, so
     its id is not reused while the entry lasts."""
@@ -429,7 +430,8 @@ class CardDrawn:
         return f"draw a {self.terrain} card"
 
 
-Move = Build | UseTile | EndTurn | CardDrawn
+# any move of the game, chance outcomes included (``Move`` is a move class of Ab die Post)
+AnyMove = Build | UseTile | EndTurn | CardDrawn
 MOVE_CLASSES = {cls.__name__: cls for cls in (Build, UseTile, EndTurn, CardDrawn)}
 
 
@@ -473,7 +475,7 @@ class State:
     history: tuple = ()
 
     @property
-    def geometry(self) -> Board:
+    def geometry(self) -> Geometry:
         return _geometry(self.sections)
 
     def settlements(self, player: int) -> tuple[Hex, ...]:
@@ -641,7 +643,7 @@ def _terrain_targets(state: State, player: int, terrain: str) -> tuple[int, ...]
     return _targets(state.geometry, state.board, player, terrain)
 
 
-def _targets(geometry: Board, board: tuple[int, ...], player: int, terrain: str) -> tuple[int, ...]:
+def _targets(geometry: Geometry, board: tuple[int, ...], player: int, terrain: str) -> tuple[int, ...]:
     """The targets of :func:`_terrain_targets`, kept with the board's facts: a move is listed, checked and applied
     on the same board."""
     facts = _facts(board)
@@ -654,7 +656,7 @@ def _targets(geometry: Board, board: tuple[int, ...], player: int, terrain: str)
     return found
 
 
-def _free(facts: _Facts, geometry: Board, terrain: str) -> tuple[int, ...]:
+def _free(facts: _Facts, geometry: Geometry, terrain: str) -> tuple[int, ...]:
     """The empty hexes of a terrain ("edge": buildable hexes on the rim), in the order of the board's lists."""
     key = (geometry, terrain)
     empty = facts.empty.get(key)
@@ -750,12 +752,12 @@ def _in_mandatory(state: State) -> bool:
     return state.built > 0 and not state.mandatory_done
 
 
-def legal_moves(state: State) -> tuple[Move, ...]:
+def legal_moves(state: State) -> tuple[AnyMove, ...]:
     """Every legal move of the player to move, in a stable order; () at chance nodes and at the end."""
     player = state.player
     if player is None or state.finished:
         return ()
-    moves: list[Move] = []
+    moves: list[AnyMove] = []
     if not state.mandatory_done:
         moves.extend([_BUILDS[i] for i in _build_targets(state, player)])
     if _in_mandatory(state):
@@ -810,7 +812,7 @@ class _Facts:
     def __init__(self, board: tuple[int, ...]) -> None:
         self.board = board
         self.owned: dict[int, tuple[tuple[int, ...], frozenset[int]]] = {}
-        self.empty: dict[tuple[Board, str], tuple[int, ...]] = {}
+        self.empty: dict[tuple[Geometry, str], tuple[int, ...]] = {}
         self.targets: dict[tuple, Any] = {}
 
 
@@ -1046,7 +1048,7 @@ def _water_refusal(state: State, player: int, terrain: str, what: str) -> str:
     return f"{needs}; {harbor}"
 
 
-def apply(state: State, move: Move) -> State:
+def apply(state: State, move: AnyMove) -> State:
     """The state after ``move`` (a player's move or a chance outcome); raises IllegalMove and never half-applies."""
     _validate(state, move)
     history = state.history + (move,)
@@ -1125,7 +1127,7 @@ def _place(
 
 
 def _seed_facts(
-    before: tuple[int, ...], board: tuple[int, ...], geometry: Board, player: int, target: int, lifted: int
+    before: tuple[int, ...], board: tuple[int, ...], geometry: Geometry, player: int, target: int, lifted: int
 ) -> None:
     """Start the facts of ``board`` (``before`` with a settlement of ``player`` put on ``target``, lifted from
     ``lifted`` when >= 0) from those of ``before``: the other players' settlements are the same, the player's gain
@@ -1298,51 +1300,6 @@ def view(state: State, player: int) -> State:
     return _replace(state, hands=hands, history=())
 
 
-# --- save files ---------------------------------------------------------------------------------------
-
-
-def to_json(state: State) -> str:
-    """A save file: the set-up and the move log (chance outcomes included), replayed on loading."""
-    return core.dump_game(GAME, RULES_VERSION, json.loads(state.setup), state.history)
-
-
-SETUP_KEYS = frozenset(("players", "sections", "cards", "config", "diagram", "hands", "player"))
-
-
-def _start_from_setup(setup: dict[str, Any]) -> State:
-    """The starting state a save file's set-up describes: a new game, or a written position (a diagram)."""
-    unknown = sorted(str(key) for key in setup if key not in SETUP_KEYS)
-    if unknown:
-        raise ValueError(f"saved game: unknown setup key {short(unknown[0])} (keys: {', '.join(sorted(SETUP_KEYS))})")
-    if not isinstance(setup.get("config"), dict):
-        raise ValueError(f"saved game: setup 'config' must be an object, not {short(setup.get('config'))}")
-    try:
-        config = Config(**setup["config"])
-    except (TypeError, KeyError) as error:
-        raise ValueError(f"saved game: bad config ({short(str(error), 80)})") from None
-    if setup.get("diagram") is not None:
-        from .diagram import from_diagram  # the diagram parser builds on this module, so it is imported when needed
-
-        hands = setup.get("hands")
-        return from_diagram(setup["diagram"], hands=hands, player=setup.get("player", 0), config=config)
-    for key in ("players", "sections", "cards"):
-        if key not in setup:
-            raise ValueError(f"saved game: setup lacks {key!r}")
-    sections = setup["sections"]
-    if not isinstance(sections, list) or not all(isinstance(s, list) and len(s) == 2 for s in sections):
-        raise ValueError("saved game: setup 'sections' must be a list of [name, turned] pairs")
-    return new_game(
-        players=setup["players"], seed=0, sections=[tuple(s) for s in sections], cards=setup["cards"], config=config
-    )
-
-
-def from_json(text: str | bytes) -> State:
-    """The game saved by :func:`to_json`; malformed or illegal content raises ValueError saying where."""
-    setup, history = core.load_game(text, GAME, RULES_VERSION)
-    start = _start_from_setup(setup)
-    return core.replay_saved(start, history, MOVE_CLASSES, apply)
-
-
 # --- scoring (KB-9.2, KB-9.3 and the card clarifications KB-C16.x) -------------------------------------
 
 
@@ -1375,7 +1332,7 @@ def card_scores(state: State, card: str) -> tuple[int, ...]:
     return tuple(_card_score(state, geometry, card, own) for own in owns)
 
 
-def _card_score(state: State, geometry: Board, card: str, own: list[int]) -> int:
+def _card_score(state: State, geometry: Geometry, card: str, own: list[int]) -> int:
     if card == "fishermen":
         return sum(1 for i in own if geometry.near_water[i] and geometry.terrain[i] != "water")
     if card == "miners":
@@ -1499,7 +1456,7 @@ def scoring_hexes(state: State, card: str, player: int) -> tuple[Hex, ...]:
     return tuple(_hex(i) for i in chosen)
 
 
-def random_move(state: State, rng: random.Random) -> Move:
+def random_move(state: State, rng: random.Random) -> AnyMove:
     """A uniformly random legal move (or chance outcome, by its probability)."""
     outcomes = chance_outcomes(state)
     if outcomes:
