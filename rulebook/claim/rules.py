@@ -672,7 +672,8 @@ class Pass:
 
 MOVE_CLASSES = {cls.__name__: cls for cls in (Place, Remove, Step, Jump, PlaceTower, Stop, Pass)}
 _MOVE_TYPES = tuple(MOVE_CLASSES.values())
-Move = Place | Remove | Step | Jump | PlaceTower | Stop | Pass
+# any move of the game (``Move`` is a move class of Ab die Post)
+AnyMove = Place | Remove | Step | Jump | PlaceTower | Stop | Pass
 
 
 # --- state -------------------------------------------------------------------------------------------------
@@ -1268,7 +1269,7 @@ def _victims(state: State) -> tuple[dict[str, frozenset[str]], ...]:
     return cached
 
 
-def legal_moves(state: State) -> tuple[Move, ...]:
+def legal_moves(state: State) -> tuple[AnyMove, ...]:
     """Every legal move in a stable order; one step or jump per (origin, destination); () at the end."""
     if state.result is not None:
         return ()
@@ -1280,7 +1281,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         return tuple(Remove(point) for point in _removable(state, player))
     if state.phase == "towers":
         return _tower_moves(state, player) + (Stop(),)
-    moves: list[Move] = list(_tower_moves(state, player))
+    moves: list[AnyMove] = list(_tower_moves(state, player))
     if state.follow_up is not None:
         moves.extend(m for m in _movements(state, state.follow_up) if _captures_after(state, m, player))
         moves.append(Stop())

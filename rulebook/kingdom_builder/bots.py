@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from .. import core
 from .rules import (
     MOVE_TILES,
+    AnyMove,
     Build,
     EndTurn,
-    Move,
     State,
     UseTile,
     apply,
@@ -31,24 +31,24 @@ from .rules import (
     score,
 )
 
-Bot = Callable[[State, random.Random], Move]
+Bot = Callable[[State, random.Random], AnyMove]
 
 # Move tiles can offer thousands of (origin, target) pairs; the greedy player looks at a random sample of them.
 MOVE_SAMPLE = 40
 
 
-def random_player(state: State, rng: random.Random) -> Move:
+def random_player(state: State, rng: random.Random) -> AnyMove:
     """Any legal move, uniformly at random.
 
     Strength: the weakest, a baseline: the greedy player beat it in 19 of 20 games."""
     return rng.choice(legal_moves(state))
 
 
-def _gain(state: State, move: Move, player: int) -> int:
+def _gain(state: State, move: AnyMove, player: int) -> int:
     return score(apply(state, move))[player]["total"]
 
 
-def greedy_player(state: State, rng: random.Random) -> Move:
+def greedy_player(state: State, rng: random.Random) -> AnyMove:
     """The move that raises the player's running score (3 cards + castles) most; ties broken at random.
 
     Building is preferred to ending the turn when it does not cost gold, because every settlement can score later.
@@ -62,7 +62,7 @@ def greedy_player(state: State, rng: random.Random) -> Move:
     if len(shifts) > MOVE_SAMPLE:
         shifts = rng.sample(shifts, MOVE_SAMPLE)
     now = score(state)[player]["total"]
-    best: list[Move] = []
+    best: list[AnyMove] = []
     best_value = None
     for move in builds + shifts:
         value = _gain(state, move, player) - now
@@ -130,7 +130,7 @@ def evaluate(state: State, player: int) -> Evaluation:
     )
 
 
-def _ranked(state: State, player: int, rng: random.Random, sample: int = MOVE_SAMPLE) -> list[tuple[float, Move]]:
+def _ranked(state: State, player: int, rng: random.Random, sample: int = MOVE_SAMPLE) -> list[tuple[float, AnyMove]]:
     """Every candidate move with the evaluation of the position after it, best first (ties in the rng's order)."""
     moves = list(legal_moves(state))
     shifts = [m for m in moves if isinstance(m, UseTile) and m.origin is not None]
@@ -160,7 +160,7 @@ def _turn_end(state: State, player: int, rng: random.Random) -> State:
     return state
 
 
-def strong_player(state: State, rng: random.Random, lookahead: int | None = None) -> Move:
+def strong_player(state: State, rng: random.Random, lookahead: int | None = None) -> AnyMove:
     """Looks to the end of its turn: the best few moves by the evaluation (exact score + positional terms) are each
     followed by the rest of the turn played one move ahead, and the move whose turn ends best is chosen.
 
@@ -188,7 +188,7 @@ def make_strong_player(lookahead: int) -> Bot:
     if not isinstance(lookahead, int) or isinstance(lookahead, bool) or lookahead < 1:
         raise ValueError(f"lookahead: a whole number from 1, not {lookahead!r}")
 
-    def player(state: State, rng: random.Random) -> Move:
+    def player(state: State, rng: random.Random) -> AnyMove:
         return strong_player(state, rng, lookahead)
 
     player.__name__ = player.__qualname__ = f"strong_player_{lookahead}"
@@ -198,14 +198,14 @@ def make_strong_player(lookahead: int) -> Bot:
 strong_bot = make_strong_player  # the factory's former name, kept for callers outside the package
 
 
-def quick_player(state: State, rng: random.Random) -> Move:
+def quick_player(state: State, rng: random.Random) -> AnyMove:
     """The strong player following only its best move to the end of its turn (``make_strong_player(1)``): faster.
 
     Strength: between greedy and strong: 14 of 20 games against the greedy player; strong beat it in 17 of 20."""
     return strong_player(state, rng, 1)
 
 
-def explain(state: State, move: Move) -> str:
+def explain(state: State, move: AnyMove) -> str:
     """Why ``move`` is good for the player to move, in players' words: the gold it earns now, card by card, the
     tiles it takes or gives up, and how the strong player's evaluation of the end of this turn changes."""
     player = state.player

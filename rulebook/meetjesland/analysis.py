@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import networkx as nx
 
-from .rules import Board
+from .rules import Map
 
 
-def passable_graph(board: Board) -> nx.Graph:
+def passable_graph(board: Map) -> nx.Graph:
     """Territories joined only where an attack may cross (thin and white lines, not canals)."""
     graph = nx.Graph()
     graph.add_nodes_from(board.graph.nodes(data=True))
@@ -15,12 +15,12 @@ def passable_graph(board: Board) -> nx.Graph:
     return graph
 
 
-def chokepoints(board: Board) -> list[str]:
+def chokepoints(board: Map) -> list[str]:
     """Articulation points: territories whose loss splits the map into parts that cannot reach each other."""
     return sorted(nx.articulation_points(passable_graph(board)), key=board.name)
 
 
-def region_borders(board: Board) -> dict[str, list[str]]:
+def region_borders(board: Map) -> dict[str, list[str]]:
     """Per region, its territories with a passable border into another region (the ones to defend)."""
     graph = passable_graph(board)
     result: dict[str, list[str]] = {}
@@ -31,13 +31,13 @@ def region_borders(board: Board) -> dict[str, list[str]]:
     return result
 
 
-def degrees(board: Board) -> list[tuple[str, int]]:
+def degrees(board: Map) -> list[tuple[str, int]]:
     """Territories by number of neighbours one may attack, most first."""
     graph = passable_graph(board)
     return sorted(((t, graph.degree(t)) for t in graph), key=lambda item: (-item[1], board.name(item[0])))
 
 
-def shortest_attack_path(board: Board, origin: str, target: str) -> list[str]:
+def shortest_attack_path(board: Map, origin: str, target: str) -> list[str]:
     """The fewest conquests leading from ``origin`` to ``target`` across passable borders."""
     for territory in (origin, target):
         if territory not in board.index:
@@ -45,13 +45,13 @@ def shortest_attack_path(board: Board, origin: str, target: str) -> list[str]:
     return nx.shortest_path(passable_graph(board), origin, target)
 
 
-def _names(board: Board, territories) -> str:
+def _names(board: Map, territories) -> str:
     """``Belzele, Ertvelde and Rieme``: territories by name, in the map's order of names."""
     names = sorted(board.name(t) for t in territories)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def cut_off(board: Board, territory: str) -> list[str]:
+def cut_off(board: Map, territory: str) -> list[str]:
     """The territories that can no longer reach the rest of the map once ``territory`` is lost to them (all parts
     but the largest of the passable map without it); [] for a territory that is not a chokepoint."""
     graph = passable_graph(board)
@@ -60,7 +60,7 @@ def cut_off(board: Board, territory: str) -> list[str]:
     return sorted((t for part in parts[1:] for t in part), key=board.name)
 
 
-def summary(board: Board, region: str = "green", route: tuple[str, str] = ("middelburg", "zelzate_oost")) -> str:
+def summary(board: Map, region: str = "green", route: tuple[str, str] = ("middelburg", "zelzate_oost")) -> str:
     """The map's graph in a few sentences: its chokepoints and what each cuts off, the territories with the most
     neighbours, where ``region`` is entered from, and the fewest conquests along ``route``."""
     points = [f"{board.name(t)} (the only way to {_names(board, cut_off(board, t))})" for t in chokepoints(board)]

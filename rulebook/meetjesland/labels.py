@@ -123,7 +123,7 @@ class Geometry:
         )
 
 
-def geometry(board: rules.Board, width: int, height: int) -> Geometry:
+def geometry(board: rules.Map, width: int, height: int) -> Geometry:
     """The scale at which every territory and its halo fit in a map of ``width`` x ``height`` px."""
     graph = board.graph
     xs = [graph.nodes[t]["x"] for t in board.territories]

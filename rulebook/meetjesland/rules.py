@@ -20,7 +20,7 @@ from .. import boards, core
 from ..core import IllegalMove, Outcome, dump_game, load_game, replay_saved, seeded
 from ..probability import sorted_dice
 
-if TYPE_CHECKING:  # the map's networkx graph is built when asked for (Board.graph): play never needs it
+if TYPE_CHECKING:  # the map's networkx graph is built when asked for (Map.graph): play never needs it
     import networkx as nx
 
 RULES_VERSION = 1
@@ -51,12 +51,12 @@ def _whole(value, low: int, high: int) -> bool:
 # --- the board ------------------------------------------------------------------------------------
 
 
-class Board:
+class Map:
     """The map: territories in file order, their region and number, and the borders one may attack across.
 
-    ``Board(graph)`` reads a networkx graph; :func:`load_board` reads the file's node-link data as it is and builds
+    ``Map(graph)`` reads a networkx graph; :func:`load_board` reads the file's node-link data as it is and builds
     the networkx graph only when :attr:`graph` is asked for (a view, a test), so that play never imports networkx.
-    Boards compare equal and are frozen, as the dataclass they were."""
+    Maps compare equal and are frozen, as the dataclass they were. (Named ``Board`` once: that name is the widget's.)"""
 
     def __init__(self, graph: nx.Graph) -> None:
         self.__dict__.update(
@@ -67,7 +67,7 @@ class Board:
         )
 
     @classmethod
-    def _from_data(cls, data: dict[str, Any], build: Callable[[], nx.Graph]) -> Board:
+    def _from_data(cls, data: dict[str, Any], build: Callable[[], nx.Graph]) -> Map:
         """A board from checked node-link data (see :func:`_plain_board`); ``build`` makes its networkx graph."""
         board = object.__new__(cls)
         nodes = {node["id"]: {k: v for k, v in node.items() if k != "id"} for node in data["nodes"]}
@@ -94,7 +94,7 @@ class Board:
         return hash(())
 
     def __repr__(self) -> str:
-        return "Board()"
+        return "Map()"
 
     @property
     def graph(self) -> nx.Graph:
@@ -158,6 +158,9 @@ class Board:
         return self._attributes["brewery"]
 
 
+Board = Map  # the old name, still exported by rulebook.meetjesland; rulebook.meetjesland.widget.Board is the board
+
+
 _NODE_ATTRIBUTES = ("name", "municipality", "region", "number", "x", "y")
 _EDGE_ATTRIBUTES = ("border", "passable", "line")
 
@@ -219,7 +222,7 @@ def _plain_edge(edge: Any, ids: dict[str, list[str]], pairs: set[frozenset[str]]
 
 
 @lru_cache(maxsize=4)
-def load_board(name: str = GAME) -> Board:
+def load_board(name: str = GAME) -> Map:
     """Load and check ``graphs/<name>.json``: every territory reachable across passable borders."""
     path = boards.graphs_dir() / f"{name}.json"
     data = boards.read(path) if path.is_file() else None
@@ -230,9 +233,9 @@ def load_board(name: str = GAME) -> Board:
         )
 
     if data is not None and _plain_board(data):
-        board = Board._from_data(data, build)
+        board = Map._from_data(data, build)
     else:  # the full loader: its refusals name the problem
-        board = Board(build())
+        board = Map(build())
     nodes, attributes = board._nodes, board._attributes
     try:
         known = "brewery" in attributes and attributes["brewery"] in nodes
@@ -458,19 +461,20 @@ MOVE_CLASSES = {
     cls.__name__: cls
     for cls in (Place, Reinforce, TradeCards, Attack, Roll, Retreat, Fortify, EndTurn, Dice, CardDrawn)
 }
-Move = Place | Reinforce | TradeCards | Attack | Roll | Retreat | Fortify | EndTurn | Dice | CardDrawn
+# any move of the game, chance outcomes included (``Move`` is a move class of Ab die Post)
+AnyMove = Place | Reinforce | TradeCards | Attack | Roll | Retreat | Fortify | EndTurn | Dice | CardDrawn
 
 
 # --- cards ------------------------------------------------------------------------------------------
 
 
-def deck(board: Board | None = None) -> tuple[str, ...]:
+def deck(board: Map | None = None) -> tuple[str, ...]:
     """The 44 Meetjesland cards: one per territory, the Brewery card standing for Ertvelde (MJ-C3)."""
     board = board or load_board()
     return tuple(BREWERY if t == board.brewery_territory else t for t in board.territories)
 
 
-def card_colour(card: str, board: Board | None = None) -> str:
+def card_colour(card: str, board: Map | None = None) -> str:
     board = board or load_board()
     return BREWERY if card == BREWERY else board.region(card)
 
@@ -479,12 +483,12 @@ def card_name(card: str) -> str:
     return "Brewery Van Steenberge" if card == BREWERY else _name(card)
 
 
-def card_territory(card: str, board: Board | None = None) -> str:
+def card_territory(card: str, board: Map | None = None) -> str:
     board = board or load_board()
     return board.brewery_territory if card == BREWERY else card
 
 
-def set_value(cards: Iterable[str], config: Config = Config(), board: Board | None = None) -> int | None:
+def set_value(cards: Iterable[str], config: Config = Config(), board: Map | None = None) -> int | None:
     """Points for trading these cards (MJ-4.7), or None when they are not a set."""
     cards = tuple(cards)
     if cards == (BREWERY,):
@@ -535,7 +539,7 @@ class State:
     history: tuple = ()
 
     @property
-    def board(self) -> Board:
+    def board(self) -> Map:
         board = _BOARDS.get(self.config.board)
         return board if board is not None else _BOARDS.setdefault(self.config.board, load_board(self.config.board))
 
@@ -562,7 +566,7 @@ class State:
         return f"Meetjesland, {self.players} players, {self.phase}, turn of {PLAYER_COLOURS[self.turn]}"
 
 
-_BOARDS: dict[str, Board] = {}  # State.board without load_board's cache lookup (the map is read once)
+_BOARDS: dict[str, Map] = {}  # State.board without load_board's cache lookup (the map is read once)
 _STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(State))
 
 
@@ -657,7 +661,7 @@ _Blocks = tuple  # (attacks by stake or None, moves of points by count or None):
 _BLOCKS: dict[tuple[int, int], _Blocks] = {}  # (territory, which neighbours are its owner's) -> its blocks
 
 
-def _blocks(board: Board, owner: tuple[int, ...], i: int) -> _Blocks:
+def _blocks(board: Map, owner: tuple[int, ...], i: int) -> _Blocks:
     """Territory ``i``'s moves as its owner's: the attacks on each enemy neighbour in turn and the moves of points to
     each neighbour held in turn, by count. One pair per territory and set of neighbours held, shared by every
     position, so that a position's moves are a few kept tuples joined."""
@@ -687,7 +691,7 @@ class _Seat:
 
     __slots__ = ("owner", "player", "board", "own", "frontier", "inner", "_places", "_whole")
 
-    def __init__(self, kept: _Kept, player: int, board: Board) -> None:
+    def __init__(self, kept: _Kept, player: int, board: Map) -> None:
         owner, blocks = kept.owner, kept.blocks
         self.owner, self.player, self.board = owner, player, board
         self.own = own = tuple(i for i, o in enumerate(owner) if o == player)

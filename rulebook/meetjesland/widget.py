@@ -184,7 +184,7 @@ def _border_traces(graph: Any) -> list[go.Scatter]:
     return traces
 
 
-def _layers(board: rules.Board) -> list[go.Scatter]:
+def _layers(board: rules.Map) -> list[go.Scatter]:
     """The layers of :data:`LAYERS`, the territories' at the territories (the names are the map's: map_figure's)."""
     graph = board.graph
     territories = board.territories
