@@ -1,5 +1,6 @@
 """Verover het Meetjesland: a Risk-like war game on 44 villages (rules, odds, bots, widget, charts)."""
 
+from . import words as examples  # words.py was examples.py: the notebooks import it by that name
 from .narrate import narrate, news_for
 from .rules import (
     BREWERY,
@@ -73,6 +74,7 @@ __all__ = [
     "colour_bonus",
     "deck",
     "effective_mission",
+    "examples",
     "from_json",
     "legal_moves",
     "load_board",

@@ -1,4 +1,6 @@
-"""Worked examples on the board: one whole turn of White, step by step, as the log tells it (issue 14)."""
+"""Meetjesland's things in words for the rulebook's examples: a whole turn of White, step by step, as the log tells
+it (issue 14), and the rule sheet's rolls as players say them, so that the notebook prints sentences, never raw
+tuples or dataclasses. Pure functions, no ipywidgets."""
 
 from __future__ import annotations
 
