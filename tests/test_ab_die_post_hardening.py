@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import hypothesis
 import pytest
 
 from rulebook.ab_die_post import (
@@ -207,7 +208,6 @@ def test_the_refusal_of_a_route_names_fields_as_the_board_does():
 
 # --- fuzzing: wrong types, huge numbers, deep nesting ----------------------------------------------------------
 
-hypothesis = pytest.importorskip("hypothesis")
 st = hypothesis.strategies
 
 

@@ -8,8 +8,6 @@ import dataclasses
 import itertools
 import re
 
-import pytest
-
 from rulebook.ab_die_post import (
     CardDrawn,
     DrawCard,
@@ -314,7 +312,7 @@ def test_a_click_names_its_field_and_a_stale_one_is_ignored_with_a_message():
 
 
 def test_palettes_stay_apart_under_colour_vision_deficiencies():
-    colorspacious = pytest.importorskip("colorspacious")
+    import colorspacious
 
     def cam(colour, deficiency):
         rgb = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]

@@ -8,8 +8,6 @@ from collections import Counter
 
 import pytest
 
-pytest.importorskip("plotly")
-
 from rulebook import claim
 from rulebook.claim import bench, bots, charts
 

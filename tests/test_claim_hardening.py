@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import hypothesis
 import pytest
 
 from rulebook import claim
@@ -216,7 +217,6 @@ def test_cl_c3_three_players_always_lose_four_pieces_each(seed):
 
 # --- fuzzing: wrong types, huge numbers and deep nesting in every move field and Config value ------------------
 
-hypothesis = pytest.importorskip("hypothesis")
 st = hypothesis.strategies
 
 VALUES = st.recursive(

@@ -3,11 +3,6 @@ dark-gold mark on the board (path and stars) until the next move; never played, 
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("ipywidgets")
-pytest.importorskip("plotly")
-
 from rulebook import claim
 from rulebook.claim.widget import HINT, PALETTES, Board, hint_marks
 from rulebook.views import trace

@@ -6,11 +6,6 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
-
-pytest.importorskip("ipywidgets")
-pytest.importorskip("plotly")
-
 from rulebook import claim
 from rulebook.claim.widget import PALETTES, Board
 from rulebook.views import trace
@@ -102,7 +97,7 @@ def test_a_click_names_its_point_and_a_stale_one_is_ignored_with_a_message():
 
 
 def test_the_palettes_stay_apart_for_colour_blind_eyes():
-    colorspacious = pytest.importorskip("colorspacious")
+    import colorspacious
     import numpy as np
 
     assert set(PALETTES) == {"pieces", "island"}

@@ -5,10 +5,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-pytest.importorskip("ipywidgets")
-
 from rulebook import claim
 from rulebook.claim.threats import capture_moves, threats
 from rulebook.claim.widget import Board, Explorer

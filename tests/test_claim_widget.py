@@ -6,10 +6,6 @@ import html
 import re
 
 import ipywidgets as widgets
-import pytest
-
-pytest.importorskip("ipywidgets")
-pytest.importorskip("plotly")
 
 from rulebook import claim
 from rulebook.claim import bots

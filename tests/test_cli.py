@@ -18,12 +18,12 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import psutil
 import pytest
 
 from rulebook import cli, serve, working_copy
 from rulebook.cli import lab_command, notebooks_dir
 
-psutil = pytest.importorskip("psutil")
 needs_proc = pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads listening sockets from /proc")
 KNOWN = "known-token-from-the-environment"
 ROOT = Path(__file__).resolve().parent.parent

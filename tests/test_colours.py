@@ -10,12 +10,11 @@ from __future__ import annotations
 import itertools
 import sys
 
+import colorspacious
 import numpy as np
 import pytest
 
 from rulebook import registry
-
-colorspacious = pytest.importorskip("colorspacious")
 
 GAMES = list(registry.games())
 VISION = (None, "protanomaly", "deuteranomaly", "tritanomaly")

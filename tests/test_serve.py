@@ -18,7 +18,7 @@ from datetime import timedelta
 
 import pytest
 
-from rulebook import serve
+from rulebook import serve, voila_app
 
 
 def test_the_door_lets_pages_in_first_come_first_served_a_few_at_a_time():
@@ -200,9 +200,6 @@ def test_the_supervisor_kills_a_server_that_does_not_stop():
         if supervisor.poll() is None:
             supervisor.kill()
     assert "supervisor exits 0" in out and time.monotonic() - started < 10
-
-
-voila_app = pytest.importorskip("rulebook.voila_app", reason="needs voila (the browser extra)")
 
 
 def _manager_with(kernel_id: str, idle: float, connections: int, state: str = "idle"):

@@ -43,7 +43,8 @@ def test_a_study_is_the_same_on_one_core_and_on_a_process_pool():
 
 
 def test_a_study_runs_on_a_dask_cluster():
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     with distributed.LocalCluster(
         n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
     ) as cluster:
@@ -125,7 +126,6 @@ def test_a_chart_that_can_be_written_is_not_left_behind_when_the_study_is_refuse
 
 
 def test_a_bad_scheduler_address_is_refused_in_one_line_within_seconds(capsys, monkeypatch):
-    pytest.importorskip("distributed")
     import distributed
 
     monkeypatch.setattr(study, "play_game", lambda *args: pytest.fail("a game was played"))

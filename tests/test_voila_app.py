@@ -14,13 +14,11 @@ import threading
 import time
 from urllib.parse import urlencode
 
-import pytest
+import psutil
+import websocket  # websocket-client, which jupyter_server requires
 
 from rulebook import cli
 
-psutil = pytest.importorskip("psutil")
-websocket = pytest.importorskip("websocket")  # websocket-client, which jupyter_server requires
-pytest.importorskip("voila")
 TOKEN = "t0ken-for-the-voila-test-" + "0" * 23
 
 

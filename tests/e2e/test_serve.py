@@ -7,13 +7,12 @@ from __future__ import annotations
 import subprocess
 import time
 
-import pytest
+import psutil
 
 from rulebook.cli import app_notebook, voila_command
 
 from .conftest import SHOTS, TOKEN, free_port, stop
 
-psutil = pytest.importorskip("psutil")
 BOARD = ".rulebook-app .rulebook-board .rulebook-figure svg .trace .point"
 
 
