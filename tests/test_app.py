@@ -276,17 +276,6 @@ def test_the_rules_panel_holds_every_paragraph_of_the_notebook_once(app):
     assert ids == list(rules_text.paragraphs(app.game))
 
 
-def test_every_rule_id_the_engine_raises_is_a_paragraph_the_app_can_open():
-    import pathlib
-
-    for game in GAMES:
-        root = pathlib.Path(registry.game(game).engine.__file__).parent
-        source = "\n".join(path.read_text() for path in root.glob("*.py"))
-        raised = set(re.findall(r'IllegalMove\(\s*"([A-Z]+-C?\d+(?:\.\d+)*)"', source))
-        assert raised, game
-        assert raised <= set(rules_text.paragraphs(game)), raised - set(rules_text.paragraphs(game))
-
-
 def test_each_set_up_option_names_paragraphs_that_exist():
     for game, setup in registry.games().items():
         for option in setup.options:

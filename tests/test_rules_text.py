@@ -1,12 +1,18 @@
 """The translated rules read as a rulebook: every clarification stands beside the paragraph it clarifies (right after
 it, or after the clarifications already there), and the clarifications of a game are numbered in reading order
-(issue 14)."""
+(issue 14). Every rule id a game's engine raises, refuses a move with in play, or cites in its source is a
+paragraph of its rules text, for every game the registry finds (one test for all games, issue 44)."""
 
 from __future__ import annotations
 
+import random
+import re
+from pathlib import Path
+
 import pytest
 
-from rulebook import rules_text
+from rulebook import registry, rules_text
+from rulebook.core import IllegalMove
 
 # Clarifications moved after their numbers were given: a moved paragraph keeps its id (teachers cite them), so these
 # stand outside the numbering order. MJ-C2 explains the map's border lines, which MJ-5.2 introduces (issue 25.6).
@@ -92,3 +98,74 @@ def test_each_markdown_cell_holds_at_most_one_heading_and_starts_with_it(game):
 def test_the_heading_check_can_fail():
     text = "Some prose.\n\n## The live board\n\nMore."
     assert not text.startswith([line for line in text.splitlines() if line.startswith("#")][0])
+
+
+# --- every rule id a game can raise or cite is a paragraph of its rules text --------------------------------------
+
+# Ids each game's source is known to raise or cite: the search below can fail (a regex that finds nothing passes).
+KNOWN = {
+    "meetjesland": {"MJ-4.8", "MJ-5.2", "MJ-5.3", "MJ-C8"},
+    "kingdom_builder": {"KB-4.1", "KB-6.3", "KB-C12.8", "KB-C13"},
+    "ab_die_post": {"ADP-3.1", "ADP-C1", "ADP-C2", "ADP-C4"},
+    "claim": {"CL-4.2", "CL-6.2", "CL-7.4", "CL-8.1", "CL-9.1", "CL-C4", "CL-C10"},
+}
+
+
+def cited(game: str) -> tuple[set[str], set[str]]:
+    """The rule ids of ``game``'s package source: those ``IllegalMove(...)`` is given as its first argument, and every
+    id written anywhere (strings, comments, docstrings; "KB-C12.x", a family of paragraphs, is not an id)."""
+    declared = registry.game(game)
+    source = "\n".join(path.read_text(encoding="utf-8") for path in sorted(package_of(game).rglob("*.py")))
+    rule = rf"{declared.prefix}-C?\d+(?:\.\d+)*"
+    raised = set(re.findall(rf"IllegalMove\(\s*f?[\"']({rule})[\"']", source))
+    written = set(re.findall(rf"\b{rule}\b(?!\.[A-Za-z])", source))
+    return raised, written
+
+
+def package_of(game: str) -> Path:
+    return Path(registry.game(game).engine.__file__).parent
+
+
+def refused_in_play(game: str, plies: int = 300) -> set[str]:
+    """The rule ids of the refusals met in seeded random games at every player count: at each step, moves that were
+    legal a few steps before are tried again (stale moves, as a slow click sends them); each refusal's ``check``
+    agrees with ``apply``."""
+    engine = registry.game(game).engine
+    found: set[str] = set()
+    for players in registry.game(game).players:
+        rng = random.Random(players)
+        state, earlier = engine.new_game(players=players, seed=players), []
+        for _ in range(plies):
+            outcomes = engine.chance_outcomes(state)
+            options = [outcome for outcome, _ in outcomes] if outcomes else list(engine.legal_moves(state))
+            if not options:
+                break
+            for move in (move for moves in earlier[-3:] for move in moves):
+                try:
+                    engine.apply(state, move)
+                except IllegalMove as refusal:
+                    found.add(refusal.rule)
+                    assert engine.check(state, move).rule == refusal.rule, (game, move)
+            earlier.append(rng.sample(options, min(5, len(options))))
+            state = engine.apply(state, rng.choice(options))
+    return found
+
+
+@pytest.mark.parametrize("game", rules_text.GAMES)
+def test_every_rule_id_a_game_raises_or_cites_is_a_paragraph_of_its_rules_text(game):
+    raised, written = cited(game)
+    played = refused_in_play(game)
+    assert raised and played, f"{game}: no refusal found in its source or its play"
+    assert KNOWN.get(game, set()) <= written | played, KNOWN[game] - written - played
+    paragraphs = rules_text.paragraphs(game)
+    missing = sorted((raised | written | played) - set(paragraphs))
+    assert not missing, f"{game}: rule ids with no paragraph in {rules_text.notebook_path(game).name}: {missing}"
+    for rule in sorted(written | played):  # a clarification reads as one where the text gives it
+        if paragraphs[rule].is_clarification:
+            assert paragraphs[rule].markdown.startswith(f"**{rule} (clarification"), rule
+
+
+def test_the_rule_id_search_finds_ids_in_a_refusal_a_comment_and_play():
+    raised, written = cited("claim")
+    assert "CL-4.2" in raised and "CL-C1" not in raised and {"CL-4.2", "CL-C4"} <= written
+    assert {"CL-4.2", "CL-6.1"} <= refused_in_play("claim", plies=80)
