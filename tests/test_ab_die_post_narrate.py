@@ -23,18 +23,11 @@ from rulebook.ab_die_post import (
     check,
     legal_moves,
     narrate,
-    new_game,
     widget,
 )
-from rulebook.ab_die_post.rules import card_count_invariant
+from tests.helpers import adp_position as position
 
 FIELD_ID = re.compile(r"\b(?:inner|central|outer)-\d+-\d+\b")
-
-
-def position(players=3, **changes):
-    state = dataclasses.replace(new_game(players=players, seed=0), **changes)
-    assert card_count_invariant(state)
-    return state
 
 
 def told(state, *moves):

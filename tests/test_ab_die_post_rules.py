@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook import boards, core
+from rulebook import ab_die_post, boards, core
 from rulebook.ab_die_post import (
     CardDrawn,
     Config,
@@ -35,24 +35,15 @@ from rulebook.ab_die_post import (
 )
 from rulebook.ab_die_post import rules as rules_module
 from rulebook.ab_die_post.rules import card_count_invariant
+from tests import helpers
+from tests.helpers import adp_position as position
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def position(players=3, **changes):
-    """A written position: a fresh game with the listed fields replaced (cards must still add up to 55)."""
-    state = dataclasses.replace(new_game(players=players, seed=0), **changes)
-    assert card_count_invariant(state), "the written position loses or invents cards"
-    return state
-
-
 def refused(state, move, rule):
-    error = check(state, move)
-    assert error is not None and error.rule == rule, (move, error)
-    with pytest.raises(core.IllegalMove) as raised:
-        apply(state, move)
-    assert raised.value.rule == rule
-    return error.message
+    """The message of the refusal of ``move`` with ``rule`` (apply and check alike)."""
+    return helpers.refused(ab_die_post, state, move, rule).message
 
 
 def flying(players=3, hands=None, positions=None, marble="blue", **changes):

@@ -5,6 +5,7 @@ Expected results are counted by hand from the diagrams in this file, not compute
 
 from __future__ import annotations
 
+import functools
 import textwrap
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from rulebook import claim
 from rulebook.claim import Jump, Pass, Place, PlaceTower, Remove, Step, Stop
 from rulebook.claim.diagram import figure
-from rulebook.core import IllegalMove
+from tests import helpers
 
 LAND = "\n".join(["aaaabbb"] * 5)
 
@@ -25,15 +26,7 @@ def position(pieces: str, header: str = "players: red blue\nto-move: red\nphase:
     return claim.from_diagram(text, claim.Config(**config)) if config else claim.from_diagram(text)
 
 
-def refused(state, move, rule: str) -> IllegalMove:
-    """Assert that ``move`` is refused with ``rule`` by apply and check, leaving the state as it was."""
-    before = claim.to_diagram(state)
-    with pytest.raises(IllegalMove) as error:
-        claim.apply(state, move)
-    assert error.value.rule == rule, error.value
-    assert claim.check(state, move).rule == rule
-    assert claim.to_diagram(state) == before
-    return error.value
+refused = functools.partial(helpers.refused, claim)
 
 
 def pieces_grid(state) -> str:

@@ -23,6 +23,7 @@ import pytest
 
 from rulebook import cli, serve, working_copy
 from rulebook.cli import lab_command, notebooks_dir
+from tests.helpers import free_port
 
 needs_proc = pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads listening sockets from /proc")
 KNOWN = "known-token-from-the-environment"
@@ -36,12 +37,6 @@ def _snapshot(folder: Path) -> dict[str, tuple[int, bytes]]:
         for path in sorted(folder.rglob("*"))
         if path.is_file() and "__pycache__" not in path.parts
     }
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _listening(port: int) -> list[str]:
@@ -210,7 +205,7 @@ def test_the_command_names_the_address_and_a_token(tmp_path):
 @needs_proc
 def test_rulebook_lab_ignores_a_hostile_config_and_prints_its_address_with_the_token(tmp_path):
     env, cwd = hostile(tmp_path)
-    port = _free_port()
+    port = free_port()
     before = set(_snapshot(notebooks_dir()))  # names only: the bytes are compared where no server runs, below
     copy = tmp_path / "copy"
     running = Running(["lab", "--port", str(port), "--dir", str(copy)], env, cwd)
@@ -246,7 +241,7 @@ def test_rulebook_lab_ignores_a_hostile_config_and_prints_its_address_with_the_t
 @needs_proc
 def test_rulebook_app_ignores_a_hostile_config_and_prints_its_address_with_the_token(tmp_path):
     env, cwd = hostile(tmp_path)
-    port = _free_port()
+    port = free_port()
     running = Running(["app", "claim", "--port", str(port)], env, cwd)
     try:
         url = running.address()
@@ -279,7 +274,7 @@ def test_rulebook_app_ignores_a_hostile_config_and_prints_its_address_with_the_t
     ids=["lab, Ctrl-C", "app, SIGHUP", "lab, the command killed"],
 )
 def test_stopping_the_command_stops_its_server_and_kernels(args, how, tmp_path):
-    port = _free_port()
+    port = free_port()
     folder = ["--dir", str(tmp_path)] if args[0] == "lab" else []
     running = Running([*args, "--port", str(port), *folder])
     try:
@@ -352,7 +347,7 @@ def test_rulebook_lab_copies_the_notebooks_then_keeps_an_edited_one_and_never_wr
     before, package_before = _snapshot(shipped), _snapshot(package)
     folder = tmp_path / "class"
     names = sorted(name for name in before if "/" not in name and not name.startswith("."))
-    assert cli.main(["lab", "--dir", str(folder), "--port", str(_free_port())]) == 0
+    assert cli.main(["lab", "--dir", str(folder), "--port", str(free_port())]) == 0
     said = capsys.readouterr().out
     assert f"Your working copy of the notebooks: {folder}" in said and f"copied {len(names)} from the rulebook" in said
     assert f"--ServerApp.root_dir={folder}" in no_server[-1]  # JupyterLab opens the copy
@@ -363,14 +358,14 @@ def test_rulebook_lab_copies_the_notebooks_then_keeps_an_edited_one_and_never_wr
     edited = (folder / "claim.ipynb").read_bytes()
     _run_outputs(folder / "index.ipynb")
     (folder / "kingdom_builder.ipynb").unlink()
-    assert cli.main(["lab", "--dir", str(folder), "--port", str(_free_port())]) == 0
+    assert cli.main(["lab", "--dir", str(folder), "--port", str(free_port())]) == 0
     said = capsys.readouterr().out
     assert (folder / "claim.ipynb").read_bytes() == edited  # the edit is kept
     assert "kept with your edits: claim.ipynb" in said and "--fresh" in said
     assert "copied 1 from the rulebook: kingdom_builder.ipynb" in said
     assert "ran" in (folder / "index.ipynb").read_text()  # a run notebook is the shipped one still: left as it is
 
-    assert cli.main(["lab", "--dir", str(folder), "--port", str(_free_port()), "--fresh"]) == 0
+    assert cli.main(["lab", "--dir", str(folder), "--port", str(free_port()), "--fresh"]) == 0
     said = capsys.readouterr().out
     (backup,) = folder.glob("claim-edited-*.ipynb")
     assert backup.read_bytes() == edited and f"your edited version is now {backup.name}" in said
@@ -412,7 +407,7 @@ def test_rulebook_lab_refuses_a_folder_inside_the_rulebook_in_one_line(tmp_path,
     a_file.write_text("mine")
     for folder in (shipped, shipped / "copy", package, package / "notebooks", a_file):
         with pytest.raises(SystemExit) as refused:
-            cli.main(["lab", "--dir", str(folder), "--port", str(_free_port())])
+            cli.main(["lab", "--dir", str(folder), "--port", str(free_port())])
         error = capsys.readouterr().err.strip()
         assert refused.value.code == 2 and len(error.splitlines()) == 1 and error.startswith("rulebook lab: --dir")
     assert not no_server and not (shipped / "copy").exists() and not (package / "notebooks").exists()
@@ -422,7 +417,7 @@ def test_rulebook_lab_refuses_a_folder_inside_the_rulebook_in_one_line(tmp_path,
 def test_rulebook_lab_by_default_keeps_the_copy_in_the_home_folder(tmp_path, no_server, monkeypatch, capsys):
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)
-    assert cli.main(["lab", "--port", str(_free_port())]) == 0
+    assert cli.main(["lab", "--port", str(free_port())]) == 0
     folder = tmp_path / working_copy.FOLDER_NAME
     assert (folder / "index.ipynb").is_file() and f"--ServerApp.root_dir={folder}" in no_server[-1]
     assert f"Your working copy of the notebooks: {folder}" in capsys.readouterr().out

@@ -14,17 +14,8 @@ from rulebook import kingdom_builder as kb
 from rulebook.core import IllegalMove
 from rulebook.kingdom_builder import bench, bots, odds
 from rulebook.kingdom_builder.rules import TERRAINS
-
-FIRST = "sections: tavern paddock oasis farm\ncards: fishermen knights merchants\nplayers: {players}\n"
-
-
-def diagram(settlements: dict, header: str = FIRST, players: int = 2) -> str:
-    """A written position: the header, then 20 rows of 20 hexes with the given settlements."""
-    rows = [["."] * 20 for _ in range(20)]
-    for (row, column), player in settlements.items():
-        rows[row][column] = str(player)
-    return header.format(players=players) + "\n".join("".join(row) for row in rows) + "\n"
-
+from tests.helpers import KB_FIRST as FIRST
+from tests.helpers import kb_diagram as diagram
 
 CONFIGS = (kb.Config(), kb.Config(tile_loss="end_of_turn", move_in_place=True, lords_zero_scores=True))
 

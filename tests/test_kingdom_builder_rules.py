@@ -6,14 +6,16 @@ shifted half a hex right), not computed with the engine's own helpers."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from fractions import Fraction
 
 import pytest
 
 from rulebook import kingdom_builder as kb
-from rulebook.core import IllegalMove
+from tests import helpers
+from tests.helpers import KB_FIRST as FIRST
+from tests.helpers import kb_diagram as diagram
 
-FIRST = "sections: tavern paddock oasis farm\ncards: fishermen knights merchants\nplayers: {players}\n"
 OTHER = "sections: tower harbor oracle barn*\ncards: lords farmers hermits\nplayers: {players}\n"
 
 # The first-game board, read off the published section layouts (one letter per hex, see the notebook).
@@ -52,24 +54,11 @@ LETTER = {
 }
 
 
-def diagram(settlements: dict, header: str = FIRST, players: int = 2) -> str:
-    rows = [["."] * 20 for _ in range(20)]
-    for (row, column), player in settlements.items():
-        rows[row][column] = str(player)
-    return header.format(players=players) + "\n".join("".join(row) for row in rows) + "\n"
-
-
 def position(settlements: dict, hands=("grass", "grass"), header: str = FIRST, player: int = 0, **options):
     return kb.from_diagram(diagram(settlements, header, len(hands)), hands=hands, player=player, **options)
 
 
-def refused(state, move, rule: str) -> IllegalMove:
-    error = kb.check(state, move)
-    assert error is not None and error.rule == rule, error
-    with pytest.raises(IllegalMove) as raised:
-        kb.apply(state, move)
-    assert raised.value.rule == rule
-    return raised.value
+refused = functools.partial(helpers.refused, kb)
 
 
 def builds(state) -> set:

@@ -10,16 +10,8 @@ import pytest
 from rulebook import core
 from rulebook import kingdom_builder as kb
 from rulebook.kingdom_builder import bots
-
-FIRST = "sections: tavern paddock oasis farm\ncards: fishermen knights merchants\nplayers: {players}\n"
-
-
-def diagram(settlements: dict, header: str = FIRST, players: int = 2) -> str:
-    """A written position: the header, then 20 rows of 20 hexes with the given settlements."""
-    rows = [["."] * 20 for _ in range(20)]
-    for (row, column), player in settlements.items():
-        rows[row][column] = str(player)
-    return header.format(players=players) + "\n".join("".join(row) for row in rows) + "\n"
+from tests.helpers import KB_FIRST as FIRST
+from tests.helpers import kb_diagram as diagram
 
 
 def gold(settlements: dict, card: str, players: int = 2, **options) -> tuple[int, ...]:

@@ -14,16 +14,7 @@ from rulebook.kingdom_builder import bots, charts, widget
 from rulebook.kingdom_builder.rules import COLOURS
 from rulebook.kingdom_builder.widget import LEGAL, SCORING, Board
 from rulebook.views import BoardView, plotly_json, trace
-
-FIRST = "sections: tavern paddock oasis farm\ncards: fishermen knights merchants\nplayers: {players}\n"
-
-
-def diagram(settlements: dict, header: str = FIRST, players: int = 2) -> str:
-    """A written position: the header, then 20 rows of 20 hexes with the given settlements."""
-    rows = [["."] * 20 for _ in range(20)]
-    for (row, column), player in settlements.items():
-        rows[row][column] = str(player)
-    return header.format(players=players) + "\n".join("".join(row) for row in rows) + "\n"
+from tests.helpers import kb_diagram as diagram
 
 
 def table_at(settlements: dict, hands=("grass", "grass"), computer=()) -> Board:

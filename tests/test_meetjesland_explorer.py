@@ -15,15 +15,10 @@ from rulebook.meetjesland import bots, charts, odds
 from rulebook.meetjesland.explorer import Explorer, parse_defenders
 from rulebook.meetjesland.widget import Board, hint_places
 from rulebook.views import ChartView, trace
+from tests.helpers import mj_playing as playing
 from tests.test_meetjesland_odds import reference_ends
 
 DEAL = mj.new_game(4, seed=0)
-
-
-def playing(territories, **changes) -> mj.State:
-    fields = {"to_place": 0, "stage": "start", "turn": 0}
-    fields.update(changes)
-    return mj.arrange(DEAL, territories, **fields)
 
 
 @cache

@@ -10,18 +10,13 @@ import re
 import pytest
 
 from rulebook import meetjesland as mj
-from rulebook.meetjesland import Attack, Dice, EndTurn, Place, arrange, widget
+from rulebook.meetjesland import Attack, Dice, EndTurn, Place, widget
 from rulebook.meetjesland.widget import INK, PALETTES, PLAYER_SYMBOL, RINGS, Board
 from rulebook.views import trace
+from tests.helpers import mj_playing as playing
 
 DEAL = mj.new_game(4, seed=0)  # White: Oosteeklo, Lovendegem, Nevele, ...; Black: Zelzate-Oost, Assenede, ...
 INTERNAL_ID = re.compile(r"\b[a-z]+_[a-z_]+\b")
-
-
-def playing(territories=None, **changes) -> mj.State:
-    fields = {"to_place": 0, "stage": "start", "turn": 0}
-    fields.update(changes)
-    return arrange(DEAL, territories or {}, **fields)
 
 
 def at(territory: str) -> tuple[float, float]:

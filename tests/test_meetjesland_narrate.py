@@ -18,19 +18,13 @@ from rulebook.meetjesland import (
     Retreat,
     Roll,
     TradeCards,
-    arrange,
     narrate,
 )
+from tests.helpers import mj_playing as playing
 
 # Seed 0, four players: White holds 11 territories (Oosteeklo ... Ursel) and must destroy Pink; Black holds
 # Zelzate-Oost, Assenede, ...; Pink holds Waarschoot, Aalter, ...; Teal holds Kaprijke, Eeklo, ...
 DEAL = mj.new_game(4, seed=0)
-
-
-def playing(territories=None, **changes) -> mj.State:
-    fields = {"to_place": 0, "stage": "start", "turn": 0}
-    fields.update(changes)
-    return arrange(DEAL, territories or {}, **fields)
 
 
 def told(state: mj.State, move, *chance) -> str:

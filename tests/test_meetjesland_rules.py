@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 from fractions import Fraction
 
 import pytest
 
 from rulebook import meetjesland as mj
-from rulebook.core import IllegalMove
 from rulebook.meetjesland import (
     BREWERY,
     Attack,
@@ -25,22 +25,10 @@ from rulebook.meetjesland import (
     arrange,
     rules,
 )
+from tests import helpers
+from tests.helpers import mj_playing as playing
 
-
-def playing(players: int = 4, seed: int = 0, territories=None, **changes) -> mj.State:
-    """A game after set-up, with ``territories`` = {territory: (owner, points)} written over the deal."""
-    state = mj.new_game(players, seed=seed)
-    defaults = {"to_place": 0, "stage": "start", "turn": 0}
-    defaults.update(changes)
-    return arrange(state, territories or {}, **defaults)
-
-
-def refused(state, move, rule: str) -> IllegalMove:
-    with pytest.raises(IllegalMove) as caught:
-        mj.apply(state, move)
-    assert caught.value.rule == rule, caught.value
-    assert mj.check(state, move).rule == rule
-    return caught.value
+refused = functools.partial(helpers.refused, mj)
 
 
 def test_MJ_1_1_board_has_44_territories_in_six_regions_as_the_text_lists():

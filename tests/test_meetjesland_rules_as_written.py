@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from rulebook import meetjesland as mj
-from rulebook.core import IllegalMove
-from rulebook.meetjesland import BREWERY, Attack, Config, Dice, EndTurn, Place, TradeCards, arrange
+from rulebook.meetjesland import BREWERY, Attack, Config, Dice, EndTurn, Place, TradeCards
+from tests import helpers
+from tests.helpers import mj_playing as playing
+
+refused = functools.partial(helpers.refused, mj)
 
 SIX = ("aalter", "bellem", "eeklo", "kaprijke", "poeke", BREWERY)  # six cards, the Brewery card among them
-
-
-def playing(config: Config | None = None, territories=None, **changes) -> mj.State:
-    fields = {"to_place": 0, "stage": "start", "turn": 0}
-    fields.update(changes)
-    return arrange(mj.new_game(4, seed=0, config=config), territories or {}, **fields)
-
-
-def refused(state, move, rule: str) -> IllegalMove:
-    with pytest.raises(IllegalMove) as caught:
-        mj.apply(state, move)
-    assert caught.value.rule == rule, caught.value
-    assert mj.check(state, move).rule == rule
-    return caught.value
 
 
 def test_MJ_4_8_over_five_cards_three_must_be_traded_the_brewery_alone_does_not_do():
@@ -39,7 +30,7 @@ def test_MJ_4_8_over_five_cards_three_must_be_traded_the_brewery_alone_does_not_
 
 
 def test_MJ_C6_option_trading_down_with_the_brewery_card():
-    state = playing(Config(trade_down=True), territories={"ursel": (0, 5)}, hands=(SIX, (), (), ()))
+    state = playing(config=Config(trade_down=True), territories={"ursel": (0, 5)}, hands=(SIX, (), (), ()))
     assert TradeCards((BREWERY,)) in mj.legal_moves(state)
     after = mj.apply(state, TradeCards((BREWERY,)))
     assert len(after.hands[0]) == 5 and after.to_place == 5

@@ -3,6 +3,7 @@ written position, and stronger than the greedy player over a fixed set of games.
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -11,14 +12,10 @@ from rulebook import meetjesland as mj
 from rulebook import study
 from rulebook.core import pick
 from rulebook.meetjesland import bots
+from tests.helpers import mj_playing
 
 DEAL = mj.new_game(3, seed=0)
-
-
-def playing(territories, **changes) -> mj.State:
-    fields = {"to_place": 0, "stage": "start", "turn": 0}
-    fields.update(changes)
-    return mj.arrange(DEAL, territories, **fields)
+playing = functools.partial(mj_playing, players=3)
 
 
 def test_the_strong_player_is_listed_with_the_others():

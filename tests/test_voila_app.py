@@ -8,7 +8,6 @@ import http.client
 import os
 import re
 import signal
-import socket
 import subprocess
 import threading
 import time
@@ -18,14 +17,9 @@ import psutil
 import websocket  # websocket-client, which jupyter_server requires
 
 from rulebook import cli
+from tests.helpers import free_port
 
 TOKEN = "t0ken-for-the-voila-test-" + "0" * 23
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _get(port: int, path: str, headers: dict | None = None, method: str = "GET", body: bytes | None = None):
@@ -81,7 +75,7 @@ def _let_in(log_path) -> int:
 
 
 def test_a_class_is_let_in_told_to_wait_or_told_the_server_is_full_and_closed_pages_free_their_kernels(tmp_path):
-    port = _free_port()
+    port = free_port()
     command = cli.voila_command(cli.app_notebook("claim", tmp_path), port, TOKEN, max_kernels=2)
     command = [part for part in command if not part.startswith("--RulebookKernelManager.cull_interval=")]
     command += [

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / ".e2e"
@@ -103,12 +104,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "e2e" in item.nodeid:
             item.add_marker(skip)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_for(url: str, process: subprocess.Popen, seconds: float = 90, accept=(200, 302, 403)) -> None:

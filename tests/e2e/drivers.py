@@ -1,4 +1,5 @@
-"""How a person plays one real move on each game's rendered board (clicks on the page only).
+"""How a person plays one real move on each game's rendered board (clicks on the page only), and reads and sets the
+app's status line and set-up controls.
 
 Where a click needs to know the position (which territory is whose), the driver rebuilds the notebook's game in
 Python from the same seed: the notebook shows the same game on every run."""
@@ -214,3 +215,42 @@ def claim_jump(page, board, state, move, shots=None) -> None:
 
 
 DRIVERS.update({"kingdom_builder": kingdom_builder, "ab_die_post": ab_die_post, "claim": claim})
+
+
+# --- the app's status line and set-up controls, on a page or the site's app frame (the same locators) ------------
+
+
+def status(page) -> str:
+    """The app's status line as the page shows it."""
+    return page.locator(".rulebook-status").first.inner_text()
+
+
+def changed(page, before: str, seconds: float = 30) -> str:
+    """The status line once it differs from ``before`` (the kernel answers a click asynchronously)."""
+    deadline = time.monotonic() + seconds
+    now = status(page)
+    while now == before and time.monotonic() < deadline:
+        time.sleep(0.3)
+        now = status(page)
+    return now
+
+
+def show_setup(page) -> None:
+    page.locator(".rulebook-app .lm-TabBar-tab", has_text="Set-up").first.click()
+    time.sleep(0.3)
+
+
+def choose(page, label: str, value: str) -> None:
+    """Pick an option of a set-up dropdown as a person does (the select labelled ``label``)."""
+    show_setup(page)
+    control = page.locator(".rulebook-app .widget-dropdown", has=page.locator(f"label:text-is('{label}')")).first
+    control.locator("select").select_option(label=value)
+    time.sleep(0.5)
+
+
+def type_seed(page, seed: str) -> None:
+    show_setup(page)
+    field = page.locator(".rulebook-app .widget-text", has=page.locator("label:text-is('Seed')")).first
+    field.locator("input").fill(seed)
+    field.locator("input").press("Enter")
+    time.sleep(0.5)

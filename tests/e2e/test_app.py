@@ -16,7 +16,7 @@ from rulebook.cli import app_notebook
 from rulebook.setup import SETUPS
 
 from .conftest import SHOTS, serve_voila
-from .drivers import DRIVERS, button, click_point, new_game
+from .drivers import DRIVERS, button, changed, choose, click_point, new_game, show_setup, status, type_seed
 
 WIDTH, HEIGHT = 1280, 800
 BOARD = ".rulebook-app .rulebook-board .rulebook-figure svg .trace .point"  # a board drawn, with its pieces
@@ -67,37 +67,6 @@ def open_app(browser, apps, game: str):
     page.locator(".rulebook-status").first.wait_for(timeout=60_000)
     record(f"app {game} (Voila, opened as the server answers): address to usable board", seconds)
     return page, seconds
-
-
-def show_setup(page) -> None:
-    page.locator(".rulebook-app .lm-TabBar-tab", has_text="Set-up").first.click()
-    time.sleep(0.3)
-
-
-def changed(page, before: str, seconds: float = 20) -> str:
-    """The status line once it differs from ``before`` (the kernel answers a click asynchronously)."""
-    deadline = time.monotonic() + seconds
-    now = status(page)
-    while now == before and time.monotonic() < deadline:
-        time.sleep(0.3)
-        now = status(page)
-    return now
-
-
-def choose(page, label: str, value: str) -> None:
-    """Pick an option of a set-up dropdown as a person does (the select labelled ``label``)."""
-    show_setup(page)
-    control = page.locator(".rulebook-app .widget-dropdown", has=page.locator(f"label:text-is('{label}')")).first
-    control.locator("select").select_option(label=value)
-    time.sleep(0.5)
-
-
-def type_seed(page, seed: str) -> None:
-    show_setup(page)
-    field = page.locator(".rulebook-app .widget-text", has=page.locator("label:text-is('Seed')")).first
-    field.locator("input").fill(seed)
-    field.locator("input").press("Enter")
-    time.sleep(0.5)
 
 
 def set_number(page, label: str, value: int) -> None:
@@ -271,10 +240,6 @@ def solve_an_exercise(page, game: str) -> None:
     assert f"1 of {len(items)}" in progress.inner_text()
     page.screenshot(path=SHOTS / f"app-{game}-exercise-wrong.png")
     show_setup(page)
-
-
-def status(page) -> str:
-    return page.locator(".rulebook-status").first.inner_text()
 
 
 def test_minimal_voila_page_for_comparison(browser, serve, tmp_path):

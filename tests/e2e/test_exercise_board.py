@@ -9,8 +9,8 @@ import time
 import pytest
 
 from .conftest import SHOTS
-from .drivers import click_point
-from .test_app import new_game, open_app, record, show_setup, status, type_seed
+from .drivers import click_point, new_game, show_setup, status, type_seed
+from .test_app import open_app, record
 
 # the trace a game's board draws its legal targets in (the red hexes that gave Kingdom Builder's answers away), and
 # the trace of a first move of the game in progress (Kingdom Builder: a ringed hex; Claim: a free point to place on)

@@ -22,8 +22,8 @@ from rulebook.meetjesland import odds
 from rulebook.meetjesland.widget import Board, percent
 
 from .conftest import SHOTS
-from .drivers import button
-from .test_app import choose, new_game, open_app, type_seed
+from .drivers import button, choose, new_game, type_seed
+from .test_app import open_app
 
 MOVES = 10
 MARKERS = ("territories", "last move losses", "last move arrows", "hint", "hint words")  # what no text may cover

@@ -20,9 +20,8 @@ from rulebook.cli import app_notebook
 from rulebook.views import point_ids, trace
 
 from .conftest import SHOTS, serve_voila
-from .drivers import button
+from .drivers import button, new_game, type_seed
 from .test_access import axe_findings, every_tab_without_serious_violations
-from .test_app import new_game, type_seed
 from .test_site import Traffic
 
 WIDTH, HEIGHT = 1280, 800

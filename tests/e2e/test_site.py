@@ -29,7 +29,7 @@ from rulebook.app import moves_played
 from tests.soak import SOAK
 
 from .conftest import BLOCK_OTHER_HOSTS, SHOTS  # noqa: F401 (test_offline_app takes it from here)
-from .drivers import DRIVERS, button, click_point, new_game
+from .drivers import DRIVERS, button, changed, choose, click_point, new_game, status, type_seed
 
 WIDTH, HEIGHT = 1280, 800
 BOARD = ".rulebook-app .rulebook-board .rulebook-figure svg .trace .point"  # a board drawn, with its pieces
@@ -169,40 +169,6 @@ def open_page(context, url: str, ready: str):
         page.screenshot(path=SHOTS / f"site-{urlsplit(url).path.strip('/') or 'front'}-error.png")
         pytest.fail(f"{url}: Python stopped with an error:\n{text[-3000:]}")
     return page, page.frame(name="app"), seconds
-
-
-def status(frame) -> str:
-    return frame.locator(".rulebook-status").first.inner_text()
-
-
-def changed(frame, before: str, seconds: float = 30) -> str:
-    """The status line once it differs from ``before`` (the kernel answers a click asynchronously)."""
-    deadline = time.monotonic() + seconds
-    now = status(frame)
-    while now == before and time.monotonic() < deadline:
-        time.sleep(0.3)
-        now = status(frame)
-    return now
-
-
-def show_setup(frame) -> None:
-    frame.locator(".rulebook-app .lm-TabBar-tab", has_text="Set-up").first.click()
-    time.sleep(0.3)
-
-
-def choose(frame, label: str, value: str) -> None:
-    show_setup(frame)
-    control = frame.locator(".rulebook-app .widget-dropdown", has=frame.locator(f"label:text-is('{label}')")).first
-    control.locator("select").select_option(label=value)
-    time.sleep(0.5)
-
-
-def type_seed(frame, seed: str) -> None:
-    show_setup(frame)
-    field_ = frame.locator(".rulebook-app .widget-text", has=frame.locator("label:text-is('Seed')")).first
-    field_.locator("input").fill(seed)
-    field_.locator("input").press("Enter")
-    time.sleep(0.5)
 
 
 def open_refused_rule(page, frame, game: str) -> str:

@@ -14,8 +14,8 @@ import pytest
 from rulebook import registry
 
 from .conftest import SHOTS
-from .drivers import click_point, skip_a_computer_turn
-from .test_site import BOARD, ERROR, GAMES, HEIGHT, WIDTH, Traffic, changed, open_page, status
+from .drivers import changed, click_point, skip_a_computer_turn, status
+from .test_site import BOARD, ERROR, GAMES, HEIGHT, WIDTH, Traffic, open_page
 
 
 def place_a_piece(frame, board, candidates: list[int]) -> str:

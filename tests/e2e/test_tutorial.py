@@ -11,8 +11,8 @@ import time
 import pytest
 
 from .conftest import SHOTS
-from .drivers import click_point
-from .test_app import open_app, record, status
+from .drivers import click_point, status
+from .test_app import open_app, record
 
 LESSON = ".rulebook-app .rulebook-learn"
 LESSON_BOARD = f"{LESSON} .rulebook-board"
