@@ -115,7 +115,7 @@ def test_ADP_3_1_a_turn_is_drawing_or_flying_not_both():
     refused(state, CardDrawn(1), "ADP-3.1")
 
 
-def test_ADP_3_2_on_the_first_turn_everybody_can_only_draw():
+def test_ADP_3_2_on_the_first_turn_everybody_can_only_draw_ADP_5_1():
     state = new_game(players=4, seed=1)
     assert legal_moves(state) == (DrawCard(),)
     assert "holds 0 points" in refused(state, Fly(), "ADP-5.1")
@@ -146,7 +146,7 @@ def test_ADP_4_1_a_card_not_in_the_pile_cannot_be_drawn():
     refused(state, CardDrawn(1), "ADP-4.1")
 
 
-def test_ADP_C5_stop_needs_a_card_drawn_this_turn():
+def test_ADP_C4_stop_needs_a_card_drawn_this_turn():
     state = position(2, hands=((2, 1, 0), (0, 0, 0)), pile=(14, 22, 16))
     refused(state, Stop(), "ADP-C4")
 
@@ -180,7 +180,7 @@ def test_ADP_5_1_flying_needs_four_points():
     assert Fly() in legal_moves(state)
 
 
-def test_ADP_5_2_flying_shakes_the_indicator_and_spends_no_card():
+def test_ADP_5_2_flying_shakes_the_indicator_and_spends_no_card_and_ADP_3_1():
     state = position(4, hands=((0, 2, 0),) + ((0, 0, 0),) * 3, pile=(16, 21, 16))
     state = apply(state, Fly())
     assert state.phase == "marble" and state.player is None

@@ -245,7 +245,7 @@ def test_CL_6_2_jumps_over_any_piece_chained():
     refused(blocked, Jump((4, 0), ((4, 3),)), "CL-6.2")  # not a jump over one point
 
 
-def test_CL_C2_a_jump_chain_may_not_come_back():
+def test_CL_C4_a_jump_chain_may_not_come_back():
     # red jumps right over r, down over b, left over b; up over b would land on its starting point
     state = position(".......\n.rr....\n.b.b...\n..b....\n.......")
     refused(state, Jump((1, 1), ((1, 3), (3, 3), (3, 1), (1, 1))), "CL-C4")
@@ -442,7 +442,7 @@ def test_CL_C3_only_one_piece_between_and_only_around_the_landing_point():
     assert claim.captures_of(state, Step((2, 5), (2, 4))) == ()  # two blue pieces in a row are safe
 
 
-def test_CL_C8_a_player_who_cannot_move_passes():
+def test_CL_C10_a_player_who_cannot_move_passes():
     land = "aaa\naaa"
     state = position("rbb\nb..", land=land)
     assert claim.legal_moves(state) == (Pass(),)

@@ -147,7 +147,7 @@ def test_refusals_use_colours_terrain_names_and_the_right_rule():
         assert not ENGINE_WORDS.search(error.message)
 
 
-def test_a_tower_refused_for_adjacency_cites_KB_6_3_and_one_off_the_edge_KB_C7_4():
+def test_a_tower_refused_for_adjacency_cites_KB_6_3_and_one_off_the_edge_KB_C12_4():
     """Issue 14: an edge hex refused because other edge hexes touch the player's settlements is an adjacency
     refusal (KB-6.3); only a hex off the edge is refused under the Tower's own paragraph."""
     header = "sections: tower harbor oracle barn\ncards: lords farmers hermits\nplayers: 2\n"

@@ -101,7 +101,7 @@ def test_KB_1_1_full_board_graph_has_400_hexes_and_1121_edges():
             assert set(graph[node]) == neighbours(*node)
 
 
-def test_KB_C7_8_straight_line_steps_are_the_six_neighbours():
+def test_KB_C12_8_straight_line_steps_are_the_six_neighbours():
     geometry = kb.rules.board_for(kb.FIRST_GAME_SECTIONS)
     for index in range(400):
         steps = {s for s in geometry.steps[index] if s >= 0}
@@ -184,7 +184,7 @@ def test_KB_3_4_KB_C2_first_game_and_random_setups():
         kb.new_game(players=2, seed=1, sections=[("castle", False)] * 4)
 
 
-def test_KB_3_5_KB_C16_each_card_hidden_from_the_others():
+def test_KB_3_5_each_card_hidden_from_the_others():
     state = kb.new_game(players=3, seed=1, first_game=True)
     for terrain in ("grass", "desert", "flower"):
         state = kb.apply(state, kb.CardDrawn(terrain))
@@ -259,7 +259,7 @@ def test_KB_5_2_tile_taken_next_to_a_location_usable_next_turn():
     assert state.tiles_of(0) == (("tavern", (6, 2), "ready"), ("tavern", (6, 7), "ready"))
 
 
-def test_KB_C6_each_tile_once_per_turn_and_two_identical_tiles_twice():
+def test_KB_C11_each_tile_once_per_turn_and_two_identical_tiles_twice_KB_7_1():
     state = position({(2, 17): 0, (7, 10): 0}, hands=("grass", "grass"))  # both paddock hexes: two paddock tiles
     state = kb.apply(state, kb.UseTile("paddock", (2, 19), (2, 17)))
     state = kb.apply(state, kb.UseTile("paddock", (5, 11), (7, 10)))  # over the paddock hex, still next to it
@@ -318,7 +318,7 @@ def test_KB_C10_of_two_identical_tiles_the_used_one_is_given_up():
     assert kb.check(state, kb.UseTile("paddock", (2, 19), (2, 17))) is None
 
 
-def test_KB_C11_a_moved_settlement_must_leave_its_hex_unless_configured():
+def test_KB_C13_a_moved_settlement_must_leave_its_hex_unless_configured():
     header = OTHER
     settlements = {(12, 18): 0, (9, 17): 1}  # player 0 touches the barn at (13,17)
     state = position(settlements, hands=("grass", "grass"), header=header)
@@ -332,7 +332,7 @@ def test_KB_C11_a_moved_settlement_must_leave_its_hex_unless_configured():
 # --- the eight location tiles (KB-C12.1 - KB-C12.8) ------------------------------------------------------------
 
 
-def test_KB_C7_1_oracle_builds_on_the_card_terrain_next_to_own():
+def test_KB_C12_1_oracle_builds_on_the_card_terrain_next_to_own_KB_6_3_KB_7_1():
     state = position({(12, 8): 0}, hands=("flower", "grass"), header=OTHER)  # (12,8) touches the oracle (13,7)
     assert state.tiles_of(0) == (("oracle", (13, 7), "ready"),)
     # (12,8) even row: (12,7) G (12,9) T (11,7) T (11,8) T (13,7) oracle (13,8) T -> no flower next to it.
@@ -351,21 +351,21 @@ def test_KB_C7_1_oracle_builds_on_the_card_terrain_next_to_own():
     refused(after, kb.UseTile("oracle", (14, 7)), "KB-7.1")
 
 
-def test_KB_C7_2_farm_builds_on_grass():
+def test_KB_C12_2_farm_builds_on_grass():
     state = position({(11, 16): 0}, hands=("canyon", "grass"))  # (11,16) touches the farm (11,17)
     # (11,16) odd row: (11,15) T (11,17) farm (10,16) T (10,17) T (12,16) T (12,17) K? -> no grass around.
     assert tile_targets(state, "farm") == hexes_of("G")
     refused(state, kb.UseTile("farm", (11, 15)), "KB-C12.2")
 
 
-def test_KB_C7_3_oasis_builds_on_desert():
+def test_KB_C12_3_oasis_builds_on_desert():
     state = position({(12, 6): 0}, hands=("grass", "grass"))  # (12,6) touches the oasis (12,7)
     # (12,6) even row: (12,5) T (12,7) oasis (11,5) T (11,6) T (13,5) T (13,6) F: no desert next to it.
     assert tile_targets(state, "oasis") == hexes_of("D")
     refused(state, kb.UseTile("oasis", (12, 8)), "KB-C12.3")
 
 
-def test_KB_C7_4_tower_builds_on_the_outer_edge():
+def test_KB_C12_4_tower_builds_on_the_outer_edge():
     state = position({(2, 5): 0}, hands=("grass", "grass"), header=OTHER)  # (2,5) touches the tower (3,5)
     graph = kb.board_graph(state.sections)
     edge = {n for n, d in graph.nodes(data=True) if d["on_edge"] and d["terrain"] in kb.TERRAINS}
@@ -377,7 +377,7 @@ def test_KB_C7_4_tower_builds_on_the_outer_edge():
     assert tile_targets(state, "tower") == {(0, 2), (0, 3)}
 
 
-def test_KB_C7_5_tavern_extends_a_line_of_three():
+def test_KB_C12_5_tavern_extends_a_line_of_three():
     # Row 8: own settlements at (8,7) (8,8) (8,9) all grass; the tavern at (6,7) is held via (7,7).
     state = position({(7, 7): 0, (8, 7): 0, (8, 8): 0, (8, 9): 0}, hands=("desert", "grass"))
     assert ("tavern", (6, 7), "ready") in state.tiles_of(0)
@@ -388,7 +388,7 @@ def test_KB_C7_5_tavern_extends_a_line_of_three():
     assert after.board[8 * 20 + 10] == 0
 
 
-def test_KB_C7_6_barn_moves_to_the_card_terrain_next_to_the_rest():
+def test_KB_C12_6_barn_moves_to_the_card_terrain_next_to_the_rest():
     state = position({(12, 18): 0, (14, 19): 0}, hands=("grass", "grass"), header=OTHER)
     assert state.tiles_of(0) == (("barn", (13, 17), "ready"),)
     # Moving (14,19): the settlement is lifted first; grass next to (12,18) is (12,19) (11,17) (11,18) (13,18).
@@ -399,7 +399,7 @@ def test_KB_C7_6_barn_moves_to_the_card_terrain_next_to_the_rest():
     assert after.supply == state.supply and after.board[14 * 20 + 19] == -1
 
 
-def test_KB_C7_7_harbor_moves_onto_water():
+def test_KB_C12_7_harbor_moves_onto_water_KB_6_2_KB_6_3():
     state = position({(7, 17): 0}, hands=("grass", "grass"), header=OTHER)  # (7,17) touches the harbor (7,16)
     water = {h for h, d in kb.board_graph(state.sections).nodes(data=True) if d["terrain"] == "water"}
     # (7,17) odd row: (7,16) harbor (7,18) M (6,17) D (6,18) D (8,17) C (8,18) C: no water next to it.
@@ -415,7 +415,7 @@ def test_KB_C7_7_harbor_moves_onto_water():
     assert moved.tiles_of(0) == (("harbor", (7, 16), "used"),)
 
 
-def test_KB_C7_8_paddock_jumps_two_hexes_in_a_straight_line():
+def test_KB_C12_8_paddock_jumps_two_hexes_in_a_straight_line():
     state = position({(5, 10): 0, (4, 10): 1}, hands=("grass", "grass"))
     # From (5,10) (odd row), two steps in each of the 6 directions, keeping empty buildable hexes:
     # E (5,12) T, W (5,8) C, NE (3,11) C, NW (3,10) M no, SE (7,11) G, SW (7,9) G.
@@ -460,7 +460,7 @@ def test_KB_8_1_end_of_turn_discards_draws_and_passes_clockwise():
     assert state.player == 1 and state.hands == ("forest", "canyon", "desert") and state.turns == (1, 0, 0)
 
 
-def test_KB_C3_discards_reshuffled_when_the_pile_runs_out():
+def test_KB_C4_discards_reshuffled_when_the_pile_runs_out():
     state = position({}, hands=("grass", "canyon"))
     state = dataclasses.replace(state, pile=(0, 0, 0, 0, 0), discard=(4, 4, 5, 5, 5))
     for hex_ in ((9, 9), (9, 8), (9, 10)):
@@ -493,7 +493,7 @@ def test_KB_C4_a_card_without_free_hex_is_replaced():
     assert sum(state.pile) + sum(state.removed) + sum(h is not None for h in state.hands) == 25
 
 
-def test_KB_C14_fewer_than_three_settlements_left():
+def test_KB_C6_fewer_than_three_settlements_left_KB_4_1():
     buildable = [(r, c) for r in range(20) for c in range(20) if FIRST_BOARD[r][c] in "GCDFT"]
     mine = [h for h in buildable if h[0] >= 13][:38]
     state = position(dict.fromkeys(mine, 0), hands=("grass", "grass"))

@@ -19,12 +19,12 @@ def gold(settlements: dict, card: str, players: int = 2, **options) -> tuple[int
     return kb.card_scores(state, card)
 
 
-def test_KB_C12_1_fishermen_next_to_water_but_not_on_it():
+def test_KB_C16_1_fishermen_next_to_water_but_not_on_it():
     # (3,2) touches water (3,1); (0,14) touches water (0,15); (0,8) is dry; (3,0) stands on water.
     assert gold({(3, 2): 0, (0, 14): 0, (0, 8): 0, (3, 0): 0}, "fishermen") == (2, 0)
 
 
-def test_KB_C12_2_merchants_link_locations_and_castles():
+def test_KB_C16_2_merchants_link_locations_and_castles():
     chain = {(6, 8): 0, (6, 9): 0, (6, 10): 0}  # from the tavern hex (6,7) to the paddock hex (6,11)
     assert gold(chain, "merchants") == (8, 0)
     assert gold({(6, 8): 0, (6, 10): 0}, "merchants") == (0, 0)  # the chain is broken at (6,9)
@@ -33,34 +33,34 @@ def test_KB_C12_2_merchants_link_locations_and_castles():
     assert gold({**chain, (6, 3): 0, (5, 3): 0, (4, 3): 0}, "merchants") == (16, 0)
 
 
-def test_KB_C12_3_discoverers_count_rows():
+def test_KB_C16_3_discoverers_count_rows():
     assert gold({(0, 8): 0, (0, 9): 0, (5, 5): 0, (9, 9): 0, (9, 10): 1}, "discoverers") == (3, 1)
 
 
-def test_KB_C12_4_hermits_count_areas():
+def test_KB_C16_4_hermits_count_areas():
     assert gold({(9, 9): 0, (9, 10): 0, (0, 8): 0, (12, 0): 0, (8, 9): 1, (8, 11): 1}, "hermits") == (3, 2)
     assert gold({}, "hermits") == (0, 0)
 
 
-def test_KB_C12_5_citizens_half_the_largest_area():
+def test_KB_C16_5_citizens_half_the_largest_area():
     area = {(9, 7): 0, (9, 8): 0, (9, 9): 0, (9, 10): 0, (8, 9): 0}  # five joined hexes
     assert gold({**area, (0, 8): 0, (0, 11): 1}, "citizens") == (2, 0)
     assert gold({**area, (8, 10): 0, (8, 11): 0}, "citizens") == (3, 0)
 
 
-def test_KB_C12_6_miners_next_to_mountains():
+def test_KB_C16_6_miners_next_to_mountains():
     assert gold({(1, 4): 0, (0, 2): 0, (9, 9): 0}, "miners") == (2, 0)
 
 
-def test_KB_C12_7_workers_next_to_locations_or_castles():
+def test_KB_C16_7_workers_next_to_locations_or_castles():
     assert gold({(7, 6): 0, (2, 3): 0, (9, 9): 0, (7, 7): 1}, "workers") == (2, 1)
 
 
-def test_KB_C12_8_knights_twice_the_best_row():
+def test_KB_C16_8_knights_twice_the_best_row():
     assert gold({(0, 8): 0, (0, 9): 0, (0, 12): 0, (5, 5): 0, (5, 6): 0, (9, 9): 1}, "knights") == (6, 2)
 
 
-def test_KB_C12_9_KB_C13_lords_twelve_and_six_per_sector():
+def test_KB_C16_9_KB_C17_lords_twelve_and_six_per_sector():
     tie = {(9, 7): 0, (9, 8): 0, (9, 9): 1, (9, 6): 1, (8, 7): 2, (8, 8): 2}
     assert gold(tie, "lords", players=3) == (12, 12, 12)  # 2, 2 and 2 in sector 0: everyone is first
     # 8, 8, 6 in sector 0: the next distinct count after the tied first still earns 6.
@@ -73,7 +73,7 @@ def test_KB_C12_9_KB_C13_lords_twelve_and_six_per_sector():
     assert gold({(9, 9): 0}, "lords", players=3, config=kb.Config(lords_zero_scores=True)) == (12 + 36, 6 + 36, 6 + 36)
 
 
-def test_KB_C12_10_farmers_three_times_the_weakest_sector():
+def test_KB_C16_10_farmers_three_times_the_weakest_sector():
     one_each = {(9, 9): 0, (9, 15): 0, (15, 9): 0, (16, 15): 0, (0, 8): 0}
     assert gold(one_each, "farmers") == (3, 0)
     assert gold({(9, 9): 0, (9, 15): 0, (15, 9): 0}, "farmers") == (0, 0)

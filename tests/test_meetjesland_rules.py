@@ -288,7 +288,7 @@ def test_MJ_5_9_move_at_most_seven_points_between_neighbours():
     assert (state.points_on("eeklo"), state.points_on("waarschoot"), state.points_on("lovendegem")) == (7, 4, 3)
 
 
-def test_MJ_C7_break_off_brings_the_stake_home():
+def test_MJ_C10_break_off_brings_the_stake_home():
     position = playing(territories={"eeklo": (0, 6), "kaprijke": (1, 5)})
     state = mj.apply(position, Attack("eeklo", "kaprijke", 5))
     state = mj.apply(state, Dice((6, 6, 1), (1, 1)))
@@ -440,7 +440,7 @@ def test_MJ_4_4_points_moved_then_no_reinforcements():
     assert mj.check(moved, Attack("eeklo", "kaprijke", 2)) is None  # still a turn of conquest
 
 
-def test_MJ_C11_option_a_turn_of_reinforcements_may_move_points():
+def test_MJ_C11_option_a_turn_of_reinforcements_may_move_points_MJ_4_4():
     config = mj.Config(move_and_reinforce=True)
     territories = {"eeklo": (0, 5), "waarschoot": (0, 1), "kaprijke": (1, 2)}
     position = arrange(mj.new_game(4, seed=0, config=config), territories, to_place=0, stage="start", turn=0)
