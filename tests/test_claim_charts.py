@@ -39,7 +39,7 @@ def test_captures_per_turn_adds_up_to_the_pieces_and_towers_lost(games):
     lost = sum(2 * 14 - sum(len(game.pieces(p)) for p in range(2)) for game in games)
     tower_captures = 0
     for game in games:
-        state = claim.rules.start_from_setup(json.loads(game.setup))
+        state = claim.diagram.start_from_setup(json.loads(game.setup))
         for move in game.history:
             if isinstance(move, (claim.Step, claim.Jump)):
                 tower_captures += sum(state.is_tower(p) for p in claim.captures_of(state, move))

@@ -119,9 +119,12 @@ def test_player_is_none_exactly_at_chance_nodes_and_at_the_end_and_makes_every_m
 def test_save_files_are_defined_in_each_games_rules(name: str) -> None:
     game = GAMES[name][0]
     rules = importlib.import_module(f"rulebook.{name}.rules")
+    # a game whose saves may start from a written diagram keeps its save files beside the diagram reader, which
+    # builds on rules.py (so rules.py never imports it back); every other verb is rules.py's own
+    saves = (rules.__name__, f"rulebook.{name}.diagram")
     for verb in ("to_json", "from_json", "outcome", "legal_moves", "chance_outcomes", "apply", "check", "new_game"):
-        assert getattr(game, verb) is getattr(rules, verb)
-        assert getattr(rules, verb).__module__ == rules.__name__, f"{name}.{verb} is defined outside rules.py"
+        where = saves if verb in ("to_json", "from_json") else (rules.__name__,)
+        assert getattr(game, verb).__module__ in where, f"{name}.{verb} is defined outside {' or '.join(where)}"
 
 
 def test_kingdom_builders_diagram_module_still_exports_the_save_files() -> None:
