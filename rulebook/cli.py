@@ -12,7 +12,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import registry, serve, working_copy
+from rulebook import registry, serve
+from rulebook.serve import working_copy
 
 
 def notebooks_dir() -> Path:
@@ -72,10 +73,10 @@ def app_file(game: str) -> str:
 def app_notebook(game: str, folder: Path) -> Path:
     """The app's notebook: one cell that opens the game (Voila names the page after the file)."""
     title = app_file(game)
-    from . import views
+    from rulebook.view import figures
 
-    # plotly.js beside the notebook for the charts, served by Voila as a file the browser keeps (views.ChartView)
-    name = views.plotly_file(folder)
+    # plotly.js beside the notebook for the charts, served by Voila as a file the browser keeps (figures.ChartView)
+    name = figures.plotly_file(folder)
     bundle_url = f"voila/files/{name}?v={name.split('-')[1]}"
     notebook = {
         "cells": [
@@ -100,7 +101,7 @@ def app_notebook(game: str, folder: Path) -> Path:
     return path
 
 
-APP_FILES = ["plotly-[0-9a-f]{16}-script[.]js"]  # what the app's page may fetch: plotly.js (views.plotly_file)
+APP_FILES = ["plotly-[0-9a-f]{16}-script[.]js"]  # what the app's page may fetch: plotly.js (figures.plotly_file)
 
 
 def voila_command(notebook: Path, port: int | None, token: str | None, **options: Any) -> list[str]:
@@ -261,7 +262,7 @@ def scheduler_client(address: str, timeout: float = 10) -> Any:
 def study(args: argparse.Namespace) -> int:
     """``rulebook study``: a balance study, printed as a table (and written as a chart when asked). Every argument
     is checked before the first game; what was wrong is said in one line (exit code 2)."""
-    from . import study as studies
+    from rulebook.play import study as studies
 
     seats = [name.strip() for name in args.seats.split(",") if name.strip()]
     try:

@@ -10,18 +10,20 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from . import markup, registry, rules_text, ui, views
-from .exercises import Exercise, ExercisePanel
-from .markup import Markup
-from .registry import Option
-from .ui import Table, build, close_widgets
+from rulebook import registry
+from rulebook.registry import Option
+from rulebook.teach import rules_text
+from rulebook.teach.exercises import Exercise, ExercisePanel
+from rulebook.view import FILES as VIEW
+from rulebook.view import figures, markup, table
+from rulebook.view.markup import Markup
+from rulebook.view.table import Table, build, close_widgets
 
 PANEL_WIDTH = "360px"
 MAX_UPLOAD = 5_000_000  # bytes: a save of a very long game is well under 1 MB
@@ -53,7 +55,7 @@ class _Away:
 class RulesPanel(anywidget.AnyWidget):
     """The whole rules text, scrolled to the paragraph in ``focus`` (which is highlighted)."""
 
-    _esm = Path(__file__).with_name("rules_panel.js")
+    _esm = VIEW / "rules_panel.js"
     _css = markup.STYLESHEET
     value = traitlets.Unicode("").tag(sync=True)
     focus = traitlets.Unicode("").tag(sync=True)
@@ -78,7 +80,7 @@ def rules_html(game: str) -> Markup:
 class SaveButton(anywidget.AnyWidget):
     """A Save button: a click asks the kernel for the game's JSON, which the browser downloads as a file."""
 
-    _esm = Path(__file__).with_name("save_button.js")
+    _esm = VIEW / "save_button.js"
     _css = markup.STYLESHEET  # the app's toolbar holds one: the app's page has the styles before any board
 
     def __init__(self, **kwargs: Any) -> None:
@@ -97,7 +99,7 @@ class LoadButton(anywidget.AnyWidget):
     called with its name, its content and "" (or None and why it was not read). Unlike ipywidgets' FileUpload it
     shows no count of files ("Load (0)")."""
 
-    _esm = Path(__file__).with_name("load_button.js")
+    _esm = VIEW / "load_button.js"
     _css = markup.STYLESHEET
     limit = traitlets.Int(MAX_UPLOAD).tag(sync=True)  # bytes: a larger file is not read, its size is told
 
@@ -200,8 +202,8 @@ class App(widgets.VBox):
         computer: Any = None,
         plotly_url: str | None = None,
     ):
-        if plotly_url is not None:  # `rulebook app` serves plotly.js as a file (views.serve_plotly_from)
-            views.serve_plotly_from(plotly_url)
+        if plotly_url is not None:  # `rulebook app` serves plotly.js as a file (figures.serve_plotly_from)
+            figures.serve_plotly_from(plotly_url)
         self.setup: registry.Game = registry.game(game)
         self.game = game
         self.module = self.setup.engine
@@ -256,7 +258,7 @@ class App(widgets.VBox):
         self.pace_menu = widgets.Dropdown(
             description="Computer moves",
             options=[("one by one", "normal"), ("one by one, fast", "fast"), ("all at once (off)", "off")],
-            value=ui.default_pace(),
+            value=table.default_pace(),
             style={"description_width": "initial"},  # its whole label: at 110 px it read "Computer mo..."
             layout=widgets.Layout(width="285px"),
             tooltip="How the computer players' moves are shown: one at a time, told and marked, or all at once",
@@ -264,7 +266,7 @@ class App(widgets.VBox):
         self.pace_menu.add_class("rulebook-pace")
 
         def paced(change: dict[str, Any]) -> None:
-            ui.choose_pace(change["new"])
+            table.choose_pace(change["new"])
             if self.board is not None and self.board.pace != change["new"]:
                 self.board.pace = change["new"]
 
@@ -344,7 +346,7 @@ class App(widgets.VBox):
         """The "Who is winning?" tab (rulebook.estimate_panel), placed before the explorer's (which stays last): the
         estimate of the live position on request, and its chart over the game, which follows every board the app
         shows (called after the app's own ``_board_changed``)."""
-        from .estimate_panel import EstimatePanel
+        from rulebook.app.estimate_panel import EstimatePanel
 
         panel = self.estimate_panel = EstimatePanel(lambda: self.board)
         app_changed = self._board_changed
@@ -645,7 +647,7 @@ class App(widgets.VBox):
     def _add_learn_tab(self, panels: list[widgets.Widget], titles: list[str]) -> None:
         """A Learn tab, after Exercises, for a game that has a tutorial: what it is and a button that opens it (the
         tutorial itself is read when first opened)."""
-        from . import tutorial
+        from rulebook.teach import tutorial
 
         self._learn: Any = None  # the LearnPanel, once opened: it keeps the learner's step while the page is open
         if tutorial.path(self.game) is None:
@@ -669,7 +671,7 @@ class App(widgets.VBox):
     def learn(self) -> Any:
         """The guided first game's panel, made the first time it is asked for."""
         if self._learn is None:
-            from .learn import LearnPanel
+            from rulebook.app.learn import LearnPanel
 
             panel = build(
                 lambda: LearnPanel(

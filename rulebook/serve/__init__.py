@@ -188,7 +188,7 @@ def lab_command(
         "--ServerApp.allow_origin_pat=",
         "--ServerApp.allow_credentials=False",
         "--ServerApp.port_retries=0",
-        "--ServerApp.kernel_manager_class=rulebook.kernel_manager.KernelManager",
+        "--ServerApp.kernel_manager_class=rulebook.serve.kernel_manager.KernelManager",
     ]
     if is_loopback(ip):
         command.append("--ServerApp.allow_remote_access=False")
@@ -226,7 +226,7 @@ def voila_command(
         "--preheat_kernel=True",
         "--pool_size=1",
         f"--VoilaConfiguration.file_allowlist={list(files)!r}",
-        "--VoilaConfiguration.multi_kernel_manager_class=rulebook.voila_app.RulebookKernelManager",
+        "--VoilaConfiguration.multi_kernel_manager_class=rulebook.serve.voila_app.RulebookKernelManager",
         f"--RulebookKernelManager.cull_idle_timeout={idle_timeout}",
         "--RulebookKernelManager.cull_interval=15",
         "--RulebookKernelManager.cull_connected=True",
@@ -406,7 +406,7 @@ def _voila(argv: list[str]) -> int:
         os.environ.update(env)
         _watch_parent()
         _hang_up_stops()
-        from .voila_app import RulebookVoila
+        from rulebook.serve.voila_app import RulebookVoila
 
         RulebookVoila.launch_instance(argv)
         return 0
@@ -432,6 +432,3 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     return _lab(argv[1:]) if argv[0] == "lab" else _voila(argv[1:])
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,0 +1,167 @@
+"""The guided first game on the page (issue 27): the lesson's text, progress, Back and Skip, over the game's own live
+board, whose every move the lesson judges (:mod:`rulebook.tutorial` holds the data and the judging).
+
+``LearnPanel("claim")`` is all a notebook cell needs; the app shows the same panel in the board's place (its Learn
+tab). Nothing here names a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from rulebook import registry
+from rulebook.teach import tutorial
+from rulebook.teach.tutorial import Lesson, same_position
+from rulebook.view import markup
+from rulebook.view.table import RuleText, Table, build, close_widgets
+
+
+class LearnPanel(widgets.VBox):
+    """A tutorial played on the live board: the instruction (its rule ids link to the rules), "step 4 of 16", Back,
+    Skip (Next once a step is done) and Start over, then the board. At the end it offers a full game against the
+    computer at the beginner level, or the exercises: ``on_full_game`` and ``on_exercises`` say what those do (the
+    app's own game and tab); without them the panel plays the game on its own board, or shows the exercises
+    under it."""
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        on_full_game: Callable[[], None] | None = None,
+        on_exercises: Callable[[], None] | None = None,
+    ) -> None:
+        self.game = game
+        self.setup = registry.game(game)
+        self.tutorial = tutorial.load(game)
+        self.lesson = Lesson(self.tutorial)
+        self.lesson.listeners.append(self._changed)
+        self.board: Table | None = None
+        self.board_handlers: list[Callable[[Table], None]] = []  # called with each new board (the app follows it)
+        self.on_full_game = on_full_game
+        self.on_exercises = on_exercises
+        self.text = RuleText(game)
+        self.text.add_class("rulebook-tutorial")
+        self.back_button = widgets.Button(description="Back", icon="step-backward", tooltip="The step before")
+        self.skip_button = widgets.Button(description="Skip", icon="step-forward", tooltip="Go on to the next step")
+        self.restart_button = widgets.Button(description="Start over", tooltip="The lesson from its first step")
+        self.back_button.on_click(lambda _: self.lesson.back())
+        self.skip_button.on_click(lambda _: self.lesson.skip())
+        self.restart_button.on_click(lambda _: self.lesson.go(0))
+        for button in (self.back_button, self.skip_button):
+            button.layout.width = "90px"
+        self.back_button.add_class("rulebook-tutorial-back")
+        self.skip_button.add_class("rulebook-tutorial-skip")
+        self.full_game_button = widgets.Button(
+            description="Play a full game",
+            button_style="success",
+            icon="play",
+            tooltip="A new game against the computer at the beginner level",
+        )
+        self.exercises_button = widgets.Button(description="Try the exercises", icon="question-circle")
+        self.full_game_button.layout.width = "170px"
+        self.exercises_button.layout.width = "170px"
+        self.full_game_button.on_click(lambda _: self.full_game())
+        self.exercises_button.on_click(lambda _: self.exercises())
+        self.end_buttons = widgets.HBox([self.full_game_button, self.exercises_button])
+        self.end_buttons.layout.display = "none"
+        controls = widgets.HBox(
+            [self.back_button, self.skip_button, self.restart_button],
+            layout=widgets.Layout(align_items="center", grid_gap="6px"),
+        )
+        self.board_box = widgets.Box(layout=widgets.Layout(width="100%"))
+        self.extra = widgets.Box(layout=widgets.Layout(width="100%"))  # the exercises, when the panel shows them
+        super().__init__([self.text, controls, self.end_buttons, self.board_box, self.extra])
+        self.add_class("rulebook-learn")
+        self.show()
+
+    # -- the board --------------------------------------------------------------------------------------------
+    def show(self) -> Table:
+        """Put the board of the step on the page (a new one if there is none, it was closed, or it shows another
+        position) and the step's text; returns the board."""
+        board = self.board
+        wanted = self.lesson.start_state()
+        if board is None or board.comm is None or not same_position(board.live, wanted):
+            board = self._new_board(wanted)
+        self._draw()
+        return board
+
+    def _new_board(self, state: Any) -> Table:
+        board_class, computer = self.setup.board_class(), self.replying_seats(state)
+        board = build(lambda: board_class(state, seed=0, computer=computer))
+        self.lesson.guard(board.session)
+        old, self.board = self.board, board
+        self.board_box.children = (board,)
+        if old is not None:
+            close_widgets(old)
+        for handler in list(self.board_handlers):
+            handler(board)
+        return board
+
+    def replying_seats(self, state: Any) -> dict[int, str]:
+        """The seats the learner does not play, named as the computer's (the board then says "You play Red"); their
+        moves are the steps' replies, played by the lesson, never by a computer player."""
+        players = getattr(state, "players", 0)
+        level = self.setup.levels[0].name
+        seats = range(players) if isinstance(players, int) else ()
+        return {seat: level for seat in seats if seat not in self.tutorial.learner}
+
+    def _changed(self, _lesson: Lesson) -> None:
+        self.show()
+
+    def _draw(self) -> None:
+        lesson, step = self.lesson, self.lesson.step
+        finished = lesson.finished
+        if finished:
+            say = self.text.linked(self.tutorial.end)
+            cited: Any = ""
+        else:
+            assert step is not None
+            say = self.text.linked(step.say)
+            cited = self.text.linked(", ".join(step.rules))
+        self.text.value = markup.render(
+            "tutorial.html",
+            title=self.tutorial.title,
+            progress=lesson.progress(),
+            part=step.title if step is not None else "",
+            finished=finished,
+            waiting=lesson.waiting,
+            say=say,
+            cited=cited,
+        )
+        self.back_button.disabled = lesson.index == 0 and not lesson.waiting
+        self.skip_button.disabled = finished
+        self.skip_button.description = "Next" if lesson.waiting else "Skip"
+        self.skip_button.button_style = "primary" if lesson.waiting else ""
+        self.end_buttons.layout.display = "flex" if finished else "none"
+
+    # -- the end --------------------------------------------------------------------------------------------
+    def beginner(self) -> dict[int, str]:
+        """The computer's seats in a full game after the lesson: every seat but the first, at the weakest level."""
+        level = self.setup.levels[0].name
+        return {seat: level for seat in range(1, self.setup.default_players)}
+
+    def full_game(self) -> None:
+        """A full game against the computer at the beginner level: the app's, or one on this panel's board."""
+        if self.on_full_game is not None:
+            self.on_full_game()
+            return
+        state = self.setup.new_state(self.setup.default_players, 0)
+        board_class, computer = self.setup.board_class(), self.beginner()
+        board = build(lambda: board_class(state, seed=0, computer=computer))
+        old, self.board = self.board, board
+        self.board_box.children = (board,)
+        if old is not None:
+            close_widgets(old)
+
+    def exercises(self) -> None:
+        """The exercises: the app's tab, or a panel of them under this board."""
+        if self.on_exercises is not None:
+            self.on_exercises()
+            return
+        if not self.extra.children:
+            from rulebook.teach.exercises import ExercisePanel
+
+            self.extra.children = (build(lambda: ExercisePanel(self.game)),)
