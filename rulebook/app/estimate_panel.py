@@ -254,6 +254,7 @@ class EstimatePanel(widgets.VBox):
             self._draw(points)
 
     def _draw(self, points: dict[int, estimates.Estimate]) -> None:
+        assert self.chart is not None  # _redraw_chart draws only a chart that was made
         names = [seat.name for seat in next(iter(points.values())).seats]
         self.chart.plot = history_figure(points, names)
         newest = points[max(points)]
