@@ -94,9 +94,9 @@ def test_wheel_holds_every_file_the_package_reads_and_no_clutter(wheel):
         assert not missing, f"the wheel lacks {folder}/ files: {missing}"
     for game in registry.games().values():  # what the registry names, where the package looks for it
         assert f"rulebook/notebooks/{game.rules}" in names
-        assert f"rulebook/exercises/{game.exercises}" in names
+        assert f"rulebook/teach/exercises/{game.exercises}" in names
     for name in ("style.css", "board.js", "chart.js", "rule_text.js", "rules_panel.js", "save_button.js"):
-        assert f"rulebook/{name}" in names
+        assert f"rulebook/view/{name}" in names
     clutter = [name for name in names if any(part in JUNK for part in PurePosixPath(name).parts)]
     assert not clutter and not [name for name in names if name.endswith(".pyc")]
 
@@ -206,7 +206,11 @@ def test_the_installed_wheel_builds_every_board_and_app_from_an_empty_folder(ins
     package = Path(found["package"]).parent
     assert package.is_relative_to(installed.venv), "the venv ran the checkout's rulebook, not the wheel's"
     assert not [entry for entry in found["path"] if entry and Path(entry).resolve().is_relative_to(ROOT)]
-    assert found["folders"] == [str(package / "notebooks"), str(package / "graphs"), str(package / "exercises")]
+    assert found["folders"] == [
+        str(package / "notebooks"),
+        str(package / "graphs"),
+        str(package / "teach" / "exercises"),
+    ]
     assert found["notebooks"] == sorted(path.name for path in (ROOT / "notebooks").glob("*.ipynb"))
     assert sorted(found["games"]) == sorted(GAMES)
     for name, built in found["games"].items():

@@ -10,6 +10,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from rulebook import kingdom_builder as kb
+from rulebook.view import FILES as VIEW
 from rulebook.kingdom_builder import bots, charts, widget
 from rulebook.kingdom_builder.rules import COLOURS
 from rulebook.kingdom_builder.widget import LEGAL, SCORING, Board
@@ -235,7 +236,7 @@ def test_the_board_is_a_board_view_whose_traces_have_names_and_whose_redraws_sta
 
 
 def test_the_terrain_chips_take_the_board_s_fills_from_the_one_stylesheet():
-    css = (Path(widget.__file__).parents[1] / "style.css").read_text()
+    css = (VIEW / "style.css").read_text()
     found = re.findall(r"\.rb-kb-terrain-(\w+) \{ background: (#[0-9a-f]{6}); color: (#[0-9a-f]{3}); \}", css)
     chips = {name: (fill, text) for name, fill, text in found}
     terrains = [t for t in widget.TERRAIN_FILL if t not in ("castle", "location")]

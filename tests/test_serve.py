@@ -132,7 +132,7 @@ def test_the_commands_give_every_security_setting_on_the_command_line(tmp_path):
         "--ServerApp.allow_credentials=False",
         "--ServerApp.allow_remote_access=False",
         "--ServerApp.port_retries=0",
-        "--ServerApp.kernel_manager_class=rulebook.kernel_manager.KernelManager",
+        "--ServerApp.kernel_manager_class=rulebook.serve.kernel_manager.KernelManager",
         "--port=8888",
     ):
         assert flag in lab, flag
@@ -142,7 +142,7 @@ def test_the_commands_give_every_security_setting_on_the_command_line(tmp_path):
     token = next(part for part in voila if part.startswith("--token="))
     assert len(token) == len("--token=") + 48
     assert "--RulebookVoila.max_kernels=3" in voila and "--VoilaConfiguration.file_allowlist=['x[.]js']" in voila
-    assert "--VoilaConfiguration.multi_kernel_manager_class=rulebook.voila_app.RulebookKernelManager" in voila
+    assert "--VoilaConfiguration.multi_kernel_manager_class=rulebook.serve.voila_app.RulebookKernelManager" in voila
 
 
 CHILD = textwrap.dedent(

@@ -19,7 +19,8 @@ from plotly.offline import get_plotlyjs
 from rulebook import claim, views
 from rulebook.views import BoardView, ChartView, plotly_json, point_ids, trace
 
-PACKAGE = Path(views.__file__).parent
+PACKAGE = Path(views.__file__).parents[1]  # the package: rulebook/view/ holds the figures and their scripts
+VIEW = PACKAGE / "view"
 
 
 def sent_by(view) -> list[dict]:
@@ -84,7 +85,7 @@ def test_a_point_s_id_is_its_id_else_its_customdata_else_its_index():
 def test_a_board_view_draws_what_plot_holds_and_sends_nothing_when_nothing_changed():
     view = board(width=300)
     assert view.revision == 1 and view.figure == plotly_json(view.plot)
-    assert view.get_state()["_esm"] == (PACKAGE / "board.js").read_text()  # the page runs board.js, a file
+    assert view.get_state()["_esm"] == (VIEW / "board.js").read_text()  # the page runs board.js, a file
     messages = sent_by(view)
     assert view.draw() is False and messages == []  # the same figure: nothing sent, the same revision
     with view.plot.batch_update():
@@ -156,7 +157,7 @@ def test_a_click_on_a_point_no_longer_in_its_trace_is_stale():
 def test_a_chart_view_is_drawn_by_plotly_js_which_it_asks_of_the_kernel_once_per_page():
     view = ChartView(go.Figure(go.Heatmap(z=np.arange(4).reshape(2, 2)), layout={"width": 300}))
     state = view.get_state()
-    assert state["_esm"] == (PACKAGE / "chart.js").read_text()
+    assert state["_esm"] == (VIEW / "chart.js").read_text()
     assert view.config == {"displayModeBar": False, "doubleClick": False}
     text = get_plotlyjs()
     assert view.plotly_key == hashlib.sha256(text.encode()).hexdigest()[:16] and view.plotly_url == ""
@@ -226,11 +227,12 @@ PRIVATE = re.compile(
     r"|\._data\b|\._layout\b|\._config\b|_layout_edit_in_process|_handler_js2py|optional_imports"
 )
 
+
 def test_no_code_reads_or_writes_plotly_s_private_widget_protocol():
     assert PRIVATE.search("figure._widget_data = x") and PRIVATE.search('model.set("_js2py_restyle", m)')
     assert not PRIVATE.search("self._data_columns = 1; fig.to_plotly_json()")
     files = [p for p in PACKAGE.rglob("*") if p.suffix in (".py", ".js") and "__pycache__" not in p.parts]
-    assert len(files) > 20 and PACKAGE / "views.py" in files and PACKAGE / "board.js" in files
+    assert len(files) > 20 and VIEW / "figures.py" in files and VIEW / "board.js" in files
     found = [
         f"{path.relative_to(PACKAGE)}:{text[: match.start()].count(chr(10)) + 1}: {match.group(0)}"
         for path in files

@@ -258,9 +258,7 @@ def apps(jupyter_env, request, tmp_path):
     def start(game: str, refill: bool = False) -> str:
         if game not in served:
             log = f"voila-app-{game}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
-            served[game] = serve_voila(
-                app_notebook(game, tmp_path), jupyter_env, request, log, refill=refill
-            )
+            served[game] = serve_voila(app_notebook(game, tmp_path), jupyter_env, request, log, refill=refill)
         return served[game]
 
     return start

@@ -16,7 +16,7 @@ from rulebook import views
 from rulebook.views import BoardView, ChartView, trace
 from tests.e2e.conftest import SHOTS
 
-PACKAGE = Path(views.__file__).parent
+PACKAGE = Path(views.__file__).parent  # rulebook/view/: the figures and their scripts
 BOARD_JS = (PACKAGE / "board.js").read_text()
 CHART_JS = (PACKAGE / "chart.js").read_text()
 SITE = "http://rulebook.test"
@@ -136,7 +136,11 @@ def test_a_click_sends_the_trace_s_name_the_point_s_id_and_the_revision_drawn(pa
         go.Figure(
             [
                 go.Scatter(
-                    x=[0, 1, 2], y=[0, 0, 0], mode="markers", name="cells", customdata=[[5, 0], [5, 1], [5, 2]],
+                    x=[0, 1, 2],
+                    y=[0, 0, 0],
+                    mode="markers",
+                    name="cells",
+                    customdata=[[5, 0], [5, 1], [5, 2]],
                     marker={"size": 30, "symbol": "square"},
                 ),
                 go.Scatter(x=[0], y=[0], mode="markers", marker={"size": 50}, hoverinfo="skip", name="ring"),  # on top
