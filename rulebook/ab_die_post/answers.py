@@ -1,4 +1,4 @@
-"""The answers of Ab die Post's exercises: the value functions their "value" questions name (see rulebook.exercises).
+"""The answers of Ab die Post's exercises: the value functions their "value" questions name (rulebook.teach.exercises).
 
 Each takes the exercise's position first, then the exercise's ``args``; the names are those the JSON data uses. A
 position whose answer is not one answer (draw and stop equally good; a leader that depends on how ADP-9.3 is read)

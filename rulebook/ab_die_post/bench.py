@@ -2,7 +2,7 @@
 threshold study.  Timings are measurements on a shared machine, never asserted in tests.
 
 The strong player's balance study is run by the ``study`` function ``make bench`` passes in
-(:func:`rulebook.study.run`): a game's modules do not import the shell's."""
+(:func:`rulebook.play.study.run`): a game's modules do not import the shell's."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def strong_move_times(games: int = 10, players: int = 2) -> list[float]:
 
 def strong_study(study: Callable[..., Any], games: int = 60) -> dict[str, Any]:
     """Issue 16.1: the strong player against greedy, 2 players, seats rotated, chance sampled exactly (``study`` is
-    :func:`rulebook.study.run`)."""
+    :func:`rulebook.play.study.run`)."""
     result = study("ab_die_post", ("strong", "greedy"), games, workers=1)
     row = next(row for row in result.rows() if row["who"] == "strong")
     times = sorted(strong_move_times())

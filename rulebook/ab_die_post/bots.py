@@ -6,7 +6,7 @@ Each player of :data:`BOTS` is a function ``<key>_player(state, rng) -> move``, 
 parameters is made by ``make_threshold_player(target)`` or ``make_route_player(target, detour)``.
 
 Each player's docstring ends with a line on its strength: games won, two players a game unless it says
-otherwise, in ``rulebook.study.run(game, seats, games, seed=1000)`` (seats rotated; a shared win counts).
+otherwise, in ``rulebook.play.study.run(game, seats, games, seed=1000)`` (seats rotated; a shared win counts).
 """
 
 from __future__ import annotations

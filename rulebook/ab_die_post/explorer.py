@@ -2,7 +2,7 @@
 turn it is, the optimal draw-or-stop choice for a chosen objective, and the policy chart for the cards left.
 
 It follows the board it is given (redrawn after every move, from ``board.state``, also in a replay); its chart is a
-:class:`rulebook.views.ChartView` and its HTML comes from the templates in ``templates/``.
+:class:`rulebook.view.figures.ChartView` and its HTML comes from the templates in ``templates/``.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from .. import markup
-from ..ui import Table  # the type of this game's widget.Board, which this module never imports
-from ..views import ChartView
+from ..view import markup
+from ..view.figures import ChartView
+from ..view.table import Table  # the type of this game's widget.Board, which this module never imports
 from . import advisor, charts, odds
 from .narrate import player_label
 from .rules import FULL_DECK, describe_cards

@@ -1,10 +1,10 @@
 """The live Ab die Post! board: the track drawn from the graph, the planes, every player's cards, the live
 draw odds, the marble, hurricane damage and the scoring track; played with buttons, a dropdown or clicks.
 
-The widget only renders the state and sends moves through ``check``/``apply`` (via :class:`rulebook.ui.Table`).
+The widget only renders the state and sends moves through ``check``/``apply`` (via :class:`rulebook.view.table.Table`).
 Everything it shows is said in players' words: fields by lane, river section and number, odds as percentages.
 The board's picture is the track of :func:`.charts.track_figure` with the live layers above it (:func:`board_figure`),
-drawn on a :class:`rulebook.views.BoardView`; its HTML comes from the templates in ``templates/``.
+drawn on a :class:`rulebook.view.figures.BoardView`; its HTML comes from the templates in ``templates/``.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from typing import Any
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from .. import markup
-from ..session import Bot
-from ..ui import Table
-from ..views import BoardView, trace
+from ..play.session import Bot
+from ..view import markup
+from ..view.figures import BoardView, trace
+from ..view.table import Table
 from . import advisor, odds
 from .charts import BACKGROUND, ENDS, FIELDS, PASSENGER, RIVER, track_figure
 from .narrate import PLAYER_NAME, player_label

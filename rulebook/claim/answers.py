@@ -1,5 +1,5 @@
 """The answers of Claim's exercises: the value functions their "value" questions name and the measure of their
-"most" questions (see rulebook.exercises). The names are those the JSON data uses."""
+"most" questions (see rulebook.teach.exercises). The names are those the JSON data uses."""
 
 from __future__ import annotations
 

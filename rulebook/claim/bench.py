@@ -2,7 +2,7 @@
 player's win rate against random players, and the strong player's against greedy (a balance study of 40 games with
 the seats rotated, on every core) with its CPU time per move.  About a minute on two cores.
 
-The balance study is run by the ``study`` function ``make bench`` passes in (:func:`rulebook.study.run`): a game's
+The balance study is run by the ``study`` function ``make bench`` passes in (:func:`rulebook.play.study.run`): a game's
 modules do not import the shell's."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Each player of :data:`BOTS` is a function ``<key>_player(state, rng) -> move``, 
 ``make_strong_player(turns, node_limit)`` makes other levels; ties are broken with the ``random.Random`` it is given,
 so a seeded game is the same every time.
 Each player's docstring ends with a line on its strength: games won, two players a game unless it says
-otherwise, in ``rulebook.study.run(game, seats, games, seed=1000)`` (seats rotated; a shared win counts).
+otherwise, in ``rulebook.play.study.run(game, seats, games, seed=1000)`` (seats rotated; a shared win counts).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from ..charts import finish
+from ..view.charts import finish
 from .bots import conquests, game_record
 from .rules import State, teams_of
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from .. import markup
-from ..ui import Table  # the type of this game's widget.Board, which this module never imports
+from ..view import markup
+from ..view.table import Table  # the type of this game's widget.Board, which this module never imports
 from .narrate import GLYPH, captures_text, in_board_names, name
 from .rules import State
 from .threats import capture_moves, threats

@@ -18,10 +18,10 @@ from typing import Any, NamedTuple
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from .. import markup
 from ..core import quote
-from ..ui import Table
-from ..views import BoardView, trace
+from ..view import markup
+from ..view.figures import BoardView, trace
+from ..view.table import Table
 from . import bots as claim_bots
 from .diagram import figure as rules_figure  # a figure of the rules as data (a name the figures here use)
 from .diagram import from_diagram

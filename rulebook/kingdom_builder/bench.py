@@ -1,7 +1,7 @@
 """Figures for ``make bench``: random games per second, the time to list the legal moves, and the strong computer
 player against the greedy one (win rate over games with the seats rotated, CPU time per strong move).
 
-The balance study is run by the ``study`` function ``make bench`` passes in (:func:`rulebook.study.run`): a game's
+The balance study is run by the ``study`` function ``make bench`` passes in (:func:`rulebook.play.study.run`): a game's
 modules do not import the shell's."""
 
 from __future__ import annotations

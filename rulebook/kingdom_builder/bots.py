@@ -7,7 +7,7 @@ within reach); ``quick`` is the strong one following only its best move. Each is
 it takes, and what the rest of the turn adds in the strong player's evaluation. The app's Hint shows it.
 
 Each player's docstring ends with a line on its strength: games won, two players a game unless it says
-otherwise, in ``rulebook.study.run(game, seats, games, seed=1000)`` (seats rotated; a shared win counts).
+otherwise, in ``rulebook.play.study.run(game, seats, games, seed=1000)`` (seats rotated; a shared win counts).
 """
 
 from __future__ import annotations

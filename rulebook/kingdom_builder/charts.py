@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import plotly.graph_objects as go
 
-from ..charts import finish
+from ..view.charts import finish
 from .odds import legal_hexes_by_terrain, terrain_within
 from .rules import COLOURS, TERRAINS, State, score, terrain_word
 

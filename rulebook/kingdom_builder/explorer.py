@@ -11,9 +11,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..markup import Markup, render
-from ..ui import Table  # the type of this game's widget.Board, which this module never imports
-from ..views import ChartView
+from ..view.figures import ChartView
+from ..view.markup import Markup, render
+from ..view.table import Table  # the type of this game's widget.Board, which this module never imports
 from . import charts, odds, rules
 from .rules import COLOURS, State
 

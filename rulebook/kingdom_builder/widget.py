@@ -1,8 +1,8 @@
 """The live Kingdom Builder board: terrain hexes, settlements, legal hexes highlighted, tiles and running scores.
 
-The widget only renders the state and sends moves through ``check``/``apply`` (via :class:`rulebook.ui.Table`);
+The widget only renders the state and sends moves through ``check``/``apply`` (via :class:`rulebook.view.table.Table`);
 everything can be done with the dropdowns and buttons as well as by clicking hexes. The board is drawn on a
-:class:`rulebook.views.BoardView`: its traces are found by name and each clickable point carries its hex index
+:class:`rulebook.view.figures.BoardView`: its traces are found by name and each clickable point carries its hex index
 (``row * 20 + column``) as id. The side panels are rendered from ``templates/`` with looks from ``style.css``.
 """
 
@@ -17,10 +17,10 @@ import anywidget
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..markup import Markup, render
-from ..session import Bot
-from ..ui import Table
-from ..views import BoardView, trace
+from ..play.session import Bot
+from ..view.figures import BoardView, trace
+from ..view.markup import Markup, render
+from ..view.table import Table
 from . import rules
 from .narrate import TILE_ACTION, colour, marks, move_words
 from .rules import COLOURS, MOVE_TILES, SLOT_NAMES, Build, EndTurn, State, UseTile

@@ -1,4 +1,4 @@
-"""The answers of Meetjesland's exercises: the value functions their "value" questions name (see rulebook.exercises).
+"""Meetjesland's exercise answers: the value functions their "value" questions name (rulebook.teach.exercises).
 
 Each takes the exercise's position first, then the exercise's ``args``; the names are those the JSON data uses."""
 

@@ -3,7 +3,7 @@ strong one that weighs those odds by its mission and the regions.
 
 Each is a function ``<key>_player(state, rng) -> move`` for a key of :data:`BOTS` (weakest first), as in every game.
 Each player's docstring ends with a line on its strength: games won in three-player games of
-``rulebook.study.run("meetjesland", seats, 30, seed=1000)`` (seats rotated).
+``rulebook.play.study.run("meetjesland", seats, 30, seed=1000)`` (seats rotated).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from ..charts import HEIGHT, finish
+from ..view.charts import HEIGHT, finish
 from . import odds
 from .odds import AttackOdds
 

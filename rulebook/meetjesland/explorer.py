@@ -15,9 +15,9 @@ from typing import Any
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from .. import markup
-from ..ui import Table  # the type of this game's widget.Board, which this module never imports
-from ..views import ChartView, trace
+from ..view import markup
+from ..view.figures import ChartView, trace
+from ..view.table import Table  # the type of this game's widget.Board, which this module never imports
 from . import charts
 from .odds import CHAIN_TARGETS, AttackOdds, attack_odds, chain_odds
 from .rules import Attack, State

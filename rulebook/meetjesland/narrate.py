@@ -1,6 +1,6 @@
 """What a Meetjesland move did, told as players tell it: village names, dice, losses, conquests, cards.
 
-Pure functions over states (no ipywidgets): the shared log and status line of :class:`rulebook.ui.Table` call
+Pure functions over states (no ipywidgets): the shared log and status line of :class:`rulebook.view.table.Table` call
 :func:`narrate` for every move, the board calls :func:`news_for` for what others did to a player's territories.
 A ``before``/``after`` pair may span the chance outcomes that followed the move (the dice of an attack, the card
 drawn at the end of a turn): they are the later entries of ``after.history`` and are told with the move.

@@ -1,6 +1,6 @@
 """The live Meetjesland board: the map drawn at the villages' coordinates, played by clicks or dropdowns.
 
-The widget only renders the state and sends moves through ``check``/``apply`` (via :class:`rulebook.ui.Table`).
+The widget only renders the state and sends moves through ``check``/``apply`` (via :class:`rulebook.view.table.Table`).
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 import traitlets
 
-from .. import markup
-from ..markup import Markup
-from ..session import Bot
-from ..ui import Table
-from ..views import BoardView, trace
+from ..play.session import Bot
+from ..view import markup
+from ..view.figures import BoardView, trace
+from ..view.markup import Markup
+from ..view.table import Table
 from . import labels, rules
 from .narrate import news_for
 from .odds import win_probability
