@@ -21,8 +21,9 @@ import sys
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any, cast
+
+from rulebook.engine import Engine
 
 GROUP = "rulebook.games"  # the entry-point group a game distribution declares its GAME under
 DISTRIBUTION = "rulebook"  # the distribution of this package, whose entry points are read first
@@ -187,9 +188,9 @@ class Game:
 
     # -- the parts, imported when asked for ------------------------------------------------------------------
     @property
-    def engine(self) -> ModuleType:
+    def engine(self) -> Engine:
         """The module of the game's verbs (new_game, legal_moves, chance_outcomes, check, apply, outcome, ...)."""
-        return importlib.import_module(self.module)
+        return cast(Engine, importlib.import_module(self.module))  # checked against Engine by a test, not by mypy
 
     def bots(self) -> dict[str, Any]:
         """The game's computer players by name (its ``bots.BOTS``)."""

@@ -40,7 +40,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulebook import registry
-from rulebook.core import pick
+from rulebook.core import Outcome, pick
+from rulebook.engine import Engine
 from rulebook.play.study import wilson
 
 CPU = 2.0  # seconds of CPU an estimate may use by default
@@ -189,8 +190,8 @@ def _players_of(state: Any, game: registry.Game) -> int:
     raise ValueError(f"{game.title}: the position does not say how many players it has")
 
 
-def _exact(game: registry.Game, state: Any, players: int, seed: int) -> Estimate:
-    winners = set(game.engine.outcome(state).winners)
+def _exact(game: registry.Game, result: Outcome, players: int, seed: int) -> Estimate:
+    winners = set(result.winners)
     names = _seat_names(game, players)
     seats = tuple(
         SeatEstimate(seat, names[seat], int(seat in winners), 1, float(seat in winners), *(float(seat in winners),) * 2)
@@ -260,8 +261,9 @@ def estimate(
     players = _players_of(state, game)
     viewer = _viewer(game, viewer, players)
     engine = game.engine
-    if engine.outcome(state) is not None:
-        return _exact(game, state, players, seed)
+    result = engine.outcome(state)
+    if result is not None:
+        return _exact(game, result, players, seed)
     if not engine.chance_outcomes(state) and not engine.legal_moves(state):
         raise ValueError(f"{game.title}: the position has no legal move and no chance to settle")
     chosen = _policy(game, policy)
@@ -336,7 +338,7 @@ class _Run:
         deadline: float | None,
         probe: float | None,
     ) -> None:
-        self.engine = game.engine
+        self.engine: Engine = game.engine
         bots = game.bots()
         self.strong: Bot = bots[policy.level]
         self.finish: Bot = bots[policy.finish] if policy.horizon is not None else self.strong

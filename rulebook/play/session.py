@@ -10,10 +10,12 @@ from __future__ import annotations
 import random
 from array import array
 from collections.abc import Callable, Iterable, Mapping
+from types import ModuleType
 from typing import Any, NamedTuple
 
 from rulebook import registry
 from rulebook.core import IllegalMove, pick
+from rulebook.engine import Engine
 from rulebook.registry import Game
 
 Bot = Callable[[Any, random.Random], Any]
@@ -61,7 +63,7 @@ def _bots_of(game: str) -> dict[str, Bot]:
     return registry.game(game).bots()
 
 
-def game_name(module: Any) -> str:
+def game_name(module: ModuleType) -> str:
     """The registered name of the game whose engine is ``module`` (``rulebook.claim`` -> ``claim``)."""
     for name, entry in registry.games().items():
         if entry.module == module.__name__:
@@ -160,7 +162,7 @@ class Session:
         undo_chance: bool = False,
     ) -> None:
         self.entry: Game = _entry_of(state)  # the registered game: its name, levels, explanations
-        self.game = self.entry.engine  # its verbs
+        self.game: Engine = self.entry.engine  # its verbs
         self.game_name = self.entry.name
         self.names = names if names is not None else Names()
         self.seed = seed

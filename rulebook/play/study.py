@@ -22,6 +22,7 @@ from typing import Any
 
 from rulebook import registry
 from rulebook.core import pick
+from rulebook.engine import Engine
 
 Z95 = 1.959963984540054  # the standard normal's 97.5 % quantile: two-sided 95 %
 
@@ -53,7 +54,7 @@ def play_game(game: str, seats: Sequence[str], seed: int, max_moves: int = 50_00
     """Play one game between the computer players ``seats`` (one name per seat); deterministic for the seed."""
     declared = registry.game(game)
     bots = declared.bots()
-    module = declared.engine
+    module: Engine = declared.engine
     players = [bots[name] for name in seats]
     state = declared.new_state(len(seats), seed)
     rng = random.Random(seed)

@@ -22,6 +22,7 @@ from typing import Any
 
 from rulebook import registry
 from rulebook.core import IllegalMove, cut, decode_move, quote
+from rulebook.engine import Engine
 from rulebook.teach import rules_text
 
 FILE = "tutorial.json"
@@ -49,7 +50,7 @@ class TutorialStep:
     own_position: bool = False  # whether the step sets a position of its own (else it continues the previous one)
     after: Any = None  # the position once the step's move and its replies are played
 
-    def accepts(self, state: Any, move: Any, engine: Any) -> bool:
+    def accepts(self, state: Any, move: Any, engine: Engine) -> bool:
         """Whether ``move`` (legal in ``state``) does what the step asks: the same move or one with the same result,
         or, for a step that accepts a kind, any move of the step's move class."""
         if move == self.move:
@@ -142,7 +143,7 @@ def _moves(data: Any, classes: Mapping[str, type], where: str) -> tuple[Any, ...
     return tuple(decode_move(item, classes, where=f"{where}[{index}]") for index, item in enumerate(data))
 
 
-def _play(engine: Any, state: Any, moves: Sequence[Any], where: str) -> Any:
+def _play(engine: Engine, state: Any, moves: Sequence[Any], where: str) -> Any:
     """``state`` after ``moves``, each checked by the engine; an illegal one is named with the engine's refusal."""
     for index, move in enumerate(moves):
         error = _check(engine, state, move, f"{where}[{index}]")
@@ -154,7 +155,7 @@ def _play(engine: Any, state: Any, moves: Sequence[Any], where: str) -> Any:
     return state
 
 
-def _check(engine: Any, state: Any, move: Any, where: str) -> IllegalMove | None:
+def _check(engine: Engine, state: Any, move: Any, where: str) -> IllegalMove | None:
     """The engine's refusal of ``move`` (None if it is legal); a move the engine cannot read is named at ``where``."""
     try:
         return engine.check(state, move)
@@ -382,7 +383,7 @@ class Lesson:
     listeners: list[Callable[[Lesson], None]] = field(default_factory=list)
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> Engine:
         return registry.game(self.tutorial.game).engine
 
     @property
