@@ -15,7 +15,11 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 class KernelManager(AsyncMappingKernelManager):
     """jupyter_server's kernel manager, whose kernels do not inherit the server's ``JUPYTER_NO_CONFIG``."""
 
-    async def start_kernel(self, *, kernel_id: str | None = None, path: Any = None, **kwargs: Any) -> str:
+    # jupyter_client types the base as its synchronous wrapper (run_sync), but an async manager's is a coroutine:
+    # jupyter_server's own MappingKernelManager overrides it with the same ignore
+    async def start_kernel(  # type: ignore[override]
+        self, *, kernel_id: str | None = None, path: Any = None, **kwargs: Any
+    ) -> str:
         env = dict(kwargs.get("env") or os.environ)
         env.pop("JUPYTER_NO_CONFIG", None)
         kwargs["env"] = env

@@ -23,14 +23,13 @@ import os
 import time
 from collections.abc import Iterable
 from contextvars import ContextVar
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import tornado.web
 from jupyter_core.utils import ensure_async
-from jupyter_server._tz import utcnow
 from jupyter_server.auth.authorizer import AllowAllAuthorizer
 from jupyter_server.auth.identity import PasswordIdentityProvider
 from traitlets import Integer, default
@@ -78,8 +77,8 @@ class RulebookKernelManager(KernelManager):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._left: dict[str, Any] = {}  # kernel -> when its last connection closed
-        self._claimed: dict[str, Any] = {}  # kernel -> when a page was given it (a preheated kernel)
+        self._left: dict[str, datetime] = {}  # kernel -> when its last connection closed
+        self._claimed: dict[str, datetime] = {}  # kernel -> when a page was given it (a preheated kernel)
         self._served: set[str] = set()  # kernels whose page has been served: the places taken
 
     def notify_connect(self, kernel_id: str) -> None:
@@ -89,11 +88,11 @@ class RulebookKernelManager(KernelManager):
     def notify_disconnect(self, kernel_id: str) -> None:
         super().notify_disconnect(kernel_id)
         if self._kernel_connections.get(kernel_id, 0) <= 0:
-            self._left[kernel_id] = utcnow()
+            self._left[kernel_id] = datetime.now(timezone.utc)
 
     def claimed(self, kernel_id: str) -> None:
         """A page was given this (preheated) kernel now: its wait for the page counts from here."""
-        self._claimed[kernel_id] = utcnow()
+        self._claimed[kernel_id] = datetime.now(timezone.utc)
 
     def served(self, kernel_ids: Iterable[str]) -> None:
         """These kernels' page has been served: each takes one of the server's places until it stops."""
@@ -119,13 +118,16 @@ class RulebookKernelManager(KernelManager):
                 since, limit = max(self._left[kernel_id], last), self.cull_disconnected
             else:
                 since, limit = max(self._claimed.get(kernel_id, last), last), self.cull_unclaimed
-            if utcnow() - since > timedelta(seconds=limit):
+            if datetime.now(timezone.utc) - since > timedelta(seconds=limit):
                 self.log.info("Stopping kernel %s: no page has been connected to it for %s s", kernel_id, limit)
                 await self.shutdown_kernel(kernel_id)
                 return
         await super().cull_kernel_if_idle(kernel_id)
 
-    async def shutdown_kernel(self, kernel_id: str, now: bool = False, restart: bool = False) -> None:
+    # the base is typed as jupyter_client's synchronous wrapper; the async manager's is a coroutine (see KernelManager)
+    async def shutdown_kernel(  # type: ignore[override]
+        self, kernel_id: str, now: bool = False, restart: bool = False
+    ) -> None:
         try:
             await super().shutdown_kernel(kernel_id, now=now, restart=restart)
         finally:
@@ -213,7 +215,7 @@ class RulebookVoila(Voila):
             self.log.critical("rulebook: refusing to serve without a token (give --token=...)")
             self.exit(2)
         # nothing but the command line decides these (no config file is read, and this holds even if one were)
-        self.tornado_settings = {}
+        self.tornado_settings: dict[str, Any] = {}
         self.identity_provider_class = PasswordIdentityProvider
         self.authorizer_class = AllowAllAuthorizer
         self.custom_display_url = ""
@@ -222,7 +224,8 @@ class RulebookVoila(Voila):
         """Voila's template paths with the rulebook's pages first, and no template chosen by the page's address
         (``?template=``: another template is one whose files this module has not checked)."""
         super().setup_template_dirs()
-        self.template_paths = [str(TEMPLATES), *(path for path in self.template_paths if path != str(TEMPLATES))]
+        ours = str(TEMPLATES)
+        self.template_paths: list[str] = [ours, *(path for path in self.template_paths if path != ours)]
         self.voila_configuration.allow_template_override = "NO"
 
     def init_settings(self) -> dict:

@@ -10,6 +10,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from rulebook import registry
@@ -284,7 +285,7 @@ def target(measure: str) -> str:
 
 
 def main() -> int:
-    sections: list[tuple[str, dict[str, object]]] = []
+    sections: list[tuple[str, Mapping[str, object]]] = []
     sections.append(("Widget clicks", widget_clicks()))
     sections.append(("Legal moves", legal_move_times()))
     sections.append(("Random play, cold and warm (moves per CPU second)", cold_random_play()))
