@@ -102,7 +102,7 @@ e2e-soak: $(VENV)/.installed-e2e
 # The bench's load test opens pages in Chromium (installed when missing), so it installs the browser extra as e2e does.
 bench: $(VENV)/.installed-e2e
 	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
-	$(BIN)/python -m rulebook.bench
+	$(BIN)/python -m rulebook.tools.bench
 
 # ruff (with its complexity rule) on everything, mypy on the typed core (pyproject's [tool.mypy] names the files),
 # and the check that no new function is over ruff's complexity limit (tests/test_lint.py).

@@ -1,4 +1,4 @@
-"""Moved to :mod:`rulebook.tools.bench` (``make bench``); ``python -m rulebook.bench`` and this import path still work."""
+"""Moved to :mod:`rulebook.tools.bench` (``make bench``); ``python -m rulebook.bench`` and this path still work."""
 
 import sys
 

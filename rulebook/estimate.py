@@ -1,4 +1,5 @@
-"""Moved to :mod:`rulebook.play.estimate`; this path stays working for saved notebooks, outside games and teachers' cells."""
+"""Moved to :mod:`rulebook.play.estimate`. The old path stays working (saved notebooks, outside
+games and teachers' cells import it)."""
 
 import sys
 

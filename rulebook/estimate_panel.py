@@ -1,4 +1,5 @@
-"""Moved to :mod:`rulebook.app.estimate_panel`; this path stays working for saved notebooks, outside games and teachers' cells."""
+"""Moved to :mod:`rulebook.app.estimate_panel`. The old path stays working (saved notebooks, outside
+games and teachers' cells import it)."""
 
 import sys
 

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from rulebook import kingdom_builder as kb
-from rulebook.view import FILES as VIEW
 from rulebook.kingdom_builder import bots, charts, widget
 from rulebook.kingdom_builder.rules import COLOURS
 from rulebook.kingdom_builder.widget import LEGAL, SCORING, Board
+from rulebook.view import FILES as VIEW
 from rulebook.views import BoardView, plotly_json, trace
 from tests.helpers import kb_diagram as diagram
 

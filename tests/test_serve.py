@@ -14,7 +14,7 @@ import sys
 import textwrap
 import time
 import types
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -203,11 +203,9 @@ def test_the_supervisor_kills_a_server_that_does_not_stop():
 
 
 def _manager_with(kernel_id: str, idle: float, connections: int, state: str = "idle"):
-    from jupyter_server._tz import utcnow
-
     manager = voila_app.RulebookKernelManager(root_dir="/tmp", cull_idle_timeout=3600, cull_connected=True)
     manager._kernels[kernel_id] = types.SimpleNamespace(
-        last_activity=utcnow() - timedelta(seconds=idle),
+        last_activity=datetime.now(timezone.utc) - timedelta(seconds=idle),
         execution_state=state,
         kernel_spec=types.SimpleNamespace(metadata={}),
         kernel_name="python3",
@@ -223,17 +221,15 @@ def _manager_with(kernel_id: str, idle: float, connections: int, state: str = "i
 
 
 def test_a_kernel_whose_page_has_gone_is_stopped_after_a_minute():
-    from jupyter_server._tz import utcnow
-
     manager, stopped = _manager_with("k", idle=500, connections=1)
     asyncio.run(manager.cull_kernel_if_idle("k"))
     assert stopped == []  # its page is open (and an hour has not passed)
     manager._kernel_connections["k"] = 1
     manager.notify_disconnect("k")
-    manager._left["k"] = utcnow() - timedelta(seconds=30)
+    manager._left["k"] = datetime.now(timezone.utc) - timedelta(seconds=30)
     asyncio.run(manager.cull_kernel_if_idle("k"))
     assert stopped == []  # gone for 30 s: it may come back
-    manager._left["k"] = utcnow() - timedelta(seconds=61)
+    manager._left["k"] = datetime.now(timezone.utc) - timedelta(seconds=61)
     asyncio.run(manager.cull_kernel_if_idle("k"))
     assert stopped == ["k"]
 

@@ -162,6 +162,6 @@ class LearnPanel(widgets.VBox):
             self.on_exercises()
             return
         if not self.extra.children:
-            from rulebook.teach.exercises import ExercisePanel
+            from rulebook.app.exercise_panel import ExercisePanel
 
             self.extra.children = (build(lambda: ExercisePanel(self.game)),)

@@ -431,4 +431,3 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m rulebook.serve lab|voila ARGS (started by `rulebook lab` and `rulebook app`)")
         return 2
     return _lab(argv[1:]) if argv[0] == "lab" else _voila(argv[1:])
-

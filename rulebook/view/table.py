@@ -461,7 +461,7 @@ class Table(widgets.VBox, Names):
         return line
 
     def skip(self) -> list[Step]:
-        """"Skip to the end": the computer players' moves left are played at once (the same moves and dice as with
+        """ "Skip to the end": the computer players' moves left are played at once (the same moves and dice as with
         the pace off), counted in the status line; returns them."""
         self._cancel()
         if not self.pacing:
