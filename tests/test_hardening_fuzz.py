@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from rulebook import ab_die_post as adp
-from rulebook import boards, core, exercises, markup, registry
+from rulebook import boards, core, registry
 from rulebook import claim as cl
 from rulebook import kingdom_builder as kb
 from rulebook import meetjesland as mj
@@ -40,6 +40,8 @@ from rulebook.app import App
 from rulebook.claim import rules as cl_rules
 from rulebook.kingdom_builder import rules as kb_rules
 from rulebook.meetjesland import rules as mj_rules
+from rulebook.teach import exercises
+from rulebook.view import markup
 from tests.test_hardening_play import GAMES
 from tests.test_markup import as_html, every_widget
 
