@@ -10,8 +10,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from rulebook import registry
+from rulebook.teach import exercises as teach
 from rulebook.teach import rules_text
-from rulebook.teach.exercises import Exercise, exercises, feedback_html
+from rulebook.teach.exercises import Exercise
 from rulebook.view import markup
 from rulebook.view.table import RuleText, build, close_widgets
 
@@ -26,7 +27,7 @@ class ExercisePanel(widgets.VBox):
 
     def __init__(self, game: str, on_show: Callable[[Exercise, Any], None] | None = None) -> None:
         self.game = game
-        self.items = exercises(game)
+        self.items = teach.exercises(game)  # read through the module: a test (or a cell) may replace it
         self.solved: set[str] = set()
         self.on_show = on_show
         self.check_handlers: list[Callable[[Exercise], None]] = []
@@ -148,7 +149,7 @@ class ExercisePanel(widgets.VBox):
         item = self.current
         chosen = self.chosen()
         try:
-            right, text = feedback_html(item, chosen)
+            right, text = teach.feedback_html(item, chosen)
         except ValueError as error:  # an answer the engine cannot compute (a broken exercise): told, not raised
             self.feedback.value = markup.render("exercise_broken.html", exercise=item.id, error=str(error))
             return False
