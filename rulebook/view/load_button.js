@@ -1,4 +1,4 @@
-// The app's Load button (rulebook/app.py LoadButton): a click opens the browser's file chooser; the chosen file is
+// The app's Load button (rulebook/app/files.py LoadButton): a click opens the browser's file chooser; the chosen file is
 // sent to the kernel as one buffer with its name ({load, size}). It says "Load" only: ipywidgets' FileUpload showed
 // a count of files ("Load (0)"). A file larger than the model's `limit` is not read: its name and size go alone.
 export default {

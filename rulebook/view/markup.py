@@ -5,7 +5,7 @@ through a template, which escapes it; only values already made safe (:class:`Mar
 links by :func:`rulebook.rules_text.rule_links`) pass unescaped. Looks come from classes in ``style.css``, not from
 inline ``style=`` attributes.
 
-Shared templates live in ``rulebook/templates/``; a game's own in ``<its package>/templates/``
+Shared templates live in ``rulebook/view/templates/``; a game's own in ``<its package>/templates/``
 (``render("scores.html", package=__package__)``), so a game package outside this repository brings its own.
 """
 

@@ -1,4 +1,4 @@
-// A MotionQuery (rulebook/ui.py): tells the kernel whether the page's user prefers reduced motion, as soon as the
+// A MotionQuery (rulebook/view/table.py): tells the kernel whether the page's user prefers reduced motion, as soon as the
 // widget's model is made in the page (shown or not) and whenever the preference changes; the boards' default pace
 // of the computer's moves is then "off" (issue 28.3).
 export default {

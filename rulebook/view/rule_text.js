@@ -1,6 +1,6 @@
-// A RuleText (rulebook/ui.py): HTML text whose rule ids are links. `value` is the text, `detail` a paragraph opened
+// A RuleText (rulebook/view/table.py): HTML text whose rule ids are links. `value` is the text, `detail` a paragraph opened
 // under it (empty: none). A click on a rule link sends {rule: <id>}, on a line of the move log {step: <index>}; the
-// paragraph's close link empties `detail`. Its looks come from rulebook/style.css (the widget's _css).
+// paragraph's close link empties `detail`. Its looks come from rulebook/view/style.css (the widget's _css).
 //
 // For the keyboard and screen readers (issue 28): a board's status line (class rulebook-status) is a live region
 // (role "status"), so what it says after each move or refusal (with the rule's id) is read out; in the move log

@@ -1,5 +1,5 @@
-// The app's rules panel (rulebook/app.py RulesPanel): the whole rules text (`value`), scrolled to the paragraph whose
-// data-id is `focus`, which is highlighted (.rulebook-focus in rulebook/style.css). A click on a rule link in the
+// The app's rules panel (rulebook/app/rules.py RulesPanel): the whole rules text (`value`), scrolled to the paragraph whose
+// data-id is `focus`, which is highlighted (.rulebook-focus in rulebook/view/style.css). A click on a rule link in the
 // text moves the focus there. The panel scrolls, so it is a labelled region the keyboard reaches (Tab, then the
 // arrow keys and Page Up / Page Down scroll it; its rule links are links).
 export default {

@@ -1,4 +1,4 @@
-// The app's Save button (rulebook/app.py SaveButton): a click asks the kernel for the game ({save: true}); the
+// The app's Save button (rulebook/app/files.py SaveButton): a click asks the kernel for the game ({save: true}); the
 // kernel answers {file, text}, which the browser downloads as a file.
 export default {
   render({ model, el }) {
