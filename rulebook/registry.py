@@ -113,13 +113,13 @@ class Game:
 
     ``build(players, seed, options)`` starts a game from the set-up (the options checked and completed with their
     defaults); without one, the engine's ``new_game(players=, seed=, **options)``. ``rules`` is the notebook (or
-    markdown file) holding the rules text and ``exercises`` the exercises' JSON file: a relative path is looked up
-    in the rulebook's own folder for them (``notebooks/``, ``rulebook/teach/exercises/``). ``values`` names the
-    mapping of the exercises' value functions by name, ``measure`` the function of "most" questions, ``diagram`` a function
-    reading a position from text (exercise positions may be written so), ``explain`` a function ``(state, move)`` giving
-    the reason behind a computer player's move (shown with a hint), ``redeal`` a function ``(state, viewer, rng)``
-    dealing again what the seat ``viewer`` (None: an onlooker) cannot see (a game with hidden information; the
-    estimate's playouts use it). ``order`` places the game in lists."""
+    markdown file) holding the rules text and ``exercises`` the exercises' JSON file: a relative path is looked up in
+    the rulebook's own folder for them (``notebooks/``, ``rulebook/teach/exercises/``). ``values`` names the mapping of
+    the exercises' value functions by name, ``measure`` the function of "most" questions, ``diagram`` a function reading
+    a position from text (exercise positions may be written so), ``explain`` a function ``(state, move)`` giving the
+    reason behind a computer player's move (shown with a hint), ``redeal`` a function ``(state, viewer, rng)`` dealing
+    again what the seat ``viewer`` (None: an onlooker) cannot see (a game with hidden information; the estimate's
+    playouts use it). ``order`` places the game in lists."""
 
     name: str
     title: str
