@@ -198,7 +198,9 @@ def main(argv: list[str] | None = None) -> int:
         "--seats", required=True, help="one computer player per seat, comma-separated, e.g. greedy,random"
     )
     study_parser.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed + i)")
-    study_parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    study_parser.add_argument(
+        "--workers", type=int, default=None, help="processes (default and most: one per core of this machine)"
+    )
     study_parser.add_argument(
         "--scheduler", default=None, help="a Dask scheduler's address, to play the games on its cluster"
     )
@@ -271,6 +273,13 @@ def study(args: argparse.Namespace) -> int:
         fail("study", str(error))
     if args.workers is not None and args.workers < 1:
         fail("study", f"--workers: a whole number from 1, not {args.workers}")
+    if args.workers is not None and not args.scheduler and studies.worker_count(args.workers) < args.workers:
+        used = studies.worker_count(args.workers)
+        print(
+            f"study: --workers {args.workers}: using {used}, one per core of this machine (more processes than cores "
+            "only wait for each other)",
+            file=sys.stderr,
+        )
     chart = chart_target(args.chart) if args.chart else None
     executor = client = None
     if args.scheduler:

@@ -196,6 +196,21 @@ class Study:
         return figure
 
 
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it, else every core)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # a system without affinity (macOS, Windows)
+        return max(1, os.cpu_count() or 1)
+
+
+def worker_count(asked: int | None) -> int:
+    """The processes a study starts for ``asked`` workers: at most one per core (more only wait for each other and
+    each holds a whole Python; 100,000 asked started 2,134 processes in 8 s before this bound), every core when
+    none is asked."""
+    return cores() if asked is None else max(1, min(asked, cores()))
+
+
 def run(
     game: str,
     seats: Sequence[str],
@@ -207,7 +222,8 @@ def run(
     progress: Callable[[int, int], None] | None = None,
     window: int | None = None,
 ) -> Study:
-    """Play a study. Without ``executor``, a process pool of ``workers`` processes (default: every core); with
+    """Play a study. Without ``executor``, a process pool of ``workers`` processes (default and most: every core this
+    process may use, :func:`worker_count`); with
     ``workers=1``, in this process. ``progress(done, total)`` is called as games finish. At most ``window`` games
     are handed to the executor at a time (default: four per worker; 1000 on a given executor), so a long study
     neither builds its whole plan nor queues every game before the first one ends."""
@@ -224,12 +240,12 @@ def run(
             progress(done, games)
 
     games_left = enumerate(plan(seats, games, seed))
-    if executor is None and (workers or os.cpu_count() or 1) == 1:
+    processes = worker_count(workers)
+    if executor is None and processes == 1:
         for index, (order, game_seed) in games_left:
             record(index, play_game(game, order, game_seed))
     else:
         own = executor is None
-        processes = workers or os.cpu_count() or 1
         pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=processes)
         limit = window or (4 * processes if own else 1000)
         pending: dict[concurrent.futures.Future[GameResult], int] = {}
