@@ -297,7 +297,8 @@ def test_a_port_in_use_or_an_address_that_is_not_one_is_refused_in_one_line(caps
                 cli.main(argv)
             assert refused.value.code == 2
             assert capsys.readouterr().err.strip() == (
-                f"rulebook {argv[0]}: --port {port}: that port is in use on 127.0.0.1; choose another"
+                f"rulebook {argv[0]}: --port {port}: that port is in use on 127.0.0.1{serve._holder(port)}; "
+                "choose another"
             )
     for argv in (["lab", "--ip", "example.org"], ["app", "claim", "--max-kernels", "0"]):
         with pytest.raises(SystemExit) as refused:

@@ -62,13 +62,30 @@ def check_ip(ip: str) -> str:
 
 
 def _bindable(ip: str, port: int) -> bool:
+    """Whether a server could listen on ``port`` now. Bound as the server binds (tornado sets SO_REUSEADDR): a port
+    whose last connections wait out TIME_WAIT, as after a server killed with a browser connected, is free."""
     family = socket.AF_INET6 if ":" in ip else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
+        if os.name != "nt":  # on Windows SO_REUSEADDR would let two servers share a port
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((ip, port))
         except OSError:
             return False
     return True
+
+
+def _holder(port: int) -> str:
+    """Which process listens on ``port``, in words (" by process 123, python3"), or "" when the system does not say."""
+    with contextlib.suppress(ImportError, OSError, AttributeError, RuntimeError):
+        import psutil
+
+        for connection in psutil.net_connections(kind="inet"):
+            if connection.status == psutil.CONN_LISTEN and connection.laddr and connection.laddr.port == port:
+                if connection.pid is None:
+                    return " by another user's process"
+                return f" by process {connection.pid}, {psutil.Process(connection.pid).name()}"
+    return ""
 
 
 def choose_port(ip: str, port: int | None, default: int) -> int:
@@ -78,7 +95,7 @@ def choose_port(ip: str, port: int | None, default: int) -> int:
         if not 1 <= port <= 65535:
             raise ValueError(f"--port: a number from 1 to 65535, not {port}")
         if not _bindable(ip, port):
-            raise ValueError(f"--port {port}: that port is in use on {ip}; choose another")
+            raise ValueError(f"--port {port}: that port is in use on {ip}{_holder(port)}; choose another")
         return port
     for candidate in range(default, default + PORT_TRIES):
         if _bindable(ip, candidate):
