@@ -174,12 +174,17 @@ def meetjesland_board(seed: int = 1):
     return declared.board_class()(declared.new_state(3, seed), seed=seed, computer={1: "greedy", 2: "greedy"})
 
 
-def test_the_tab_tells_each_seat_in_words_and_a_bar_on_request():
+def test_the_tab_tells_each_seat_in_words_and_a_bar_on_request(monkeypatch):
+    from rulebook import estimate_panel
     from rulebook.estimate_panel import EstimatePanel
+    from rulebook.play import estimate as estimates
 
+    # the fewest playouts worth a number (issue 48.7), counted in playouts: an ample budget ends at the count
+    monkeypatch.setattr(estimates, "PLAYOUTS", estimates.MIN_PLAYOUTS)
+    monkeypatch.setattr(estimate_panel, "CHART_PLAYOUTS", estimates.MIN_PLAYOUTS)
+    monkeypatch.setattr(estimate_panel, "CHART_CPU", 120.0)
     board = meetjesland_board()
-    # a budget in which a playout surely ends on a loaded machine (0.3 s once ended with none: no interval to show)
-    panel = EstimatePanel(lambda: board, cpu=1.5)
+    panel = EstimatePanel(lambda: board, cpu=120.0)
     assert panel.chart is None and "Press the button" in panel.text.value  # nothing computed before it is asked
     panel.button.click()
     text = panel.text.value
@@ -196,12 +201,16 @@ def test_the_tab_tells_each_seat_in_words_and_a_bar_on_request():
 def test_the_chart_follows_the_game_in_the_background_and_drops_stale_positions(monkeypatch):
     from rulebook import estimate_panel
     from rulebook.estimate_panel import EstimatePanel
+    from rulebook.play import estimate as estimates
 
-    monkeypatch.setattr(estimate_panel, "CHART_CPU", 0.1)  # each point's budget: what is tested is the bookkeeping
+    # each point: the fewest playouts worth a number (issue 48.7); what is tested is the bookkeeping
+    monkeypatch.setattr(estimate_panel, "CHART_PLAYOUTS", estimates.MIN_PLAYOUTS)
+    monkeypatch.setattr(estimate_panel, "CHART_CPU", 120.0)
     monkeypatch.setattr(estimate_panel, "QUIET", 0.05)
+    monkeypatch.setattr(estimates, "PLAYOUTS", estimates.MIN_PLAYOUTS)
 
     board = meetjesland_board()
-    panel = EstimatePanel(lambda: board, cpu=0.2)
+    panel = EstimatePanel(lambda: board, cpu=120.0)
     panel.estimate_now()
     assert panel.wait(60)
     board.play(board.session.game.legal_moves(board.session.live)[0])

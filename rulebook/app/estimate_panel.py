@@ -49,7 +49,7 @@ def _rows(result: estimates.Estimate) -> list[dict[str, Any]]:
         {
             "name": seat.name,
             "value": f"{seat.chance:.3f}",
-            "percent": f"{seat.chance * 100:.0f} %" if seat.playouts else "-",
+            "percent": f"{seat.chance * 100:.0f} %" if seat.playouts and seat.enough else "-",
             "words": seat.words().partition(": ")[2],
         }
         for seat in result.seats
@@ -60,6 +60,15 @@ def estimate_html(result: estimates.Estimate | None, waiting: str = "") -> str:
     """The tab's text: the estimate's rows (words and a bar per seat) and its notes, or ``waiting``."""
     if result is None:
         return markup.render("estimate.html", waiting=waiting or "Press the button to estimate.", rows=[], notes=[])
+    if not result.exact and not all(seat.enough for seat in result.seats):
+        return markup.render(
+            "estimate.html",
+            waiting=f"Not enough time for an estimate: {result.playouts} playouts finished "
+            f"in {result.cpu:.1f} s of CPU, and a number needs at least {estimates.MIN_PLAYOUTS} "
+            "(fewer give a 95 % interval wider than half the scale). Press again when the computer is less busy.",
+            rows=[],
+            notes=[],
+        )
     heading = "The game is over" if result.exact else "Each player's chance to win (an estimate)"
     notes = [note for note in result.notes() if note != result.assumes]
     return markup.render(
@@ -73,8 +82,30 @@ def estimate_html(result: estimates.Estimate | None, waiting: str = "") -> str:
     )
 
 
-def history_figure(points: dict[int, estimates.Estimate], names: list[str]) -> Any:
-    """How the estimate changed over the game: one line per seat, the move number across, the chance up (%), the
+def whole_step(moves: list[int]) -> int:
+    """A whole number of moves between two ticks of the chart's axis (1, 2, 5, 10, 20, ...), at most 8 ticks: a
+    move number is whole, never 2.5."""
+    span = max(moves) - min(moves) if moves else 0
+    step = 1
+    while span / step > 8:
+        step = step * 5 // 2 if str(step)[0] == "2" else step * 2
+    return step
+
+
+def moves_before(session: Any) -> int:
+    """The moves played before the session's first position, as the log counts them (a loaded game starts after
+    them); 0 when they cannot be told."""
+    from rulebook.app.files import moves_played
+
+    try:
+        return moves_played(session.game, session.states[0])
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+        return 0
+
+
+def history_figure(points: dict[int, estimates.Estimate], names: list[str], first: int = 0) -> Any:
+    """How the estimate changed over the game: one line per seat, the move number across (``first`` is the move
+    number of the position of index 0: a loaded game's chart starts where the game does), the chance up (%), the
     95 % interval in the hover."""
     import plotly.graph_objects as go
 
@@ -84,7 +115,7 @@ def history_figure(points: dict[int, estimates.Estimate], names: list[str]) -> A
         rows = [points[index].seats[seat] for index in shown]
         figure.add_trace(
             go.Scatter(
-                x=shown,
+                x=[first + index for index in shown],
                 y=[round(row.chance * 100, 1) for row in rows],
                 customdata=[[round(row.low * 100), round(row.high * 100), row.playouts] for row in rows],
                 name=name,
@@ -100,6 +131,7 @@ def history_figure(points: dict[int, estimates.Estimate], names: list[str]) -> A
         width=340,
         template="plotly_white",
         xaxis_title="move",
+        xaxis={"tickmode": "linear", "tick0": 0, "dtick": whole_step([first + i for i in shown]), "tickformat": "d"},
         yaxis_title="chance to win (%)",
         yaxis_range=[0, 100],
         legend={"orientation": "h", "y": -0.35, "font": {"size": 10}},
@@ -137,6 +169,7 @@ class EstimatePanel(widgets.VBox):
         self._skipped: set[int] = set()  # positions with no estimate to draw (refused): not asked again
         self._changed_at = 0.0  # time.monotonic() of the last redraw
         self._followed: Any = None  # the board whose positions ``points`` belong to
+        self._first = 0  # the move number of that board's first position (a loaded game's)
         self._states: list[Any] = []  # that board's positions when last seen (to tell a stale result)
         self._lock = threading.Lock()
         self._drawing = threading.Lock()  # the chart is drawn from the page's thread and the worker's
@@ -159,7 +192,9 @@ class EstimatePanel(widgets.VBox):
         try:
             session = board.session
             live = session.live
-            result = estimates.estimate(live, seed=self.seed, cpu=self.cpu, viewer=viewer_of(session, live))
+            result = estimates.estimate(
+                live, seed=self.seed, playouts=estimates.PLAYOUTS, cpu=self.cpu, viewer=viewer_of(session, live)
+            )
         except ValueError as error:
             self.text.value = estimate_html(None, f"No estimate: {error}")
             return None
@@ -186,6 +221,7 @@ class EstimatePanel(widgets.VBox):
         with self._lock:
             if board is not self._followed:
                 self._followed, self.points, self._skipped = board, {}, set()
+                self._first = moves_before(board.session)
             else:  # positions replaced (an undo, then other moves) lose their points
                 keep = min(len(states), len(self._states))
                 first_changed = next((i for i in range(keep) if states[i] is not self._states[i]), keep)
@@ -233,7 +269,7 @@ class EstimatePanel(widgets.VBox):
                 result = None
             with self._lock:
                 stale = board is not self._followed or index >= len(self._states) or self._states[index] is not state
-                if not stale and result is not None:
+                if not stale and result is not None and all(seat.enough for seat in result.seats):
                     self.points[index] = result
                 elif not stale:
                     self._skipped.add(index)
@@ -256,16 +292,17 @@ class EstimatePanel(widgets.VBox):
     def _draw(self, points: dict[int, estimates.Estimate]) -> None:
         assert self.chart is not None  # _redraw_chart draws only a chart that was made
         names = [seat.name for seat in next(iter(points.values())).seats]
-        self.chart.plot = history_figure(points, names)
+        self.chart.plot = history_figure(points, names, self._first)
         newest = points[max(points)]
-        self.chart.description = f"Chance to win after move {max(points)} (estimates): " + "; ".join(
+        move = self._first + max(points)
+        self.chart.description = f"Chance to win after move {move} (estimates): " + "; ".join(
             seat.words() for seat in newest.seats
         )
         self.chart.draw()
         self.chart_note.value = markup.render(
             "estimate.html",
             waiting=f"Each point: {CHART_PLAYOUTS} playouts at most, {CHART_CPU:g} s of CPU at most; "
-            f"the newest, after move {max(points)}: {newest.policy}.",
+            f"the newest, after move {move}: {newest.policy}.",
             rows=[],
             notes=[],
         )

@@ -11,7 +11,9 @@ it is what these computer players would make of the position, not an exact chanc
   every seat's share (no heuristic guesses its winner) and ``Estimate.unfinished`` says how many there were.
 - **Budget**: at most ``cpu`` seconds of CPU of the calling thread (2 s by default; ``time.thread_time``, so a
   worker thread counts only its own work) and at most ``playouts`` playouts; a playout the budget interrupts is
-  dropped, never counted half-played. ``Estimate.stopped`` says which limit ended the estimate.
+  dropped, never counted half-played. ``Estimate.stopped`` says which limit ended the estimate. Fewer than
+  ``MIN_PLAYOUTS`` finished playouts (a busy machine) give no number: their interval is too wide to say anything, so
+  the estimate says "not enough time" in words (``SeatEstimate.enough``).
 - **Seeded**: playout ``i`` draws from ``Random(f"{seed}:{i}")``, so the same position, seed and number of
   playouts give the same estimate; stopped by the CPU budget, a slower machine plays fewer of the same playouts.
 - **Hidden information** (``viewer``): a game with hidden information declares ``Game.redeal``, a function
@@ -52,6 +54,19 @@ PROBE = 20  # the first playout is timed once it has run 1 / PROBE of the budget
 EVERYONE = "everyone"  # the viewer who sees the whole position: the playouts use the hidden information as it is
 SLOW_DECISION = 0.005  # seconds of CPU a decision: a strongest level slower than this switches to Policy.quick
 MAX_REMEMBERED = 20_000  # strong decisions a quick estimate remembers (positions shared by its playouts)
+WIDEST = 0.5  # the widest 95 % interval worth a number: wider, "from 0 % to 60 %" tells a reader nothing
+
+
+def enough_playouts(widest: float = WIDEST) -> int:
+    """The fewest finished playouts whose 95 % Wilson interval is at most ``widest`` wide whatever the share (12 for
+    one half): fewer, and the estimate is told in words ("not enough time"), never as a number."""
+    trials = 1
+    while max(high - low for low, high in (wilson(wins, trials) for wins in range(trials + 1))) > widest:
+        trials += 1
+    return trials
+
+
+MIN_PLAYOUTS = enough_playouts()
 
 Bot = Callable[[Any, random.Random], Any]
 
@@ -102,12 +117,22 @@ class SeatEstimate:
     low: float
     high: float
 
+    @property
+    def enough(self) -> bool:
+        """Whether the estimate is worth a number: the game is over, or at least ``MIN_PLAYOUTS`` playouts finished."""
+        return self.low == self.high or self.playouts >= MIN_PLAYOUTS
+
     def words(self) -> str:
         """The estimate as a reader says it: "Red: 62 % (95 % interval 48 % to 74 %, 31 of 50 playouts)"."""
         if self.playouts == 0:
             return f"{self.name}: no estimate (no playout finished)"
         if self.low == self.high:
             return f"{self.name}: {_percent(self.chance)} (the game is over)"
+        if not self.enough:
+            return (
+                f"{self.name}: not enough time for an estimate (only {self.playouts} playouts finished; "
+                f"its 95 % interval needs at least {MIN_PLAYOUTS})"
+            )
         return (
             f"{self.name}: {_percent(self.chance)} (95 % interval {_percent(self.low)} to {_percent(self.high)}, "
             f"won {self.wins} of {self.playouts} playouts)"
@@ -148,7 +173,9 @@ class Estimate:
     def leader(self) -> SeatEstimate | None:
         """The seat with the highest estimate (None when no playout finished or the best are level)."""
         ranked = sorted(self.seats, key=lambda s: s.chance, reverse=True)
-        if not ranked or ranked[0].playouts == 0 or (len(ranked) > 1 and ranked[0].chance == ranked[1].chance):
+        if not ranked or not ranked[0].enough or ranked[0].playouts == 0:
+            return None
+        if len(ranked) > 1 and ranked[0].chance == ranked[1].chance:
             return None
         return ranked[0]
 
