@@ -8,6 +8,7 @@ outcomes with exact ``Fraction`` probabilities and the caller picks one, with :f
 
 from __future__ import annotations
 
+import array
 import bisect
 import dataclasses
 import heapq
@@ -318,13 +319,57 @@ def dump_game(game: str, version: int, setup: Mapping[str, Any], history: Iterab
     )
 
 
-def parse_json(text: str | bytes, what: str) -> Any:
-    """``json.loads`` whose every failure is a ValueError starting with ``what`` (nesting too deep included)."""
+# How deep a JSON text the rulebook reads may nest: the most brackets ([ and {) open at once. Measured on the real
+# files: a save nests at most 6 levels (Ab die Post's: the save, its set-up, the rules' options, the marble table,
+# a row, its counts), a tutorial 8 (Claim's) and an exercise file 9 (Ab die Post's: the file, its exercises, one
+# exercise, its position, a save). A move's field may nest MAX_NESTING (8) levels under a move (the file, its
+# exercises, one exercise, its choices, a choice, the move: 6 levels): 14.
+# 20 leaves room above all of them and stays far below where a parser's recursion is at risk: Python's own limit
+# is 1,000 levels, and the browser's Python (Pyodide) lost its stack to a save 3,000 deep (issue 48.1).
+MAX_DEPTH = 20
+
+# Each bracket's step, +1 or -1 as a signed byte, and the bytes that are no bracket (UTF-8 writes every other
+# character with bytes that are none of the four).
+_BRACKET_STEP = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+_NOT_A_BRACKET = bytes(byte for byte in range(256) if byte not in b"[{]}")
+
+
+def json_depth(text: str) -> int:
+    """How deep a JSON text nests: the most brackets open at once, outside its strings (0 for a number or a text).
+
+    Counted without parsing and without recursion, each step in C: the escapes (``\\\\``, ``\\"``) taken out, the
+    strings' text dropped (every other piece between quotes), the brackets' running sum taken (an 8 MB text in under
+    a second, 100,000 brackets in milliseconds). It is never less than the depth a parser reaches: in valid JSON the
+    escapes pair up from the left within a string, as ``str.replace`` takes them, and a parser stops at the first
+    thing that is not JSON (a stray backslash, a badly matched bracket): what this reads after that point may add
+    to the count, never take from it."""
+    plain = text.replace("\\\\", "").replace('\\"', "")
+    outside = "".join(plain.split('"')[::2])  # an unclosed string runs to the end, as the parser reads it
+    steps = outside.encode("utf-8", "surrogatepass").translate(_BRACKET_STEP, _NOT_A_BRACKET)
+    return max(itertools.accumulate(array.array("b", steps)), default=0)
+
+
+def check_depth(text: str, what: str, kind: str = "a file of the rulebook", limit: int = MAX_DEPTH) -> None:
+    """ValueError starting with ``what`` when ``text`` nests deeper than ``limit`` (``kind`` names what it should
+    be): called before the text is parsed, so no parser recurses into it (issue 48.1)."""
+    depth = json_depth(text)
+    if depth > limit:
+        raise ValueError(f"{what}: the JSON is nested too deeply ({depth:,} levels; {kind} needs at most {limit})")
+
+
+def parse_json(text: str | bytes | bytearray, what: str, kind: str = "a file of the rulebook") -> Any:
+    """``json.loads`` whose every failure is a ValueError starting with ``what``; a text nested deeper than
+    :data:`MAX_DEPTH` is refused before it is parsed (:func:`check_depth`; ``kind`` names what the text should be)."""
+    try:
+        if isinstance(text, (bytes, bytearray)):  # read as json.loads reads bytes: UTF-8, -16 or -32
+            text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{what}: {quote(str(error), 200)}") from None
+    if isinstance(text, str):
+        check_depth(text, what, kind)
     try:
         return json.loads(text)
-    except RecursionError:
-        raise ValueError(f"{what}: the JSON is nested too deeply") from None
-    except (TypeError, ValueError) as error:  # bad JSON or bytes, or a number of more than 4300 digits
+    except (TypeError, ValueError) as error:  # bad JSON, not a text, or a number of more than 4300 digits
         raise ValueError(f"{what}: {quote(str(error), 200)}") from None
 
 
@@ -335,7 +380,7 @@ def load_game(text: str | bytes, game: str, version: int) -> tuple[dict[str, Any
     """Parse and check the envelope of a save file; returns ``(setup, history)`` still to be replayed."""
     if isinstance(text, (str, bytes)) and len(text) > MAX_SAVE:
         raise ValueError(f"not a saved game: {len(text)} characters, more than a save holds ({MAX_SAVE})")
-    data = parse_json(text, "not a saved game")
+    data = parse_json(text, "not a saved game", "a saved game")
     if not isinstance(data, dict):
         raise ValueError("not a saved game: expected a JSON object")
     unknown = set(data) - set(SAVE_KEYS)

@@ -121,7 +121,8 @@ def test_to_json_rejects_bad_text():
     with pytest.raises(ValueError, match="only once"):
         kb.from_json(json.dumps(bad_setup))
     with pytest.raises(ValueError, match="not a hex"):
-        kb.check(state, kb.Build((20, 3)))
+        kb.apply(state, kb.Build((20, 3)))
+    assert "not a hex" in str(kb.check(state, kb.Build((20, 3))))  # returned, not raised (issue 48.6)
 
 
 def test_json_from_a_diagram_position_replays():

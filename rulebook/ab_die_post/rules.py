@@ -671,11 +671,16 @@ def chance_outcomes(state: State) -> tuple[tuple[Any, Fraction], ...]:
 
 
 def check(state: State, move: Any) -> IllegalMove | None:
-    """The IllegalMove that ``apply`` would raise for ``move`` (same code path), or None."""
+    """The IllegalMove that ``apply`` would raise for ``move`` (same code path), or None. A malformed move (a route
+    that is not a list of field names, a card value that is not a number), which ``apply`` refuses with a
+    ValueError, is refused here too, by the paragraph on a turn's choices (ADP-3.1): ``check`` answers every move
+    and raises for none, as Meetjesland's does (issue 48.6)."""
     try:
         _transition(state, move)
     except IllegalMove as error:
         return error
+    except ValueError as error:
+        return IllegalMove("ADP-3.1", str(error))
     return None
 
 

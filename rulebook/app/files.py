@@ -10,6 +10,7 @@ import anywidget
 import traitlets
 
 from rulebook.app.base import Part, Started
+from rulebook.core import check_depth
 from rulebook.view import FILES as VIEW
 from rulebook.view import markup
 
@@ -93,12 +94,11 @@ def read_save(data: bytes) -> str:
         raise ValueError("this file is not a saved game: it is not a text file (a saved game is JSON text)") from None
     if not text.strip():
         raise ValueError("this file is empty: it is not a saved game")
+    check_depth(text, "this file is not a saved game", "a saved game")  # before any parser recurses into it
     try:
         json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"this file is not a saved game: it is not JSON (line {error.lineno})") from None
-    except RecursionError:
-        raise ValueError("this file is not a saved game: its JSON is nested too deeply") from None
     except ValueError:  # a number of more than 4300 digits
         raise ValueError("this file is not a saved game: it holds a number too long to read") from None
     return text

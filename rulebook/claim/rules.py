@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..boards import graphs_dir
-from ..core import IllegalMove, Outcome, describe, seeded
+from ..core import IllegalMove, Outcome, check_depth, describe, seeded
 
 if TYPE_CHECKING:  # imported where a graph is asked for (views, summaries): play and set-up never need it
     import networkx as nx
@@ -270,7 +270,9 @@ def claim_dir() -> Path:
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        check_depth(text, path.name, "a board file")  # before the parser recurses into it
+        return json.loads(text)
     except FileNotFoundError:
         raise ValueError(f"{path.name}: file missing from graphs/claim/") from None
     except UnicodeDecodeError:
@@ -279,8 +281,6 @@ def _read_json(path: Path) -> Any:
         raise ValueError(f"{path.name}: cannot be read ({error.strerror or type(error).__name__})") from None
     except json.JSONDecodeError as error:
         raise ValueError(f"{path.name}: not valid JSON ({error.msg}, line {error.lineno})") from None
-    except RecursionError:
-        raise ValueError(f"{path.name}: JSON nested too deeply") from None
 
 
 def parse_sections(data: Any, name: str = "sections.json") -> dict[str, tuple[str, ...]]:
@@ -1388,11 +1388,16 @@ def chance_outcomes(state: State) -> tuple:
 
 
 def check(state: State, move: Any) -> IllegalMove | None:
-    """The ``IllegalMove`` that ``apply`` would raise for this move, or None if it is legal (same code path)."""
+    """The ``IllegalMove`` that ``apply`` would raise for this move, or None if it is legal (same code path). A
+    malformed move (not a Claim move, a point that is not a pair of numbers), which ``apply`` refuses with a
+    ValueError, is refused here too, by the paragraph on what is played when (CL-3.1): ``check`` answers every
+    move and raises for none, as Meetjesland's does (issue 48.6)."""
     try:
         _play(state, move)
     except IllegalMove as error:
         return error
+    except ValueError as error:
+        return IllegalMove("CL-3.1", f"Claim: {error}")
     return None
 
 

@@ -855,11 +855,16 @@ def _owned(board: tuple[int, ...], player: int) -> tuple[tuple[int, ...], frozen
 
 
 def check(state: State, move: Any) -> IllegalMove | None:
-    """The ``IllegalMove`` that ``apply`` would raise for ``move``, or None when it is legal."""
+    """The ``IllegalMove`` that ``apply`` would raise for ``move``, or None when it is legal. A malformed move (not a
+    Kingdom Builder move, a hex off the board, an unknown tile), which ``apply`` refuses with a ValueError, is refused
+    here too, by the paragraph on what a turn is (KB-4.1): ``check`` answers every move and raises for none, as
+    Meetjesland's does (issue 48.6)."""
     try:
         _validate(state, move)
     except IllegalMove as error:
         return error
+    except ValueError as error:
+        return IllegalMove("KB-4.1", str(error))
     return None
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook import registry
-from rulebook.core import cut, decode_move, quote
+from rulebook.core import cut, decode_move, parse_json, quote
 from rulebook.teach import rules_text
 from rulebook.view import markup
 from rulebook.view.markup import Markup
@@ -162,7 +162,7 @@ def parse(game: str, data: Any, source: str = "exercises") -> tuple[Exercise, ..
     if not isinstance(data, dict) or set(data) != {"game", "exercises"}:
         raise ValueError(f"{source}: expected an object with 'game' and 'exercises'")
     if data["game"] != game:
-        raise ValueError(f"{source}: holds the exercises of {data['game']!r}, not {game!r}")
+        raise ValueError(f"{source}: holds the exercises of {quote(data['game'])}, not {game!r}")
     if not isinstance(data["exercises"], list) or not data["exercises"]:
         raise ValueError(f"{source}: 'exercises' must be a non-empty list")
     reading = _Reading(game, declared, rules_text.paragraphs(game), declared.move_classes(), value_functions(game))
@@ -173,7 +173,7 @@ def parse(game: str, data: Any, source: str = "exercises") -> tuple[Exercise, ..
         if not isinstance(item, dict):
             raise _problem(where, "expected an object")
         if isinstance(item.get("id"), str):
-            where = f"{source}, exercise {item['id']}"
+            where = f"{source}, exercise {cut(item['id'], 40)}"  # every message names it: a short prefix
         found.append(_exercise(reading, item, where, seen))
     return tuple(found)
 
@@ -184,9 +184,9 @@ def _exercise(reading: _Reading, item: dict[str, Any], where: str, seen: set[str
     missing = [key for key in REQUIRED if key not in item]
     if missing:
         raise _problem(where, f"missing {', '.join(missing)}")
-    unknown = sorted(set(item) - FIELDS)
+    unknown = set(item) - FIELDS
     if unknown:
-        raise _problem(where, f"unknown field {unknown[0]!r}")
+        raise _problem(where, f"unknown field {quote(min(unknown))}")
     identifier = _text(item, "id", where)
     if identifier in seen:
         raise _problem(where, "the id is used twice")
@@ -196,7 +196,7 @@ def _exercise(reading: _Reading, item: dict[str, Any], where: str, seen: set[str
         raise _problem(where, "'rules' must be a non-empty list of paragraph ids")
     for rule in rules:
         if rule not in reading.known:
-            raise _problem(where, f"cites {rule}, which is no paragraph of the {reading.game} rules")
+            raise _problem(where, f"cites {cut(rule, 40)}, which is no paragraph of the {reading.game} rules")
     kind, value_name, args = _question(reading, item, where)
     _position(reading, item["position"], where)
     choices = _choices(reading, item["choices"], kind, where)
@@ -219,7 +219,7 @@ def _question(reading: _Reading, item: dict[str, Any], where: str) -> tuple[str,
     """The kind of question, and for a "value" question the function it names and the arguments, which must fit."""
     kind = item["kind"]
     if kind not in KINDS:
-        raise _problem(where, f"kind {kind!r} is not one of {', '.join(KINDS)}")
+        raise _problem(where, f"kind {quote(kind)} is not one of {', '.join(KINDS)}")
     if kind == "most" and reading.declared.measure_function() is None:
         raise _problem(where, f"'most' needs a measure, and {reading.game} has none")
     value_name, args = item.get("value", ""), item.get("args", {})
@@ -235,7 +235,7 @@ def _question(reading: _Reading, item: dict[str, Any], where: str) -> tuple[str,
         try:
             inspect.signature(function).bind(None, **args)
         except TypeError as error:
-            raise _problem(where, f"the arguments do not fit {value_name} ({error})") from None
+            raise _problem(where, f"the arguments do not fit {value_name} ({cut(str(error), 120)})") from None
         _check_argument_types(function, args, where)
     return kind, value_name, args
 
@@ -303,7 +303,7 @@ def _position(reading: _Reading, position: Any, where: str) -> None:
     try:
         _state(reading.game, _position_key(position))
     except ValueError as error:
-        raise _problem(where, f"the position does not load ({error})") from None
+        raise _problem(where, f"the position does not load ({cut(str(error), 200)})") from None
 
 
 def _choices(reading: _Reading, choices: Any, kind: str, where: str) -> tuple[Choice, ...]:
@@ -346,17 +346,24 @@ def exercises(game: str) -> tuple[Exercise, ...]:
     """Every exercise of ``game``, read from its file (``Game.exercises``) and validated."""
     path = data_path(game)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise ValueError(f"{path.name}: cannot read the exercises ({error})") from None
-    return parse(game, data, path.name)
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path.name}: cannot read the exercises ({cut(str(error), 120)})") from None
+    return read(game, text, path.name)
+
+
+def read(game: str, text: str | bytes, source: str = "exercises") -> tuple[Exercise, ...]:
+    """The exercises of ``game`` from the text of an exercise file; JSON nested deeper than an exercise file needs
+    is refused before it is parsed (:func:`rulebook.core.parse_json`), anything else malformed as :func:`parse`
+    refuses it."""
+    return parse(game, parse_json(text, f"{source}: cannot read the exercises", "an exercise file"), source)
 
 
 def exercise(game: str, identifier: str) -> Exercise:
     for item in exercises(game):
         if item.id == identifier:
             return item
-    raise ValueError(f"no exercise {identifier!r} for {game}")
+    raise ValueError(f"no exercise {quote(identifier)} for {game}")
 
 
 # --- answers and marking ------------------------------------------------------------------------------------

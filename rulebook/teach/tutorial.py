@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebook import registry
-from rulebook.core import IllegalMove, cut, decode_move, quote
+from rulebook.core import IllegalMove, cut, decode_move, parse_json, quote
 from rulebook.engine import Engine
 from rulebook.teach import rules_text
 
@@ -120,10 +120,16 @@ def load(game: str) -> Tutorial:
     if found is None:
         raise ValueError(f"{registry.game(game).title} has no tutorial ({FILE} in its package)")
     try:
-        data = json.loads(found.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, RecursionError, json.JSONDecodeError) as error:
-        raise ValueError(f"{found.name} of {game}: cannot be read as JSON ({cut(str(error), 120)})") from None
-    return parse(game, data, source=f"{game}/{FILE}")
+        text = found.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"{found.name} of {game}: cannot be read ({cut(str(error), 120)})") from None
+    return read(game, text, source=f"{game}/{FILE}")
+
+
+def read(game: str, text: str | bytes, source: str = "tutorial") -> Tutorial:
+    """``game``'s tutorial from the text of a tutorial file; JSON nested deeper than a tutorial needs is refused
+    before it is parsed (:func:`rulebook.core.parse_json`), anything else malformed as :func:`parse` refuses it."""
+    return parse(game, parse_json(text, f"{source}: cannot be read as JSON", "a tutorial file"), source=source)
 
 
 def _fail(where: str, text: str) -> ValueError:
@@ -156,11 +162,15 @@ def _play(engine: Engine, state: Any, moves: Sequence[Any], where: str) -> Any:
 
 
 def _check(engine: Engine, state: Any, move: Any, where: str) -> IllegalMove | None:
-    """The engine's refusal of ``move`` (None if it is legal); a move the engine cannot read is named at ``where``."""
+    """The engine's refusal of ``move`` (None if it is legal); a move the engine cannot read is named at ``where``.
+    Asked of ``apply``, whose malformed moves are a ValueError of their own: ``check`` returns them as refusals."""
     try:
-        return engine.check(state, move)
+        engine.apply(state, move)
+    except IllegalMove as error:
+        return error
     except ValueError as error:
         raise _fail(where, str(error)) from None
+    return None
 
 
 def _position(declared: registry.Game, data: Any, classes: Mapping[str, type], where: str) -> Any:
@@ -189,7 +199,7 @@ def _position(declared: registry.Game, data: Any, classes: Mapping[str, type], w
         raise _fail(
             where,
             f"a new game needs 'seed' (and may give {sorted(NEW_GAME_FIELDS - {'seed'})})"
-            + (f"; unknown field {unknown[0]!r}" if unknown else ""),
+            + (f"; unknown field {quote(unknown[0])}" if unknown else ""),
         )
     options = data.get("options", {})
     if not isinstance(options, dict):
@@ -232,7 +242,7 @@ def parse(game: str, data: Any, source: str = "tutorial") -> Tutorial:
         raise _fail(source, "expected an object")
     unknown = sorted(set(data) - TOP_FIELDS)
     if unknown:
-        raise _fail(source, f"unknown field {unknown[0]!r} (known: {', '.join(sorted(TOP_FIELDS))})")
+        raise _fail(source, f"unknown field {quote(unknown[0])} (known: {', '.join(sorted(TOP_FIELDS))})")
     if data.get("game") != game:
         raise _fail(source, f"holds the tutorial of {quote(data.get('game'))}, not {game!r}")
     known = rules_text.paragraphs(game)
@@ -280,7 +290,7 @@ def _step(
         raise _fail(where, "expected an object")
     unknown = sorted(set(item) - STEP_FIELDS)
     if unknown:
-        raise _fail(where, f"unknown field {unknown[0]!r} (known: {', '.join(sorted(STEP_FIELDS))})")
+        raise _fail(where, f"unknown field {quote(unknown[0])} (known: {', '.join(sorted(STEP_FIELDS))})")
     state = _start_of(declared, item, before, classes, where)
     accept = item.get("accept", "move")
     if accept not in ACCEPT:
