@@ -22,21 +22,25 @@ pytest_plugins = ["tests.postgres"]
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database: an SQLite file, or a new database on this process's PostgreSQL server."""
-    if request.param == "sqlite":
-        yield str(tmp_path / "class.db")
-        return
+@pytest.fixture
+def postgres_database(postgres_url: str) -> Iterator[str]:
+    """A new, empty database on this process's PostgreSQL server, dropped after the test."""
     import psycopg
 
-    server = request.getfixturevalue("postgres_url")
     name = f"t_{uuid.uuid4().hex}"
-    with psycopg.connect(server, autocommit=True) as admin:
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name}")
-    yield server.replace("@/postgres?", f"@/{name}?")
-    with psycopg.connect(server, autocommit=True) as admin:
+    yield postgres_url.replace("@/postgres?", f"@/{name}?")
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
         admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database: an SQLite file, or a new database on this process's PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "class.db")
+    return request.getfixturevalue("postgres_database")
 
 
 @pytest.fixture
@@ -338,3 +342,24 @@ def test_a_postgresql_server_that_cannot_be_reached_is_named_without_the_passwor
         open_store("postgresql://teacher:s3cret-word@127.0.0.1:1/school?connect_timeout=5")
     assert "127.0.0.1" in str(refused.value) and "school" in str(refused.value)
     assert "s3cret-word" not in str(refused.value)
+
+
+def test_a_postgresql_store_connects_again_after_losing_its_connection(postgres_database: str) -> None:
+    import psycopg
+
+    url = postgres_database
+
+    store = open_store(url)
+    try:
+        store.create_table(table_row("ABC"))
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        with pytest.raises(psycopg.OperationalError):
+            store.add_moves("ABC", 0, [(0, "person", MOVE_A)])
+        store.add_moves("ABC", 0, [(0, "person", MOVE_A)])
+        assert store.moves("ABC") == [MoveRow("ABC", 0, 0, "person", MOVE_A)]
+    finally:
+        store.close()

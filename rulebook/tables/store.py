@@ -386,14 +386,8 @@ class PostgresStore(Store):
         port = str(info.get("port") or 5432)
         self.database = f"{info.get('dbname') or info.get('user') or 'postgres'} on {host} port {port}"
         self._integrity_errors = (psycopg.IntegrityError,)
-        password = str(info.get("password") or "")
-        try:
-            self._connection = psycopg.connect(url, autocommit=False, connect_timeout=10)
-        except psycopg.Error as error:
-            reason = "; ".join(line.strip() for line in str(error).splitlines() if line.strip()) or type(error).__name__
-            if password:
-                reason = reason.replace(password, "***")
-            raise ValueError(f"cannot connect to {self._where()}: {reason}") from None
+        self._url, self._password = url, str(info.get("password") or "")
+        self._connection = self._connect()
         try:
             with self._transaction(write=True) as cursor:
                 # two servers starting at once on an empty database: one creates the schema, the other then sees it
@@ -402,6 +396,19 @@ class PostgresStore(Store):
         except BaseException:
             self.close()
             raise
+
+    def _connect(self) -> Any:
+        """A new connection (autocommit off: each call commits its own transaction); ValueError naming the server,
+        never the password, when it cannot connect."""
+        import psycopg
+
+        try:
+            return psycopg.connect(self._url, autocommit=False, connect_timeout=10)
+        except psycopg.Error as error:
+            reason = "; ".join(line.strip() for line in str(error).splitlines() if line.strip()) or type(error).__name__
+            if self._password:
+                reason = reason.replace(self._password, "***")
+            raise ValueError(f"cannot connect to {self._where()}: {reason}") from None
 
     def _where(self) -> str:
         return f"the PostgreSQL database {self.database}"
@@ -419,11 +426,16 @@ class PostgresStore(Store):
     def _transaction(self, write: bool) -> Iterator[Any]:
         with self._lock:
             connection = self._open_connection()
+            if connection.broken:
+                # the server restarted or dropped us: the call that saw it failed, this one connects again (a write
+                # whose commit went unanswered is not repeated here; repeating it is refused by the primary keys)
+                connection = self._connection = self._connect()
             cursor = connection.cursor()
             try:
                 yield cursor
             except BaseException:
-                connection.rollback()
+                if not connection.broken:
+                    connection.rollback()
                 raise
             else:
                 connection.commit()
