@@ -145,6 +145,56 @@ def app(
         )
 
 
+CLASS_DB = "rulebook-class.db"
+CLASS_PORT = 8870
+
+
+def class_server(ip: str, port: int | None, db: str, token: str | None = None) -> int:
+    """The class server (:mod:`rulebook.tables`) in this process until Ctrl-C or SIGTERM: prints the teacher's
+    address (with a fresh token) and the students' once it listens."""
+    import asyncio
+    import signal
+
+    from rulebook.tables import room, server, store
+
+    try:
+        ip = serve.check_ip(ip)
+        port = serve.choose_port(ip, port, CLASS_PORT)
+        kept = store.open_store(db)
+        classroom = room.Room(kept)
+    except ValueError as error:
+        fail("class", str(error))
+    token = token or serve.fresh_token()
+    host = ip if not serve.is_loopback(ip) else serve.local_host(ip)
+
+    def ready() -> None:
+        print(
+            f"The class server keeps its games in {db if kept.kind == 'sqlite' else 'PostgreSQL'} "
+            f"({len(classroom.tables)} tables); Ctrl-C stops it.",
+            flush=True,
+        )
+        print(f"Teacher: open {serve.address(ip, port, '/teacher', token)}", flush=True)
+        print(f"Students: open http://{host}:{port}/ and type their table's code", flush=True)
+
+    async def main() -> None:
+        task = asyncio.ensure_future(server.serve(classroom, token, ip, port, ready))
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(sig, task.cancel)
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        kept.close()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     games = list(registry.games())  # the games found now, as the choices of `app` and `study`
     parser = argparse.ArgumentParser(prog="rulebook", description=__doc__)
@@ -205,7 +255,29 @@ def main(argv: list[str] | None = None) -> int:
         "--scheduler", default=None, help="a Dask scheduler's address, to play the games on its cluster"
     )
     study_parser.add_argument("--chart", default=None, help="write the chart to this HTML file")
+    class_parser = commands.add_parser(
+        "class",
+        help="serve a class: tables across devices, the games kept by this server, a teacher's page",
+        description="A class server: the teacher's page (its address, with a fresh token, is printed) creates tables; "
+        "students open the students' address, type a table's code and their name, and play from their own screens. "
+        "Every move is kept in the database, so a restarted server goes on where it was.",
+    )
+    class_parser.add_argument(
+        "--ip",
+        default=serve.LOOPBACK,
+        help="address to listen on (default 127.0.0.1: this machine only; for a classroom, this machine's address "
+        "on the school network, or 0.0.0.0 for every network)",
+    )
+    class_parser.add_argument("--port", type=int, default=None, help="port (default: 8870 or the next free)")
+    class_parser.add_argument(
+        "--db",
+        default=CLASS_DB,
+        help=f"the class's database: an SQLite file, made if needed (default ./{CLASS_DB}), or a "
+        "postgresql://user:password@host/database address",
+    )
     args = parser.parse_args(argv)
+    if args.command == "class":
+        return class_server(args.ip, args.port, args.db)
     if args.command == "lab":
         return lab(args.port, args.ip, args.dir, args.fresh)
     if args.command == "study":
