@@ -289,7 +289,7 @@ def test_the_terrain_odds_chart_merges_equal_lines_instead_of_hiding_them():
 
     state = position({(7, 6): 0})
     assert state.pile == (3, 5, 5, 5, 5)
-    figure = charts.draw_odds_figure(state, 0, max_draws=3)
+    figure = charts.draw_odds_figure(state, 0, max_draws=3, viewer=None)  # a referee: Blue's grass is known
     assert [trace.name for trace in figure.data] == ["grassland", "canyon = desert = flower field = forest"]
     # Orange draws next, at the end of this turn, from the 23 cards of the pile: 3 of them grass.
     assert figure.data[0].y[0] == pytest.approx(100 * 3 / 23)

@@ -71,7 +71,7 @@ def test_the_scoring_example():
 def test_the_live_board_and_its_odds():
     live = Board(kb.new_game(players=2, seed=7, first_game=True), seed=7, computer=(1,))
     assert live.state.player == 0 and live.action_menu.value == "build"
-    first = odds.terrain_within(live.state, 0, "grass", 1)
+    first = odds.terrain_within(live.state, 0, "grass", 1, viewer=None)
     assert first == live.state.pile[0] * Fraction(1, sum(live.state.pile))
 
 

@@ -78,7 +78,7 @@ def test_odds_match_the_step_by_step_enumeration_on_small_decks(players, hands, 
     draws = 4
     sequences = own_sequences(state, 0, draws)
     assert sum(sequences.values()) == 1
-    cards = odds.own_card_odds(state, 0, draws)
+    cards = odds.own_card_odds(state, 0, draws, viewer=None)
     for nth in range(draws):
         for terrain in TERRAINS:
             expected = sum(c for seq, c in sequences.items() if seq[nth] == terrain)
@@ -86,7 +86,7 @@ def test_odds_match_the_step_by_step_enumeration_on_small_decks(players, hands, 
     for terrain in TERRAINS:
         for k in range(1, draws + 1):
             expected = sum(c for seq, c in sequences.items() if terrain in seq[:k])
-            assert odds.terrain_within(state, 0, terrain, k) == expected, (terrain, k)
+            assert odds.terrain_within(state, 0, terrain, k, viewer=None) == expected, (terrain, k)
 
 
 def test_by_hand_two_players_one_reshuffle():
@@ -95,29 +95,29 @@ def test_by_hand_two_players_one_reshuffle():
     # {desert, flower} become the pile, Blue draws one of them. Orange discards grass and draws: from the one card
     # left (desert or flower, 1/2 each). So Orange's cards: grass, then desert 1/2 or flower 1/2.
     state = table(2, ("desert", "flower"), (1, 0, 0, 0, 0), (0, 0, 0, 0, 0))
-    first, second = odds.own_card_odds(state, 0, 2)
+    first, second = odds.own_card_odds(state, 0, 2, viewer=None)
     assert first["grass"] == 1
     assert second == {"grass": 0, "canyon": 0, "desert": Fraction(1, 2), "flower": Fraction(1, 2), "forest": 0}
-    assert odds.terrain_within(state, 0, "desert", 2) == Fraction(1, 2)
-    assert odds.terrain_within(state, 0, "grass", 2) == 1
+    assert odds.terrain_within(state, 0, "desert", 2, viewer=None) == Fraction(1, 2)
+    assert odds.terrain_within(state, 0, "grass", 2, viewer=None) == 1
 
 
 def test_a_full_deck_before_any_reshuffle_is_count_over_cards():
     state = kb.apply(kb.apply(kb.new_game(players=2, seed=1), kb.CardDrawn("grass")), kb.CardDrawn("forest"))
     # 23 cards in the pile: 4 grassland, 5 canyon, 5 desert, 5 flower field, 4 forest; every own card alike
-    for card in odds.own_card_odds(state, 0, 6):
+    for card in odds.own_card_odds(state, 0, 6, viewer=None):
         assert card["grass"] == Fraction(4, 23) and card["canyon"] == Fraction(5, 23)
     # no grassland in 2 own draws: (19/23)(18/22)
-    assert odds.terrain_within(state, 0, "grass", 2) == 1 - Fraction(19 * 18, 23 * 22)
+    assert odds.terrain_within(state, 0, "grass", 2, viewer=None) == 1 - Fraction(19 * 18, 23 * 22)
 
 
 def test_every_own_card_sums_to_one_in_a_four_player_game_with_two_reshuffles():
     state = kb.apply(kb.new_game(players=4, seed=3), kb.CardDrawn("grass"))
     for terrain in ("desert", "flower", "forest"):
         state = kb.apply(state, kb.CardDrawn(terrain))
-    cards = odds.own_card_odds(state, 0, 12)  # 48 draws: the 21-card pile runs out twice
+    cards = odds.own_card_odds(state, 0, 12, viewer=None)  # 48 draws: the 21-card pile runs out twice
     assert all(sum(card.values()) == 1 for card in cards)
-    within = [odds.terrain_within(state, 0, "canyon", k) for k in range(1, 13)]
+    within = [odds.terrain_within(state, 0, "canyon", k, viewer=None) for k in range(1, 13)]
     assert within == sorted(within) and within[-1] < 1
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 import plotly.graph_objects as go
 
 from ..view.charts import finish
-from .odds import legal_hexes_by_terrain, terrain_within
+from .odds import OWN, Viewer, legal_hexes_by_terrain, terrain_within
 from .rules import COLOURS, TERRAINS, State, score, terrain_word
 
 WIDTH = 760
@@ -70,9 +70,11 @@ def draw_odds_figure(
     width: int = WIDTH,
     height: int = HEIGHT,
     chosen: int | None = None,
+    viewer: Viewer = OWN,
 ) -> go.Figure:
     """Chance (%) that ``player`` gets each terrain at least once within their next 1..``max_draws`` turns (one card
-    a turn), following the real card flow (KB-C4). ``chosen`` marks one k with a vertical line.
+    a turn), following the real card flow (KB-C4), as ``viewer`` knows the table (:func:`.odds.terrain_within`).
+    ``chosen`` marks one k with a vertical line.
 
     Terrains with the same chances at every k (the same number of cards left) share one line, named after all of
     them, so that no line hides another."""
@@ -80,7 +82,8 @@ def draw_odds_figure(
     draws = list(range(1, max_draws + 1))
     lines: dict[tuple, list[str]] = {}
     for terrain in TERRAINS:
-        lines.setdefault(tuple(terrain_within(state, player, terrain, k) for k in draws), []).append(terrain)
+        row = tuple(terrain_within(state, player, terrain, k, viewer=viewer) for k in draws)
+        lines.setdefault(row, []).append(terrain)
     for number, (chances, terrains) in enumerate(lines.items()):
         name = " = ".join(terrain_word(t) for t in terrains)
         shade = TERRAIN_SHADE[terrains[0]]

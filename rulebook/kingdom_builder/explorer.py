@@ -3,6 +3,10 @@ allows now (ringed on the board on request), and a chart of the chances by turns
 
 It follows the board (``board.listeners``) and reads the position it shows, ``board.state``. The numbers come from
 :mod:`rulebook.kingdom_builder.odds` (exact); this module only shows them.
+
+Whose knowledge (issue 48.7): by default what the person at the screen can see, as the board shows the cards (the
+seat of the one person playing, else the player to move): the others' hidden cards count as unknown. A toggle shows
+the odds as a referee would, with every card seen; the caption under the table says which view is shown.
 """
 
 from __future__ import annotations
@@ -15,23 +19,46 @@ from ..view.figures import ChartView
 from ..view.markup import Markup, render
 from ..view.table import Table  # the type of this game's widget.Board, which this module never imports
 from . import charts, odds, rules
+from .hidden import hidden_seats
 from .rules import COLOURS, State
 
+OWN_VIEW, REFEREE = "own", "referee"  # the values of the Explorer's view toggle
 
-def odds_html(state: State, player: int, k: int) -> Markup:
-    """The odds table for ``player`` and ``k`` turns ahead: each terrain as the next card drawn, as the player's card
-    in k turns and at least once within k turns, and the hexes a card of it allows now; the cards where they are."""
+
+def view_words(state: State, viewer: int | None) -> str:
+    """The caption's words for whose view the odds are: a referee's, or what ``viewer`` can see and what not."""
+    if viewer is None:
+        return "As a referee: every card is counted where it is, the other players' hidden cards included."
+    name = COLOURS[viewer].capitalize()
+    hidden = hidden_seats(state, viewer)
+    if not hidden:
+        return f"What {name} can see: no card in a hand is hidden from {name} now."
+    owners = " and ".join(COLOURS[seat].capitalize() for seat in hidden)
+    one = len(hidden) == 1
+    return (
+        f"What {name} can see: {owners}'s card{'' if one else 's'} {'is' if one else 'are'} hidden from {name}, so "
+        f"{'it' if one else 'each'} could be any of the {sum(state.pile) + len(hidden)} unseen cards (the pile and "
+        f"{'that card' if one else 'those cards'}); the odds average over every way they could have been dealt."
+    )
+
+
+def odds_html(state: State, player: int, k: int, *, viewer: odds.Viewer = odds.OWN) -> Markup:
+    """The odds table for ``player`` and ``k`` turns ahead, as ``viewer`` knows the table (OWN: ``player``; None: a
+    referee): each terrain as the next card drawn, as the player's card in k turns and at least once within k turns,
+    and the hexes a card of it allows now; the cards where they are, and whose view it is."""
     if state.finished:
         return render("odds.html", package=__package__, over=True)
-    next_card = odds.next_card_odds(state)
-    kth = odds.own_card_odds(state, player, k)[-1]
+    if isinstance(viewer, odds.Own):
+        viewer = player  # the whole table from one seat, the next card included
+    next_card = odds.next_card_odds(state, viewer=viewer)
+    kth = odds.own_card_odds(state, player, k, viewer=viewer)[-1]
     counts = odds.legal_hexes_by_terrain(state, player)
     rows = [
         (
             rules.terrain_word(t),
             charts.chance_words(next_card[t]),
             charts.chance_words(kth[t]),
-            charts.chance_words(odds.terrain_within(state, player, t, k)),
+            charts.chance_words(odds.terrain_within(state, player, t, k, viewer=viewer)),
             counts[t],
         )
         for t in rules.TERRAINS
@@ -47,6 +74,7 @@ def odds_html(state: State, player: int, k: int) -> Markup:
         in_hands=sum(card is not None for card in state.hands),
         removed=sum(state.removed),
         who=COLOURS[player].capitalize(),
+        view=view_words(state, viewer),
     )
 
 
@@ -60,6 +88,7 @@ class Explorer(widgets.VBox):
     """Card odds beside the board (issue 13.3): for a player, the chance of each terrain as the next card drawn, as
     their card in k turns and at least once within k turns, from the live pile and discards (exact, :mod:`.odds`);
     the hexes a card of each terrain allows now, ringed on the board on request; and a chart of the chances by k.
+    The odds are what the person at the screen can see (:meth:`viewer`), or a referee's on request (``view``).
 
     It follows the board: it redraws after every move and every replay step, from ``board.state``."""
 
@@ -68,14 +97,19 @@ class Explorer(widgets.VBox):
         self.width, self.chart_height = width, chart_height
         self._build_controls(board, width)
         state = board.state
-        self.chart = ChartView(charts.draw_odds_figure(state, self.player.value, 3, width=width, height=chart_height))
-        for control in (self.player, self.turns, self.ring_terrain, self.ring):
+        self.chart = ChartView(
+            charts.draw_odds_figure(
+                state, self.player.value, 3, width=width, height=chart_height, viewer=self.viewer()
+            )
+        )
+        for control in (self.player, self.turns, self.view, self.ring_terrain, self.ring):
             control.observe(lambda _: self.update(), names="value")
         super().__init__(
             [
                 widgets.HTML("<b>Terrain card odds</b>"),
                 self.player,
                 self.turns,
+                self.view,
                 self.result,
                 self.ring_terrain,
                 self.ring,
@@ -110,6 +144,16 @@ class Explorer(widgets.VBox):
             style={"description_width": "90px"},
             layout=widgets.Layout(width="170px"),
         )
+        self.view = widgets.ToggleButtons(
+            options=[("What I can see", OWN_VIEW), ("As a referee (all cards)", REFEREE)],
+            value=OWN_VIEW,
+            tooltips=[
+                "The others' hidden cards count as unknown: any of the cards you have not seen",
+                "Every card counted where it is, the others' hidden cards included, as a referee would",
+            ],
+            style={"button_width": f"{(width - 30) // 2}px"},
+            layout=widgets.Layout(**wide),
+        )
         self.ring_terrain = widgets.Dropdown(
             options=[("this turn's card", None)] + [(rules.terrain_word(t), t) for t in rules.TERRAINS],
             index=0,  # not value=None: a Dropdown whose value is None shows an empty box instead of the first label
@@ -129,6 +173,15 @@ class Explorer(widgets.VBox):
         self.hexes_text = widgets.HTML()
 
     # -- what it shows ------------------------------------------------------------------------------------
+    def viewer(self) -> int | None:
+        """Whose knowledge the odds have: None for a referee; else the seat of the one person playing (the screen is
+        theirs), or with several people or none, the player to move (whose card alone the board shows)."""
+        state = self.board.state
+        if self.view.value == REFEREE:
+            return None
+        people = [p for p in range(state.players) if p not in self.board.bots]
+        return people[0] if len(people) == 1 else state.player
+
     def terrain_asked(self) -> str | None:
         """The terrain whose hexes are counted: the one chosen, or the card of the player to move now."""
         if self.ring_terrain.value is not None:
@@ -157,7 +210,8 @@ class Explorer(widgets.VBox):
     def _update(self) -> None:
         state, player = self.board.state, self.player.value
         k = max(1, min(odds.MAX_DRAWS, int(self.turns.value or 1)))
-        self.result.value = odds_html(state, player, k)
+        viewer = self.viewer()
+        self.result.value = odds_html(state, player, k, viewer=viewer)
         terrain, hexes = self.terrain_asked(), self.hexes()
         who = state.player if state.player is not None else player
         self.hexes_text.value = hexes_html(who, terrain, len(hexes))
@@ -165,6 +219,6 @@ class Explorer(widgets.VBox):
         if tuple(self.board.asked) != shown:
             self.board.show_asked(shown)
         self.chart.plot = charts.draw_odds_figure(
-            state, player, max(k, 2), width=self.width, height=self.chart_height, chosen=k
+            state, player, max(k, 2), width=self.width, height=self.chart_height, chosen=k, viewer=viewer
         )
         self.chart.draw()

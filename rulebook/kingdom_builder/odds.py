@@ -1,8 +1,14 @@
 """Exact odds for Kingdom Builder's chance events: which terrain cards a player will draw, and what they allow now.
 
 The card flow (KB-8.1, KB-C4): at the end of a turn a player discards the terrain card and draws the next one; when
-the pile is empty, the discards are shuffled into a new pile. The odds see the whole table (pile, discards and
-hands), as a referee would; replacing a useless card (KB-C14) is left out, since it depends on the board to come.
+the pile is empty, the discards are shuffled into a new pile. Replacing a useless card (KB-C14) is left out, since it
+depends on the board to come.
+
+Whose knowledge (``viewer``, issue 48.7): by default the odds are the player's own, seen from their seat. The cards of
+the other players that the viewer cannot see (:func:`.hidden.hidden_seats`) are unknown to them: the odds average over
+every way those hands could have been dealt from the unseen cards (the pile and the hidden hands), each way with its
+exact chance, taking the hidden cards as exchangeable with the pile's as :mod:`.hidden` does. ``viewer=None`` is a
+referee, who sees every card.
 
 How it stays exact and fast: a question about one terrain only needs two kinds of card, that terrain and the rest.
 The pile is shuffled, so the cards at any fixed positions of it are a uniform draw without replacement. Between two
@@ -17,11 +23,40 @@ from fractions import Fraction
 from functools import cache
 from math import comb
 
+from .hidden import hidden_seats
 from .rules import TERRAINS, State, _adjacent_choice, short
 
 KINDS = 2  # a card is the terrain asked about (1) or another one (0)
 MAX_DRAWS = 12  # the explorer and the charts look at most this many own cards ahead
 Phase = tuple[tuple[int, ...], tuple[int, ...]]  # (the new pile's counts of each kind, each player's card or -1)
+
+
+class Own:
+    """The default viewer: the seat whose odds they are (for the next card, the player to move)."""
+
+    def __repr__(self) -> str:
+        return "OWN"
+
+
+OWN = Own()
+Viewer = int | None | Own  # a seat, None for a referee (every card seen), or OWN
+
+
+def _viewer(state: State, viewer: Viewer, own: int | None) -> int | None:
+    """The seat the odds are seen from (``own`` for OWN), or None for a referee; a bad viewer raises ValueError."""
+    if isinstance(viewer, Own):
+        return own
+    if viewer is not None and (
+        not isinstance(viewer, int) or isinstance(viewer, bool) or not 0 <= viewer < state.players
+    ):
+        raise ValueError(f"viewer must be a seat 0..{state.players - 1} or None (a referee), not {short(viewer)}")
+    return viewer
+
+
+def unseen_seats(state: State, viewer: Viewer = OWN) -> list[int]:
+    """The seats whose terrain card ``viewer`` cannot see (none for a referee; OWN: the player to move's view)."""
+    seat = _viewer(state, viewer, state.player)
+    return [] if seat is None else hidden_seats(state, seat)
 
 
 def _drawers(state: State, events: int) -> list[tuple[int, bool]]:
@@ -45,13 +80,16 @@ def _drawers(state: State, events: int) -> list[tuple[int, bool]]:
     return order[:events]
 
 
-def _check(state: State, player: int, draws: int) -> None:
+def _check(state: State, player: int, draws: int, viewer: Viewer = None) -> list[int]:
+    """Refuse bad input in words; the seats whose cards ``viewer`` (OWN: ``player``) cannot see."""
     if not isinstance(state, State):
         raise ValueError(f"expected a Kingdom Builder State, not {short(state)}")  # noqa: TRY004
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < state.players:
         raise ValueError(f"player must be 0..{state.players - 1}, not {short(player)}")
     if not isinstance(draws, int) or isinstance(draws, bool) or not 0 <= draws <= MAX_DRAWS:
         raise ValueError(f"draws must be a whole number from 0 to {MAX_DRAWS}, not {short(draws)}")
+    seat = _viewer(state, viewer, player)
+    return [] if seat is None else hidden_seats(state, seat)
 
 
 class _Flow:
@@ -71,6 +109,27 @@ class _Flow:
         self.pile = split(state.pile)
         # every card still in the game: in the pile, the discards or a hand
         self.live = tuple(p + d + h for p, d, h in zip(self.pile, split(state.discard), held))
+
+    def deals(self, hidden: list[int]) -> dict[Phase, Fraction]:
+        """Every way the ``hidden`` seats' cards could have been dealt from the unseen cards (the pile and those
+        hands), as (pile, hands) in kinds with its exact chance; one way, certain, when nothing is hidden."""
+        if not hidden:
+            return {(self.pile, self.hands): Fraction(1)}
+        unseen = list(self.pile)
+        for seat in hidden:
+            unseen[self.hands[seat]] += 1
+        ways: dict[Phase, Fraction] = {(tuple(unseen), self.hands): Fraction(1)}
+        for seat in hidden:  # deal the hidden hands one by one, each card from those still unseen
+            following: dict[Phase, Fraction] = {}
+            for (rest, hands), mass in ways.items():
+                total = sum(rest)
+                for kind, count in enumerate(rest):
+                    if count:
+                        dealt = hands[:seat] + (kind,) + hands[seat + 1 :]
+                        key = (rest[:kind] + (count - 1,) + rest[kind + 1 :], dealt)
+                        following[key] = following.get(key, Fraction(0)) + mass * Fraction(count, total)
+            ways = following
+        return ways
 
     def reach(self, event: int, nth: int) -> int:
         """Draws from ``event`` up to and including the player's ``nth`` one (past the order if it never comes)."""
@@ -134,11 +193,12 @@ class _Flow:
         return results
 
 
-def terrain_within(state: State, player: int, terrain: str, draws: int) -> Fraction:
-    """Exact chance that at least one of ``player``'s next ``draws`` terrain cards is ``terrain`` (KB-C4 flow)."""
+def terrain_within(state: State, player: int, terrain: str, draws: int, *, viewer: Viewer = OWN) -> Fraction:
+    """Exact chance that at least one of ``player``'s next ``draws`` terrain cards is ``terrain`` (KB-C4 flow), as
+    ``viewer`` knows the table (OWN: ``player`` themselves; None: a referee, who sees every card)."""
     if not isinstance(terrain, str) or terrain not in TERRAINS:
         raise ValueError(f"unknown terrain {short(terrain)} (terrains: {', '.join(TERRAINS)})")
-    _check(state, player, draws)
+    hidden = _check(state, player, draws, viewer)
     if draws == 0 or state.finished:
         return Fraction(0)
     flow = _Flow(state, player, draws, terrain)
@@ -163,21 +223,21 @@ def terrain_within(state: State, player: int, terrain: str, draws: int) -> Fract
                 total += mass * miss(event + size, left - own, new_pile, held, True)
         return total
 
-    return 1 - miss(0, draws, flow.pile, flow.hands, False)
+    return 1 - sum(mass * miss(0, draws, pile, hands, False) for (pile, hands), mass in flow.deals(hidden).items())
 
 
-def own_card_odds(state: State, player: int, draws: int) -> list[dict[str, Fraction]]:
+def own_card_odds(state: State, player: int, draws: int, *, viewer: Viewer = OWN) -> list[dict[str, Fraction]]:
     """For each of ``player``'s next ``draws`` terrain cards (the cards of their coming turns), the exact chance of
-    each terrain. Before a reshuffle every card of the pile is as likely as any other; after one, the new pile
-    depends on the cards the players hold when the old one runs out."""
-    _check(state, player, draws)
+    each terrain as ``viewer`` knows the table (OWN: ``player``; None: a referee). Before a reshuffle every card of
+    the pile is as likely as any other; after one, the new pile depends on the cards held when the old one ran out."""
+    hidden = _check(state, player, draws, viewer)
     if draws == 0 or state.finished:
         return []
-    chances = {terrain: _own_card_chances(state, player, draws, terrain) for terrain in TERRAINS}
+    chances = {terrain: _own_card_chances(state, player, draws, terrain, hidden) for terrain in TERRAINS}
     return [{terrain: chances[terrain][nth] for terrain in TERRAINS} for nth in range(draws)]
 
 
-def _own_card_chances(state: State, player: int, draws: int, terrain: str) -> list[Fraction]:
+def _own_card_chances(state: State, player: int, draws: int, terrain: str, hidden: list[int]) -> list[Fraction]:
     flow = _Flow(state, player, draws, terrain)
 
     @cache
@@ -200,12 +260,26 @@ def _own_card_chances(state: State, player: int, draws: int, terrain: str) -> li
                 total += mass * card(event + size, nth - own, new_pile, held, True)
         return total
 
-    return [card(0, nth, flow.pile, flow.hands, False) for nth in range(1, draws + 1)]
+    deals = flow.deals(hidden).items()
+    return [
+        sum((mass * card(0, nth, pile, hands, False) for (pile, hands), mass in deals), Fraction(0))
+        for nth in range(1, draws + 1)
+    ]
 
 
-def next_card_odds(state: State) -> dict[str, Fraction]:
-    """The chance of each terrain for the next card drawn from the pile (the discards if the pile is empty)."""
-    counts = state.pile if sum(state.pile) else state.discard
+def next_card_odds(state: State, *, viewer: Viewer = OWN) -> dict[str, Fraction]:
+    """The chance of each terrain for the next card drawn from the pile (the discards if the pile is empty), as
+    ``viewer`` knows the table (OWN: the player to move; None: a referee, who counts the pile only).
+
+    For a player the hidden hands could hold any of the unseen cards: averaged over every deal of them, each unseen
+    card is as likely as any other to be the next one, so the chance is its count among the unseen cards."""
+    if not isinstance(state, State):
+        raise ValueError(f"expected a Kingdom Builder State, not {short(state)}")  # noqa: TRY004
+    hidden = unseen_seats(state, viewer)
+    counts = list(state.pile if sum(state.pile) else state.discard)
+    if sum(state.pile):  # a reshuffle draws from the discards, which everyone saw: nothing hidden is among them
+        for seat in hidden:
+            counts[TERRAINS.index(state.hands[seat])] += 1
     total = sum(counts)
     return {t: Fraction(n, total) if total else Fraction(0) for t, n in zip(TERRAINS, counts)}
 
