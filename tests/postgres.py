@@ -16,6 +16,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -103,3 +104,16 @@ def _wait_until_ready(bin_dir: Path, directory: Path, port: int) -> None:
         if time.monotonic() > deadline:
             pytest.fail(f"PostgreSQL on {directory} port {port} did not accept connections within 30 s")
         time.sleep(0.1)
+
+
+@pytest.fixture
+def postgres_database(postgres_url: str) -> Iterator[str]:
+    """A new, empty database on this process's PostgreSQL server, dropped after the test."""
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex}"
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    yield postgres_url.replace("@/postgres?", f"@/{name}?")
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE {name} WITH (FORCE)")

@@ -22,6 +22,7 @@ from rulebook.core import IllegalMove, encode_move
 from rulebook.tables import Client
 
 pytestmark = pytest.mark.xdist_group("class_server")
+pytest_plugins = ["tests.postgres"]
 
 
 def free_port() -> int:
@@ -185,8 +186,11 @@ def test_websocket_moves_refusals_and_floods(server):
     assert watcher[0]["view"]["seat"] is None and "legal" not in watcher[0]["view"]
 
 
-def test_sigkill_mid_game_and_start_again(tmp_path):
-    db = str(tmp_path / "class.db")
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_sigkill_mid_game_and_start_again(kind, tmp_path, request):
+    """Killed with SIGKILL mid-game and started again on the same database: every seat rejoins with its token at the
+    same move, with the same log (nothing played twice, nothing lost)."""
+    db = str(tmp_path / "class.db") if kind == "sqlite" else request.getfixturevalue("postgres_database")
     first = Server(db, free_port())
     try:
         client = Client(first.teacher)
@@ -211,4 +215,5 @@ def test_sigkill_mid_game_and_start_again(tmp_path):
             assert [line["text"] for line in view["log"]] == [line["text"] for line in seen[number]["log"]]
     finally:
         second.stop()
-    assert os.path.exists(db)
+    if kind == "sqlite":
+        assert os.path.exists(db)

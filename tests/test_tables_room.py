@@ -22,11 +22,16 @@ class Clock:
         return self.now
 
 
-@pytest.fixture
-def place(tmp_path):
+pytest_plugins = ["tests.postgres"]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def place(request, tmp_path):
+    """A room on a fresh database: an SQLite file, or a new database on a PostgreSQL server this test run started."""
+    url = str(tmp_path / "class.db") if request.param == "sqlite" else request.getfixturevalue("postgres_database")
     clock = Clock()
-    kept = storage.open_store(str(tmp_path / "class.db"))
-    yield rooms.Room(kept, clock), clock, tmp_path / "class.db"
+    kept = storage.open_store(url)
+    yield rooms.Room(kept, clock), clock, url
     kept.close()
 
 

@@ -9,7 +9,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,19 +19,6 @@ from rulebook.tables.store import Conflict, MoveRow, SeatRow, Store, TableRow, o
 pytest_plugins = ["tests.postgres"]
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def postgres_database(postgres_url: str) -> Iterator[str]:
-    """A new, empty database on this process's PostgreSQL server, dropped after the test."""
-    import psycopg
-
-    name = f"t_{uuid.uuid4().hex}"
-    with psycopg.connect(postgres_url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    yield postgres_url.replace("@/postgres?", f"@/{name}?")
-    with psycopg.connect(postgres_url, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
