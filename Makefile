@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test soak bench lint clean app e2e e2e-soak lock
+.PHONY: lab test soak bench lint clean app class e2e e2e-soak lock
 GAME ?= meetjesland
 # pytest-xdist on every core; tests/conftest.py keeps a notebook's cells, and the tests sharing a module's fixture, on
 # one worker. `make test PARALLEL=` runs in one process.
@@ -82,6 +82,11 @@ soak: $(VENV)/.installed-test
 # The app needs the rulebook and its dependencies only: no test or browser packages.
 app: $(VENV)/.installed-app
 	$(BIN)/rulebook app $(GAME)
+
+# The class server (docs/class.md): `make class CLASS_FLAGS='--ip 192.168.1.20 --db class.db'`.
+CLASS_FLAGS ?=
+class: $(VENV)/.installed-app
+	$(BIN)/rulebook class $(CLASS_FLAGS)
 
 # Browser tests: Debian's chromium-headless-shell (installed when missing) driven by Playwright; no browser download. They mostly
 # wait (for servers, kernels and pages: a third of a core each), so they run on four workers; the site is built first
