@@ -392,8 +392,40 @@ def _clean(folder: str) -> None:
             shutil.rmtree(made, ignore_errors=True)
 
 
+# the defaults a person's own Lab settings may still change: no toast asking about Jupyter's news feed over the
+# notebook at the first start, no news fetched and no check for newer versions (a class has no use for them)
+QUIET_LAB = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+
+
+def lab_settings(folder: Path, installed: Path) -> Path:
+    """JupyterLab's application settings folder for one server, made in ``folder``: the files of the ``installed``
+    one (page config, overrides) with :data:`QUIET_LAB` added to its overrides; JupyterLab finds its built files
+    beside it (``static``, linked), as it does beside the installed one."""
+    settings = Path(folder, "lab", "settings")
+    settings.mkdir(parents=True, exist_ok=True)
+    if installed.is_dir():
+        for path in installed.iterdir():
+            if path.is_file() and path.name not in ("overrides.json", "overrides.json5"):
+                shutil.copy2(path, settings / path.name)
+        if (installed / "overrides.d").is_dir():
+            shutil.copytree(installed / "overrides.d", settings / "overrides.d", dirs_exist_ok=True)
+    overrides: dict = {}
+    with contextlib.suppress(OSError, ValueError):
+        read = json.loads((installed / "overrides.json").read_text(encoding="utf-8"))
+        overrides = read if isinstance(read, dict) else {}
+    for plugin, values in QUIET_LAB.items():
+        kept = overrides.get(plugin)
+        overrides[plugin] = {**(kept if isinstance(kept, dict) else {}), **values}
+    (settings / "overrides.json").write_text(json.dumps(overrides, indent=1), encoding="utf-8")
+    static = installed.parent / "static"
+    if static.is_dir() and not (settings.parent / "static").exists():
+        with contextlib.suppress(OSError):  # only lets source extensions disable others; Lab runs without it
+            (settings.parent / "static").symlink_to(static, target_is_directory=True)
+    return settings
+
+
 def _lab(argv: list[str]) -> int:
-    from jupyterlab.commands import get_user_settings_dir, get_workspaces_dir
+    from jupyterlab.commands import get_app_dir, get_user_settings_dir, get_workspaces_dir
 
     # the person's own Lab settings and workspaces stay theirs (they are preferences, not server settings)
     settings, workspaces = get_user_settings_dir(), get_workspaces_dir()
@@ -404,7 +436,19 @@ def _lab(argv: list[str]) -> int:
         os.environ.clear()
         os.environ.update(env)
         config = Path(folder, "rulebook_lab_config.json")
-        config.write_text(json.dumps({"ServerApp": {"jpserver_extensions": installed_extensions()}}))
+        quiet = lab_settings(Path(folder), Path(get_app_dir(), "settings"))
+        config.write_text(
+            json.dumps(
+                {
+                    "ServerApp": {"jpserver_extensions": installed_extensions()},
+                    "LabApp": {
+                        "app_settings_dir": str(quiet),
+                        "news_url": None,
+                        "check_for_updates_class": "jupyterlab.handlers.announcements.NeverCheckForUpdate",
+                    },
+                }
+            )
+        )
         _watch_parent()
         _hang_up_stops()
         from jupyterlab.labapp import LabApp
