@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rulebook import registry
 from rulebook.play import study
-from rulebook.tools import loadtest
+from rulebook.tools import class_load, loadtest
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout
 TARGETS = {
@@ -25,6 +25,8 @@ TARGETS = {
     "import rulebook and find its games (s)": "≤ 0.5",
     "ratio boards / libraries": "≤ 1.30",
     "all notebooks (s)": "≤ 60",
+    class_load.LATENCY: "< 100 / < 300",  # issue 45.6, on loopback
+    "moves lost, duplicated, counts gone back": "0, 0, 0",
 }
 CLICK_TARGET = "≤ 50"  # ms, for the click of every game's board
 
@@ -299,6 +301,8 @@ def main() -> int:
     sections.append(("Notebook execution (s, kernel start included)", notebooks))
     # a class opening one app at once: 1, 4, 8 and 16 pages on 127.0.0.1, bounded in time (rulebook.loadtest)
     sections.append(("Load test: pages of one app opened together (Chromium, 127.0.0.1)", loadtest.figures()))
+    # a class on one class server: 60 scripted seats on 20 tables over WebSockets and 4 pages (tools/class_load.py)
+    sections.append(("Load test: a class on the class server (WebSockets, Chromium, 127.0.0.1)", class_load.figures()))
     lines = ["# rulebook benchmark", "", f"{time.strftime('%Y-%m-%d %H:%M')}, Python {sys.version.split()[0]}", ""]
     for title, figures in sections:
         lines += [f"## {title}", "", "| measure | value | target |", "| --- | --- | --- |"]

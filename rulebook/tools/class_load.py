@@ -41,6 +41,7 @@ BROWSER_LEVEL = "random"
 STATUS_SECONDS = 10.0  # a page shows its table's status within this, or it counts as a page without status
 START_SECONDS = 60.0
 SETTLE_SECONDS = 20.0  # for every seat to see its table's last move once the playing stops
+LATENCY = "move to the other seats' views, median / 95th percentile (ms)"  # the measure's name in make bench
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 
 
@@ -99,9 +100,7 @@ class Report:
                 f"{self.moves_played} ({self.moves_per_table}), {self.log_entries}"
             ),
             "seats' moves accepted per second": round(self.moves_per_second, 1),
-            "move to the other seats' views, median / 95th percentile (ms)": (
-                f"{self.latency_median_ms:.1f} / {self.latency_p95_ms:.1f} ({self.latency_samples} deliveries)"
-            ),
+            LATENCY: (f"{self.latency_median_ms:.1f} / {self.latency_p95_ms:.1f} ({self.latency_samples} deliveries)"),
             "server memory, start / end (MiB)": f"{self.memory_start_mib:.1f} / {self.memory_end_mib:.1f}",
             "moves lost, duplicated, counts gone back": f"{self.lost}, {self.duplicated}, {self.backwards}",
             "refusals and errors met by the seats": self.refused,
