@@ -85,8 +85,17 @@ class LearnPanel(widgets.VBox):
         wanted = self.lesson.start_state()
         if board is None or board.comm is None or not same_position(board.live, wanted):
             board = self._new_board(wanted)
+        self._mark(board)
         self._draw()
         return board
+
+    def _mark(self, board: Table) -> None:
+        """Mark on the board the place of the move the step wants, as Hint marks its move (distinct from the
+        rings of every legal target); a board already marking it is not drawn again."""
+        wanted = self.lesson.wanted
+        if board.session.hinted != wanted:
+            board.session.hinted = wanted
+            board.redraw()
 
     def _new_board(self, state: Any) -> Table:
         board_class, computer = self.setup.board_class(), self.replying_seats(state)

@@ -423,6 +423,16 @@ class Lesson:
         step = self.tutorial.steps[self.index]
         return step.after if self.waiting else step.state
 
+    @property
+    def wanted(self) -> Any:
+        """The one move the step on the board wants (a board marks its place among the legal ones, as Hint marks
+        its move), or None: at the end, while waiting for Next, or at a step that accepts any move of a kind."""
+        return self._wanted_at(self.index, self.waiting)
+
+    def _wanted_at(self, index: int, waiting: bool) -> Any:
+        step = self.tutorial.steps[index] if index < self.total else None
+        return step.move if step is not None and not waiting and step.accept == "move" else None
+
     def go(self, index: int) -> None:
         """Go to step ``index`` (0-based; ``total`` is the end), as Back and Skip do."""
         self.index = max(0, min(int(index), self.total))
@@ -469,12 +479,15 @@ class Lesson:
         step = self.step
         assert step is not None
         self.done.add(step.number)
+        self.index, self.waiting = self._next()
+        self._changed()
+
+    def _next(self) -> tuple[int, bool]:
+        """Where :meth:`advance` goes from the step on the board: (index, waiting)."""
         following = self.index + 1
         if following < self.total and self.tutorial.steps[following].own_position:
-            self.waiting = True
-        else:
-            self.index = following
-        self._changed()
+            return self.index, True
+        return following, False
 
     def guard(self, session: Any) -> None:
         """Let the lesson judge every move played in ``session`` (a :class:`~rulebook.session.Session` showing the
@@ -502,7 +515,7 @@ class Lesson:
             session.states.append(self.engine.apply(session.live, played))
             made = session.step(len(session.states) - 1)
             told.append(f"{session.describe_player(made.player)}: {session.step_text(made)}")
-        session.hinted = None
+        session.hinted = self._wanted_at(*self._next())  # the next step's place, marked when the board redraws
         text = "; then ".join(told)
         session.message, session.message_kind = (f"{text}. {step.done}" if step.done else text), "info"
         self.advance()
