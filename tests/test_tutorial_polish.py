@@ -4,11 +4,12 @@ ones (as Hint marks its move), and Kingdom Builder's running-out step tells the 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import pytest
 
-from rulebook import tutorial
+from rulebook import registry, tutorial
 from rulebook.app import App
 from rulebook.learn import LearnPanel
 from rulebook.view.figures import trace
@@ -151,3 +152,46 @@ def test_a_refused_move_keeps_the_mark_and_back_moves_it() -> None:
     assert _marked_place("claim", panel.board) == (tuple(second.move.point),)
     panel.back_button.click()
     assert _marked_place("claim", panel.board) == (tuple(first.move.point),)
+
+
+# --- Kingdom Builder's running-out step: the step's text and the status line tell one story (KB-C6) ----------------
+
+WORDS = {"one": 1, "two": 2, "three": 3}
+
+
+def _numbers_before(text: str, noun: str) -> list[int]:
+    """The counts a text gives of ``noun``: "2 settlements", "three settlements", "those 2", "your last 3"."""
+    found = [int(n) for n in re.findall(rf"\b(\d+) (?:more )?{noun}", text)]
+    found += [WORDS[w] for w in re.findall(rf"\b(one|two|three) (?:more )?{noun}", text)]
+    found += [int(n) for n in re.findall(r"\b(?:those|all|last) (\d+)\b", text)]
+    return found
+
+
+def test_kingdom_builder_s_running_out_step_and_status_tell_one_story() -> None:
+    """Replayed to the step where the learner's supply runs out: the settlements its text says are left and to be
+    built are the state's (min of 3 and the supply, KB-4.1 and KB-C6), and so are the status line's before and
+    after each build ("build 3 settlements", "settlement 1 of 3", "build 2 more")."""
+    from rulebook.kingdom_builder import rules
+
+    panel = LearnPanel("kingdom_builder")
+    lesson = panel.lesson
+    step = next(s for s in lesson.tutorial.steps if s.title == "The end of the game")
+    lesson.go(step.number - 1)
+    state = panel.board.live
+    player = state.player
+    to_build = min(3 - state.built, state.supply[player])
+    counted = _numbers_before(step.say, "settlement") + _numbers_before(step.say, "build")
+    assert counted, step.say
+    assert all(n in (state.supply[player], to_build) for n in counted), (counted, state.supply[player], to_build)
+    assert f"{state.supply[player]} settlement" in step.say  # the supply the text names is the state's
+    assert f"build {to_build} settlement" in panel.board.status.text, panel.board.status.text
+    # build on through the turn's mandatory action: each narration counts out of the same total
+    built = 0
+    while not lesson.finished and isinstance(lesson.step.move, rules.Build):
+        built += 1
+        assert panel.board.play(lesson.step.move) is True
+        assert f"(settlement {built} of {to_build})" in panel.board.status.text, panel.board.status.text
+        if built < to_build:
+            assert f"build {to_build - built} more" in panel.board.status.text, panel.board.status.text
+    assert built == to_build and panel.board.live.mandatory_done
+    assert registry.game("kingdom_builder").engine.check(panel.board.live, lesson.step.move) is None
