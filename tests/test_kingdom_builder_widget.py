@@ -141,10 +141,10 @@ def test_whole_game_against_the_greedy_computer_with_buttons_only():
     assert table.status.text.startswith(f"You play Orange. Game over: {winner} wins")
     assert all(f"{COLOURS[p].capitalize()} {result.scores[p]}" in table.status.text for p in range(2))
     assert "Total" in table.scores.value and "Settlements left" in table.scores.value
-    # The game is over: every move control is off, Undo and the view controls stay on.
+    # The game is over: every move control is off, and Undo (issue 48.9); the view controls stay on.
     for control in (table.action_menu, table.origin_menu, table.target_menu, table.play_button, table.end_button):
         assert control.disabled
-    assert not table.undo_button.disabled
+    assert table.undo_button.disabled
     assert not table.scoring_card.disabled and not table.scoring_player.disabled
     table.scoring_card.value = "knights"  # a view control still works after the end
     assert len(drawn(table, SCORING).x) > 0 and table.scoring_card.label == "Knights"
@@ -153,9 +153,9 @@ def test_whole_game_against_the_greedy_computer_with_buttons_only():
     assert table.state is before and "The game is over" in table.status.text
     seen |= set(shown_texts(table))
     assert python_in(sorted(seen)) == []
-    table.undo_chance = True  # the teaching option: Undo past a terrain card drawn (by default it stops, issue 24.11)
-    table.undo_button.click()  # Undo takes back the last move of the person and switches the controls on again
-    assert kb.outcome(table.state) is None and not table.action_menu.disabled
+    table.undo_chance = True  # even with the teaching option (Undo past a terrain card drawn, issue 24.11)
+    table.undo()  # a finished game is finished: Undo is refused (issue 48.9)
+    assert table.state is before and kb.outcome(table.state) is not None and table.action_menu.disabled
 
 
 def test_refusals_name_players_by_colour_and_menus_show_a_first_line():

@@ -350,9 +350,13 @@ class Session:
 
     def undo(self) -> None:
         """Go back to the last earlier position where a person was to move (computer replies are undone with it), but
-        not to one before a chance outcome settled since (``undo_chance`` allows that); the generator goes back too."""
+        not to one before a chance outcome settled since (``undo_chance`` allows that); the generator goes back too.
+        A finished game is finished: Undo is refused there (issue 48.9), as every move is."""
         self.view = None
         self.hinted = None
+        if self.finished:
+            self._say("The game is over: a finished game is not taken back. Start a new game to play again.", "error")
+            return
         for index in range(len(self.states) - 1, 0, -1):
             chance = () if self.undo_chance else self.chance_settled(index)
             if chance:

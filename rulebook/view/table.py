@@ -657,7 +657,8 @@ class Table(widgets.VBox, Names):
         self.draw()
         self._draw_history_bar()
         if self.finished or self.replaying or self.pacing:
-            frozen = self.move_controls() + ([self.undo_button] if self.replaying else [])
+            # Undo too while replaying, and once the game is over: a finished game is finished (issue 48.9)
+            frozen = self.move_controls() + ([self.undo_button] if self.replaying or self.finished else [])
             for control in frozen:
                 if not control.disabled:
                     control.disabled = True
