@@ -65,6 +65,7 @@ def test_a_seat_sees_the_same_whatever_the_hidden_deal(name, players):
                 again = view(other, seat)
                 assert again["position"] == seen["position"], (len(state.history), seat, deal)
                 assert again["secret"] == seen["secret"], (len(state.history), seat, deal)
+                assert again["summary"] == seen["summary"], (len(state.history), seat, deal)
     assert changed > len(states)  # the redeals did deal something else: the test can see a leak
 
 
@@ -218,3 +219,124 @@ def test_a_seat_that_is_not_at_the_table_or_a_game_that_hides_unknown_things_is_
             view(GAME.new_state(2, 0), 0)
     finally:
         registry.unregister("nim")
+
+
+# --- 4. the table in words: the same for every seat, nothing secret, known answers by hand ---------------------
+
+
+@pytest.mark.parametrize("name", list(PLAYERS))
+def test_every_seat_reads_the_same_summary_as_a_spectator(name):
+    words_seen = 0
+    for states in games_of(name):
+        for state in states[::5]:
+            onlooker = view(state, None)
+            assert onlooker["summary"] and all(isinstance(line, str) and line for line in onlooker["summary"])
+            assert (onlooker["board"] is not None) == (name == "claim")
+            for seat in range(state.players):
+                seen = view(state, seat)
+                assert seen["summary"] == onlooker["summary"], (len(state.history), seat)
+                assert seen["board"] == onlooker["board"]
+            words_seen += len(onlooker["summary"])
+    assert words_seen > 0
+
+
+def test_meetjesland_summary_tells_the_hands_as_counts_and_no_mission():
+    from rulebook.meetjesland import words
+
+    state = words.worked_turn_start()  # White holds Eeklo, Sleidinge and Waarschoot; the others hold nothing
+    seen = view(state, 0)
+    lines = seen["summary"]
+    assert lines[0] == "White's turn: trade cards, then reinforce or conquer"
+    white = next(line for line in lines if line.startswith("White: "))
+    assert white.endswith("3 cards in hand")
+    for colour in ("Black", "Pink", "Teal"):
+        assert next(line for line in lines if line.startswith(colour + ": ")).endswith("no cards in hand")
+    text = " ".join(lines)
+    for village in ("Eeklo", "Sleidinge"):  # own cards are named in "secret" only
+        assert village not in text
+        assert village in json.dumps(seen["secret"])
+    assert not any(mission.text in text for mission in state.config.missions)
+    pile = 44 - 3  # MJ: 44 cards, three in White's hand
+    assert f"The pile: {pile} cards" in lines
+
+
+def test_kingdom_builder_summary_counts_settlements_and_shows_only_the_card_on_turn():
+    from rulebook.kingdom_builder.diagram import from_diagram, to_diagram
+    from rulebook.kingdom_builder.rules import new_game
+
+    header = to_diagram(new_game(2, 0)).splitlines()[:3]  # cards: citizens miners knights
+    rows = ["." * 20] * 20
+    rows[0] = "000" + "." * 17
+    rows[5] = "....." + "1" + "." * 14
+    state = from_diagram("\n".join([*header, *rows]), hands=["forest", "grass"], player=0)
+    lines = view(state, 1)["summary"]
+    assert lines[0] == "Orange to play, card shown: forest; 3 settlements still to build this turn"
+    assert lines[1] == "Kingdom Builder cards: Citizens, Miners and Knights (and the castles)"
+    assert lines[2].startswith("Orange: 3 settlements on the board, 37 left in supply, ")
+    assert lines[3].startswith("Blue: 1 settlement on the board, 39 left in supply, ")
+    assert lines[2].endswith("no tile") and lines[3].endswith("no tile")
+    assert "grassland" not in " ".join(view(state, 0)["summary"])  # Blue's card: not on turn, hidden
+    other = from_diagram("\n".join([*header, *rows]), hands=["forest", "desert"], player=0)
+    assert view(other, 0)["summary"] == lines  # whatever Blue holds
+    assert lines == view(state, 0)["summary"] == view(state, None)["summary"]
+
+
+def test_ab_die_post_summary_tells_planes_open_hands_scores_and_the_indicator():
+    import dataclasses
+
+    from rulebook.ab_die_post.rules import new_game
+
+    start = new_game(2, 0)
+    state = dataclasses.replace(
+        start,
+        positions=("inner-1-2", "start"),
+        hands=((1, 1, 0), (0, 0, 0)),
+        scores=(4, 7),
+        passenger=1,
+        marble="red",
+    )
+    lines = view(state, 1)["summary"]
+    assert lines[0] == "Flight 1 (start field to airport), first to 15 points wins"
+    assert lines[1] == "P1 (red) to play: draw a card or fly (3 points in hand, flying needs 4)"
+    assert lines[2] == "P1 (red): plane on the inner lane, section 1, field 2; cards: 1 x 1, 1 x 2: 3 points; score 4"
+    assert lines[3] == "P2 (blue): plane on the start field; cards: no cards; score 7, carries the passenger"
+    assert lines[4] == "Last marble: red (4 fields)"  # ADP-C7: red moves 4
+    assert lines[5] == (  # ADP-C2, two players: one marble of each wind colour and two black
+        "Hurricane indicator: 1 green (2 fields), 1 blue (3 fields), 1 red (4 fields), 1 yellow (5 fields), "
+        "2 black (hurricane)"
+    )
+    assert lines[6] == "Pile: 16 x 1, 23 x 2, 16 x red 3; discard: no cards"
+
+
+def test_claim_summary_and_board_from_a_diagram_counted_by_hand():
+    from rulebook.claim.diagram import from_diagram
+
+    text = """players: red blue
+to-move: blue
+phase: battle
+
+aabb
+aabb
+aabb
+
+r.b.
+.R.b
+rr.b
+"""
+    state = from_diagram(text)
+    seen = view(state, 0)
+    assert seen["summary"][:4] == [
+        "Battle: Blue to move",
+        "Red: 3 pieces on the board, 1 tower (in territory a), 2 in reserve",
+        "Blue: 3 pieces on the board, no towers, 3 in reserve",
+        "3 towers win",
+    ]
+    assert "r red, b blue" in seen["summary"][4] and "(a to b)" in seen["summary"][4]
+    assert seen["board"] == [
+        "   pieces territories",
+        "3  r.b.   aabb",
+        "2  .R.b   aabb",
+        "1  rr.b   aabb",
+        "   ABCD   ABCD",
+    ]
+    assert view(state, None)["board"] == seen["board"]
