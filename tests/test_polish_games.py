@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import time
 import urllib.request
@@ -65,3 +66,106 @@ def test_rulebook_lab_serves_the_notification_settings_with_news_off(tmp_path):
     assert defaults["fetchNews"] == "false" and defaults["checkForUpdates"] is False  # JupyterLab's own: "none", true
     assert "fetchNews" not in answer["settings"]  # the person's own settings: nothing chosen for them
     assert not Path(tmp_path / "home-jupyter").exists() or not any(Path(tmp_path / "home-jupyter").rglob("*.json"))
+
+
+# --- Claim: a hint's series of captures is played whole, and a hint in the middle of a jump goes on from there ----
+
+CLAIM_LAND = "\n".join(["aaaabbb"] * 5)
+# red A5 jumps over B5 (red), D5 and F5 (blue): landing on E5 takes the blue E4 (red E3 beyond), on G5 the blue G4
+# (red G3 beyond); from either it may jump on to the other and take the second (CL-7.4): two captures in the turn
+TWO_CAPTURES = "rr.b.b.\n....b.b\n....r.r\n.......\nb......"
+# only E4 to take: landing on E5 takes it, and the piece there could still jump on over F5 to G5 (taking nothing)
+ONE_CAPTURE = "rr.b.b.\n....b..\n....r..\n.......\nb.....b"
+
+
+def claim_board(pieces: str):
+    from rulebook import claim
+    from rulebook.claim.widget import Board
+
+    text = f"players: red blue\nto-move: red\nphase: battle\n\n{CLAIM_LAND}\n\n{pieces}\n"
+    return Board(claim.from_diagram(text), computer={1: "greedy"})
+
+
+def claim_xy(table, name: str) -> list[tuple[float, float]]:
+    from rulebook.views import trace
+
+    drawn = trace(table.figure.plot, name)
+    return [(x, y) for x, y in zip(drawn.x or (), drawn.y or ()) if x is not None]
+
+
+def test_following_a_hinted_jump_plays_it_whole_without_a_stop():
+    from rulebook import claim
+
+    table = claim_board(ONE_CAPTURE)
+    move = table.hint()
+    assert move == claim.Jump((0, 0), ((0, 2), (0, 4)))
+    table.click_point((0, 0))
+    table.click_point((0, 4))  # the hint's star: E5, from where the piece could still jump on to G5
+    assert not table.jumping and table.selected is None
+    red, blue_reply = table.live.history[-2:]
+    assert red == move and table.states[-2].turn == 1  # played, and the turn went to blue (no Stop asked for)
+    assert table.states[-2].at((1, 4)) == "."  # E4 taken
+    # without a hint the same clicks keep the piece in hand on E5, as before (it may jump on)
+    table = claim_board(ONE_CAPTURE)
+    table.click_point((0, 0))
+    table.click_point((0, 4))
+    assert table.jumping and table.landings == ((0, 2), (0, 4)) and table.live.history == ()
+
+
+def test_a_hint_plays_its_whole_series_of_captures():
+    from rulebook import claim
+
+    table = claim_board(TWO_CAPTURES)
+    first = table.hint()
+    assert isinstance(first, claim.Jump) and first.origin == (0, 0)
+    assert "; then jump from" in table.status.text  # the second capture is said, not only the first
+    path = claim_xy(table, "suggested move")
+    assert {(4.0, 0.0), (6.0, 0.0)} <= set(path) and path[0] == (0.0, 0.0)  # x = column, y = -row
+    table.click_point((0, 0))
+    table.click_point(first.destination)
+    after_red = next(state for state in table.states if state.turn == 1)
+    assert after_red.at((1, 4)) == "." and after_red.at((1, 6)) == "."  # both blue pieces taken (E4, G4)
+    assert after_red.follow_up is None and len(after_red.history) == 2  # two jumps, the turn passed: no Stop left
+    assert all(isinstance(move, claim.Jump) for move in after_red.history)
+
+
+def test_a_hint_in_the_middle_of_a_jump_goes_on_from_where_the_piece_stands():
+    from rulebook import claim
+
+    table = claim_board(ONE_CAPTURE)
+    table.click_point((0, 0))
+    table.click_point((0, 2))  # landed on C5, the piece in hand
+    assert table.jumping and table.landings == ((0, 2),)
+    move = table.hint()
+    assert move == claim.Jump((0, 0), ((0, 2), (0, 4)))
+    assert "the piece on C5 jumps on" in table.status.text
+    assert claim_xy(table, "suggested move") == [(2.0, 0.0), (4.0, 0.0)]  # from C5, where it stands, to E5
+    assert claim_xy(table, "suggested points") == [(2.0, 0.0), (4.0, 0.0)]
+    table.click_point((0, 4))
+    assert not table.jumping and table.live.history[0] == move
+
+
+def test_a_hint_after_a_capture_goes_on_with_the_piece_that_must_move():
+    from rulebook import claim
+
+    table = claim_board(TWO_CAPTURES)
+    table.click_point((0, 0))
+    table.click_point((0, 2))
+    table.click_point((0, 4))
+    table.stop()  # the jump ends on E5, taking E4; the piece may capture again (CL-7.4)
+    assert table.live.follow_up == (0, 4) and table.live.turn == 0
+    move = table.hint()
+    assert move == claim.Jump((0, 4), ((0, 6),))  # on over F5 to G5, taking G4
+    assert claim_xy(table, "suggested points") == [(4.0, 0.0), (6.0, 0.0)]
+
+
+def test_a_hint_chain_ends_at_the_stop_its_player_makes():
+    from rulebook import claim
+    from rulebook.claim.widget import hint_chain
+
+    state = claim_board(TWO_CAPTURES).live
+    first = claim.Jump((0, 0), ((0, 2), (0, 4)))
+    chain = hint_chain(state, first, lambda _state, _rng: claim.Stop(), random.Random(1))
+    assert chain == (first, claim.Stop())
+    quiet = claim.Step((0, 1), (1, 1))  # captures nothing: the turn passes, no bot is asked
+    assert hint_chain(state, quiet, lambda *_: claim.Stop(), random.Random(1)) == (quiet,)

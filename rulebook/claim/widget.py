@@ -2,7 +2,9 @@
 
 A jump over several pieces is played as players make it: click the piece, then each landing point in turn. While the
 engine lets the piece jump on, the landed piece stays in hand and the rings show where it may land next; a click on
-the piece (or Stop) ends the jump where it stands.
+the piece (or Stop) ends the jump where it stands. Hint means its move and the rest of its series of
+captures (CL-7.4), which a click on the hint's last point plays whole; asked in the middle of a jump, it goes on from
+where the piece stands.
 
 Everything the figure's clicks do can also be done with the controls (a point picker and a move list),
 which is how the tests drive the widget without a browser.  Points are named as players name them: a column letter
@@ -13,12 +15,14 @@ write points as (row, column), are put into those names before the page shows th
 from __future__ import annotations
 
 import dataclasses
+import random
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..core import quote
+from ..core import IllegalMove, quote
 from ..view import markup
 from ..view.figures import BoardView, trace
 from ..view.table import Table
@@ -133,15 +137,56 @@ def marks_of(steps: Any, shown: State) -> Marks:
 
 
 def hint_marks(move: Any) -> tuple[list[Point], list[Point]]:
-    """What the board marks of a suggested move: the path it walks (origin first; empty unless it moves a piece) and
-    the points it names (from and to; the point of a placed piece or tower, or of a removed piece)."""
-    if isinstance(move, Step):
-        return [move.origin, move.destination], [move.origin, move.destination]
-    if isinstance(move, Jump):
-        return [move.origin, *move.path], [move.origin, move.destination]
-    if isinstance(move, (Place, PlaceTower, Remove)):
-        return [], [move.point]
-    return [], []  # Stop and Pass name no point: the status line says them
+    """What the board marks of a suggested move, or of a series of them (a hint's whole chain of captures): the path
+    walked (origin first; empty unless a piece moves) and the points named (where the piece starts and where it ends;
+    the point of a placed piece or tower, or of a removed piece)."""
+    chain = tuple(move) if isinstance(move, (tuple, list)) else (move,)
+    path: list[Point] = []
+    named: list[Point] = []
+    for link in chain:
+        if isinstance(link, (Step, Jump)):
+            walked = [link.destination] if isinstance(link, Step) else list(link.path)
+            path += ([] if path and path[-1] == link.origin else [link.origin]) + walked
+        elif isinstance(link, (Place, PlaceTower, Remove)):
+            named.append(link.point)
+    ends = [path[0], path[-1]] if path else []  # Stop and Pass name no point: the status line says them
+    return path, ends + [point for point in named if point not in ends]
+
+
+def hint_chain(state: State, first: Any, bot: Callable[[State, random.Random], Any], rng: random.Random) -> tuple:
+    """The series of captures a hint means: ``first``, then, while the piece that has just captured may go on
+    (CL-7.4), the captures ``bot`` makes with it and the Stop that ends them. Where a tower may go, the chain stops
+    before it (where to put a tower stays the person's choice, CL-8.1); so does a move the engine refuses."""
+    chain = [first]
+    player = state.turn
+    try:
+        after = apply(state, first)
+        # each capture takes a piece off the board, so the series ends; the bound is a guard
+        while after.follow_up is not None and after.result is None and after.turn == player and len(chain) < 64:
+            if conquerable(after, player):
+                break
+            link = bot(after, rng)
+            if not isinstance(link, (Step, Jump, Stop)):
+                break
+            after = apply(after, link)
+            chain.append(link)
+    except IllegalMove:
+        pass
+    return tuple(chain)
+
+
+def jump_on(state: State, origin: Point, landed: tuple[Point, ...], ranked: Sequence[Any]) -> Jump:
+    """The best way on for a piece in the middle of a jump (from ``origin``, landed on ``landed``): the first move of
+    ``ranked`` (best first) that ends the jump where this piece can still get to, played along its landings so far;
+    ending where it stands if none does (CL-6.2: a jump may end on any landing)."""
+    ends = jump_ends(state, origin, landed)
+    for move in ranked:
+        if isinstance(move, Jump) and move.origin == origin:
+            if move.destination in ends:
+                return Jump(origin, ends[move.destination])
+            if move.destination == landed[-1]:
+                return Jump(origin, landed)
+    return Jump(origin, landed)
 
 
 def jump_ends(state: State, origin: Point, landed: tuple[Point, ...] = ()) -> dict[Point, tuple[Point, ...]]:
@@ -449,6 +494,8 @@ class Board(Table):
         self.landings: tuple[Point, ...] = ()
         self._landing_clicks: list[tuple[Point, ...]] = []
         self._landed_in: State | None = None
+        # the whole turn the last Hint means (its first move is ``hinted``): a series of captures is played whole
+        self._hint_chain: tuple[Any, ...] = ()
         height = state.island.height
         drawing = go.Figure()
         _draw(drawing, state, "", FIGURE_BOX)
@@ -658,8 +705,9 @@ class Board(Table):
         return {move.destination: move for move in self._moves_of(self.selected)}
 
     def _land(self, move: Step | Jump) -> None:
-        """A click on a ring: a jump that may go on stops there with the piece in hand, anything else is played."""
-        if isinstance(move, Jump) and jump_ends(self.state, move.origin, move.path):
+        """A click on a ring: a jump that may go on stops there with the piece in hand (unless it ends where the hint
+        does: the hint is played whole), anything else is played."""
+        if isinstance(move, Jump) and jump_ends(self.state, move.origin, move.path) and not self._follows_hint(move):
             self.landings = move.path
             self._landing_clicks.append(move.path)
             self._landed_in = self.state
@@ -669,11 +717,54 @@ class Board(Table):
         self._play_move(move)
 
     def _play_move(self, move: Any) -> None:
+        rest = self._hint_chain[1:] if self._follows_hint(move) else ()
         self._drop_jump()
         self.selected = None
-        if self.play(move) and self.state.follow_up is not None:
+        player = self.live.turn
+        played = self.play(move)
+        for link in rest:  # the hint's series of captures, to its end, as the computer would play it
+            if not played or self.live.turn != player or self.live.follow_up is None or self.finished:
+                break
+            played = self.play(link)
+        if played and self.state.follow_up is not None:
             self.selected = self.state.follow_up  # the capturing piece stays in hand (CL-7.4)
             self.redraw()
+
+    def _follows_hint(self, move: Any) -> bool:
+        """Whether ``move`` is the hint's first move: the same one, or a jump (or step) of the same piece to the same
+        point, which captures the same (CL-7.1: what a landing takes depends on where the piece lands)."""
+        first = self._hint_chain[0] if self._hint_chain and not self.replaying else None
+        if first is None or first != self.hinted:
+            return False  # no hint, or the hint is gone (a move, an Undo)
+        if isinstance(first, (Step, Jump)) and isinstance(move, (Step, Jump)):
+            return (first.origin, first.destination) == (move.origin, move.destination)
+        return bool(first == move)
+
+    def hint(self) -> Any:
+        """Tell and mark what the best computer player suggests, never played: its move and, while the piece that
+        captured may go on, the rest of its series of captures to the Stop (CL-7.4). Asked in the middle
+        of a jump, the hint goes on from where the piece stands."""
+        origin, landed = self.selected, (self.landings if self.jumping else ())
+        first = super().hint()
+        self._hint_chain = ()
+        if first is None:
+            return None
+        state, entry = self.live, self.session.entry
+        said, _, _ = self.message.partition(": ")  # "Hint (strong computer player)"
+        bot = entry.bots()[entry.strongest()]
+        rng = random.Random(f"hint chain {self.seed} {len(self.states)}")
+        if landed and origin is not None:
+            first = jump_on(state, origin, landed, [move for _, move in claim_bots.search(state)])
+            self.hinted = first
+        chain = hint_chain(state, first, bot, rng)
+        self._hint_chain = chain
+        if landed or len(chain) > 1:
+            words = "; then ".join(self.move_text(link) for link in chain)
+            reason = entry.explanation(state, first)
+            where = f"the piece on {self.point_name(landed[-1])} jumps on: " if landed else ""
+            self.message = f"{said}: {where}{words}" + (f". {reason}" if reason else "")
+        self.redraw()
+        return first
 
     def _drop_jump(self) -> None:
         self.landings, self._landing_clicks, self._landed_in = (), [], None
@@ -914,9 +1005,16 @@ class Board(Table):
         if self.landings and not self.jumping:
             self._drop_jump()  # the position changed (a move, an Undo, a replay) before the jump was played
         hinted = None if self.replaying else self.hinted  # Hint is for the game as it stands, not for a replay
+        if hinted is not None and self._hint_chain and self._hint_chain[0] == hinted:
+            hinted = self._hint_chain
         targets = [] if self.replaying else self._targets()
         if self.jumping and self.selected is not None:
             shown, jump = _jumped(state, self.selected, self.landings), (self.selected, *self.landings)
+            first = hinted[0] if isinstance(hinted, tuple) else hinted
+            if isinstance(first, Jump) and first.origin == self.selected and first.path[: len(jump) - 1] == jump[1:]:
+                # the hint goes on from where the piece stands: its marks start there
+                hinted = (Jump(jump[-1], first.path[len(jump) - 1 :]) if first.path != jump[1:] else Stop(),)
+                hinted += self._hint_chain[1:]
             marks = marks_of(self.steps_shown(), shown)
             _update(self.figure.plot, shown, targets, jump[-1], marks, hinted, jump)
         else:
