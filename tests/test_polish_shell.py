@@ -25,3 +25,25 @@ def test_a_finished_game_keeps_undo_off_and_refuses_it():
     assert outcome(board.state) is not None
     assert "The game is over" in board.status.text
     assert board.undo_button.disabled
+
+
+# what every font of the page has: the ASCII letters, digits and punctuation, and the few others the texts use
+# (middle dot, dashes, ellipsis, typographic quotes, the non-breaking space): a symbol such as U+23ED (the "skip to the
+# end" triangle) is in no font of a default Linux or Windows install, and showed as an empty box
+COMMON = set(map(chr, range(0x20, 0x7F))) | set("\u00a0\u00b7\u2013\u2014\u2026\u2018\u2019\u201c\u201d\n")
+
+
+def test_the_replay_status_uses_only_characters_every_font_has():
+    from rulebook import claim
+    from rulebook.claim import widget as claim_widget
+
+    board = claim_widget.Board(claim.new_game(players=2, seed=3), seed=3, computer={1: "greedy"})
+    for _ in range(3):
+        assert board.play(claim.legal_moves(board.live)[0])
+    for index in (0, 1):
+        board.show_move(index)
+        text = board.status.text
+        assert "Replay of move" in text or "the start" in text
+        missing = sorted({f"U+{ord(c):04X}" for c in text if c not in COMMON})
+        assert missing == [], f"the replay's status line holds {missing}: {text!r}"
+        assert "the history bar's last button returns to the game" in text  # in words, not a symbol
