@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import time
 import urllib.request
@@ -169,3 +170,37 @@ def test_a_hint_chain_ends_at_the_stop_its_player_makes():
     assert chain == (first, claim.Stop())
     quiet = claim.Step((0, 1), (1, 1))  # captures nothing: the turn passes, no bot is asked
     assert hint_chain(state, quiet, lambda *_: claim.Stop(), random.Random(1)) == (quiet,)
+
+
+# --- Meetjesland: the refusal of a target that does not border, in the controls, links its rule ------------------
+
+
+def meetjesland_after_setup():
+    from rulebook import meetjesland as mj
+    from rulebook.meetjesland.widget import Board
+
+    table = Board(mj.new_game(players=4, seed=1), seed=1, computer=(1, 2, 3))
+    table.auto_button.click()
+    assert table.state.phase == "play" and table.state.turn == 0
+    return table
+
+
+def test_the_controls_refusal_of_a_target_that_does_not_border_is_a_rule_link():
+    table = meetjesland_after_setup()
+    state = table.state
+    origin = next(t for t in state.territories_of(0) if state.points_on(t) >= 2)
+    far = next(t for t in state.board.territories if state.owner_of(t) != 0 and t not in state.board.graph[origin])
+    table.origin_menu.value, table.target_menu.value = origin, far
+    words = f"{state.board.name(far)} does not border {state.board.name(origin)}"
+    assert words in re.sub(r"<[^>]*>", "", table.odds.value)
+    link = "<a href='#' data-rule='MJ-5.2' title='Read MJ-5.2' class='rb-rule-link'>MJ-5.2</a>"
+    assert link in table.odds.value  # the same link the status line gives a refusal
+    table.attack_button.click()
+    assert link in table.status.value and words in table.status.text
+    # a click on it opens the rule where the status line's links open it: under the status line, or the app's panel
+    table.odds._message(table.odds, {"rule": "MJ-5.2"}, [])
+    assert "MJ-5.2" in table.status.detail
+    opened: list[str] = []
+    table.status.handlers.append(opened.append)
+    table.odds._message(table.odds, {"rule": "MJ-5.2"}, [])
+    assert opened == ["MJ-5.2"]

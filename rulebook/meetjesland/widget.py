@@ -18,7 +18,7 @@ from ..play.session import Bot
 from ..view import markup
 from ..view.figures import BoardView, trace
 from ..view.markup import Markup
-from ..view.table import Table
+from ..view.table import RuleText, Table
 from . import labels, rules
 from .narrate import news_for
 from .odds import win_probability
@@ -483,7 +483,8 @@ class Board(Table):
         self.amount = Amount(value=1, min=1, max=1, description="Points", layout=column)
         self.stake = Amount(value=1, min=1, max=1, description="Stake", layout=widgets.Layout(width=column.width))
         self._stake_for: tuple[str | None, int] | None = None  # the origin and points the stake was last set for
-        self.odds = widgets.HTML(layout=widgets.Layout(height="2.7em"))  # two lines kept, so nothing below moves
+        # two lines kept, so nothing below moves; a refusal's rule id in it is a link, as in the status line
+        self.odds = LinkedLine(self.status, layout=widgets.Layout(height="2.7em"))
         self.dice = widgets.HTML(layout=widgets.Layout(min_height="3em"))
         self.news = widgets.HTML()
         self.players_panel = widgets.HTML()
@@ -955,7 +956,10 @@ class Board(Table):
 
     def _show_odds(self) -> None:
         """The chance to conquer, only for an attack the rules allow now; otherwise why it is refused."""
-        self.odds.value = markup.render("odds.html", package=__package__, odds=self._odds())
+        odds = self._odds()
+        if odds is not None:
+            odds = (self.odds.linked(odds[0]), odds[1])
+        self.odds.value = markup.render("odds.html", package=__package__, odds=odds)
 
     def _odds(self) -> tuple[str, str] | None:
         """What the odds line says: words, and the exact chance (or "") after them; None to say nothing."""
@@ -976,6 +980,19 @@ class Board(Table):
         defenders = state.points_on(self.target)
         chance = win_probability(self.stake.value, defenders, exact=True)
         return f"Chance to take {name(self.target)} with {self.stake.value} against {defenders}: ", percent(chance)
+
+
+class LinkedLine(RuleText):
+    """A line of text beside the controls whose rule ids are links that open where the status line's do (the app's
+    rules panel, or under the status line): a refusal reads the same wherever it is told."""
+
+    def __init__(self, status: RuleText, **kwargs: Any) -> None:
+        super().__init__(status.game, **kwargs)
+        self.status = status
+
+    def open_rule(self, rule: str) -> None:
+        """A click on a rule id: open it as a click in the status line would."""
+        self.status.open_rule(rule)
 
 
 def percent(chance: Any) -> str:
