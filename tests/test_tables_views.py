@@ -296,8 +296,8 @@ def test_ab_die_post_summary_tells_planes_open_hands_scores_and_the_indicator():
         marble="red",
     )
     lines = view(state, 1)["summary"]
-    assert lines[0] == "Flight 1 (start field to airport), first to 15 points wins"
-    assert lines[1] == "P1 (red) to play: draw a card or fly (3 points in hand, flying needs 4)"
+    assert lines[0] == "P1 (red) to play: draw a card or fly (3 points in hand, flying needs 4)"
+    assert lines[1] == "Flight 1 (start field to airport), first to 15 points wins"
     assert lines[2] == "P1 (red): plane on the inner lane, section 1, field 2; cards: 1 x 1, 1 x 2: 3 points; score 4"
     assert lines[3] == "P2 (blue): plane on the start field; cards: no cards; score 7, carries the passenger"
     assert lines[4] == "Last marble: red (4 fields)"  # ADP-C7: red moves 4
@@ -306,6 +306,8 @@ def test_ab_die_post_summary_tells_planes_open_hands_scores_and_the_indicator():
         "2 black (hurricane)"
     )
     assert lines[6] == "Pile: 16 x 1, 23 x 2, 16 x red 3; discard: no cards"
+    drawing = view(dataclasses.replace(state, drawn=1), 0)["summary"][0]
+    assert drawing == "P1 (red) to play: draw another card or stop drawing (3 points in hand)"
 
 
 def test_claim_summary_and_board_from_a_diagram_counted_by_hand():

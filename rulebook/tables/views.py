@@ -246,7 +246,7 @@ def _adp_summary(state: Any) -> list[str]:
 
     track, config = state.track, state.config
     way = "start field to airport" if state.direction == 1 else "airport to start field"
-    lines = [f"Flight {state.flight} ({way}), first to {config.target} points wins", _adp_stage(state)]
+    lines = [_adp_stage(state), f"Flight {state.flight} ({way}), first to {config.target} points wins"]
     for player in range(state.players):
         passenger = ", carries the passenger" if state.passenger == player else ""
         lines.append(
@@ -290,6 +290,8 @@ def _adp_stage(state: Any) -> str:
     mover = player_label(player)
     if phase == "turn":
         held = hand_points(state.hands[player])
+        if state.drawn:  # ADP-4.1: after a card, draw on or stop
+            return f"{mover} to play: draw another card or stop drawing ({held} points in hand)"
         return f"{mover} to play: draw a card or fly ({held} points in hand, flying needs {config.fly_minimum})"
     if phase == "move" and state.marble is not None:
         return f"{mover}: {state.marble} marble, fly {count(wind_distance(config, state.marble), 'field')}"
