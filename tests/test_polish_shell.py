@@ -47,3 +47,27 @@ def test_the_replay_status_uses_only_characters_every_font_has():
         missing = sorted({f"U+{ord(c):04X}" for c in text if c not in COMMON})
         assert missing == [], f"the replay's status line holds {missing}: {text!r}"
         assert "the history bar's last button returns to the game" in text  # in words, not a symbol
+
+
+def log_lines(board) -> int:
+    """How many moves the board's log tells (one line a move, the dice and cards told with the move they follow)."""
+    return sum(len(group.lines) for group in board.session.log(limit=10_000))
+
+
+def test_the_waiting_game_s_moves_are_counted_as_its_log_counts_them():
+    from rulebook.app import App
+
+    app = App("meetjesland", seed=5)  # every turn rolls dice: its history holds more entries than its log has moves
+    board = app.board
+    while len(board.live.history) - log_lines(board) < 3:
+        assert board.play(board.game.legal_moves(board.live)[0]), board.message
+    lines = log_lines(board)
+    assert lines == len(board.states) - 1 and len(board.live.history) > lines
+    panel = app.exercises
+    panel.go_to(0)
+    panel.show_button.click()
+    assert app.board is not board
+    assert f"({lines} moves played)" in app.exercise_text.value, app.exercise_text.value
+    app.back_button.click()
+    app.learn_button.click()  # the guided game: its bar counts the waiting game's moves the same way
+    assert f"({lines} moves played)" in app.exercise_text.value, app.exercise_text.value

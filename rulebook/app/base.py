@@ -65,6 +65,13 @@ class Part(widgets.VBox):
         self.notice.value = markup.render("notice.html", kind="error" if error else "info", text=text) if text else ""
         self.setup_message.value = self.notice.value if error else ""
 
+    def moves_put_aside(self) -> int:
+        """The moves of the game put aside for an exercise or the lesson, as its log and history bar count them: a
+        person's or a computer's move each (the dice and cards it led to are told with it, not counted), with those
+        before a loaded game's start. Its history has more entries: "55 moves played" beside a 43-move log."""
+        away = self._away
+        return 0 if away is None else away.game.moves + len(away.board.states) - 1
+
     if TYPE_CHECKING:  # what one part does and others call: App (:mod:`.shell`) and its parts define these
 
         def new_game(self) -> bool: ...
