@@ -14,11 +14,17 @@ server needs.
 - Many pages at once: at most ``max_kernels`` games (default: as the memory allows) and ``max_starting`` pages
   started together (default: one per core). A page that must wait, or cannot be served, gets a short page that says
   so in words and tries again by itself (:class:`rulebook.serve.Door`), never a blank one.
+- A run that fails is never a blank page: on a busy machine a kernel's output can come later than nbclient waits for
+  it after the cell's reply ("Timeout waiting for IOPub output"); nbclient then dropped the rest of the output, the
+  board's widget with it, and the page stayed empty. The executor (:class:`RulebookExecutor`) waits longer, and a run
+  that still times out, or whose kernel died or did not start, ends its page with the words that the server is busy
+  and that the page tries again by itself; its kernel is stopped, which frees its place.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import os
 import time
 from collections.abc import Iterable
@@ -32,15 +38,22 @@ import tornado.web
 from jupyter_core.utils import ensure_async
 from jupyter_server.auth.authorizer import AllowAllAuthorizer
 from jupyter_server.auth.identity import PasswordIdentityProvider
-from traitlets import Integer, default
+from nbclient.exceptions import CellExecutionError
+from traitlets import Bool, Integer, default
+from voila import notebook_renderer
 from voila.app import Voila
+from voila.execute import VoilaExecutor
 from voila.tornado.handler import TornadoVoilaHandler
 
 from rulebook.serve import Door, default_places, is_loopback
 from rulebook.serve.kernel_manager import KernelManager
 
 TEMPLATES = Path(__file__).with_name("voila_templates")  # before Voila's own: its pages without a CDN's files
-WAIT_REFRESH, FULL_REFRESH = 2, 30  # seconds before a waiting page, and a page told the server is full, try again
+# seconds before a waiting page, a page told the server is full, and a page whose run failed, try again
+WAIT_REFRESH, FULL_REFRESH, FAILED_REFRESH = 2, 30, 3
+BUSY = "The server is busy: this page tries again by itself in {seconds} s."
+# kernels whose run failed (timed out, or the kernel died): the page given one is told to try again, and it is stopped
+FAILED: set[str] = set()
 # the kernel of the page this request is serving, once it has one (None outside a page's request, and in the
 # preheated pool's refill, which Voila starts from inside a page's request)
 SERVING: ContextVar[list[str] | None] = ContextVar("rulebook_serving", default=None)
@@ -65,6 +78,43 @@ h1 {{ font-size: 1.4em; }}
 </body>
 </html>
 """
+
+
+# what ends a page whose run failed, after what Voila has sent of it: the notice over the page, and its retry
+RETRY = """
+<div class="rulebook-notice rulebook-retry" role="alert" style="position: fixed; inset: 0; z-index: 2147483647;
+ background: #fff; color: #222; font-family: system-ui, sans-serif; line-height: 1.5; padding: 4em 1em;">
+<div style="max-width: 36em; margin: 0 auto;">
+<h1 style="font-size: 1.4em;">{heading}</h1>
+<p>{text}</p>
+<p><a href="{again}">Try again now</a></p>
+</div>
+</div>
+<script>
+document.body.dataset.notice = "busy";
+setTimeout(function () {{ window.location.replace({again_js}); }}, {refresh} * 1000);
+</script>
+"""
+
+
+class RulebookExecutor(VoilaExecutor):
+    """Voila's executor, waiting longer for a cell's output on a busy machine and, where the run still fails (no
+    output in time, a dead kernel), noting its kernel in :data:`FAILED` so that its page is told to try again."""
+
+    iopub_timeout = Integer(20, config=True, help="seconds to wait for a cell's output once its reply has come")
+    raise_on_iopub_timeout = Bool(True, config=True, help="a cell whose output did not come in time fails the run")
+    timeout = Integer(45, allow_none=True, config=True, help="seconds a cell may run before the run fails")
+
+    async def execute_cell(self, cell: Any, resources: Any, cell_index: int, store_history: bool = True) -> Any:
+        try:
+            return await super().execute_cell(cell, resources, cell_index, store_history)
+        except CellExecutionError:
+            raise  # the notebook's own error: running it again would fail again
+        except Exception:
+            kernel_id = getattr(self.km, "kernel_id", None)
+            if kernel_id:
+                FAILED.add(kernel_id)
+            raise
 
 
 class RulebookKernelManager(KernelManager):
@@ -164,9 +214,9 @@ class PageHandler(TornadoVoilaHandler):
             self._notice(
                 "wait",
                 WAIT_REFRESH,
-                "Your game is being prepared",
-                f"Many people opened the game at once: {ahead} starting before yours. Keep this page open; it "
-                "opens your game by itself in a few seconds.",
+                "The server is busy",
+                f"{BUSY.format(seconds=WAIT_REFRESH)} Many people opened the game at once: {ahead} starting before "
+                "yours. Keep this page open; it opens your game by itself.",
                 ticket,
             )
             return
@@ -176,19 +226,67 @@ class PageHandler(TornadoVoilaHandler):
         page: list[str] = []
         serving = SERVING.set(page)
         try:
-            await super().get(path)
+            failed = await self._serve(page)
+            if failed:
+                await self._retry(page)
         finally:
             SERVING.reset(serving)
             self.kernel_manager.served(page)
             door.leave()
 
-    def _notice(self, kind: str, refresh: int, heading: str, text: str, ticket: str) -> None:
-        """A short page in words (503, Retry-After) that loads the app again after ``refresh`` seconds."""
+    async def _serve(self, page: list[str]) -> bool:
+        """Voila's page, sent as Voila sends it (cell by cell); whether its run failed (see :data:`FAILED`)."""
+        try:
+            async for html_snippet in self.get_generator(path=None):
+                self.write(html_snippet)
+                self.flush()
+        except Exception:  # a kernel that did not start, or a run that broke off (Voila would end the page there)
+            self.log.exception("rulebook: a page's run failed; it is told to try again")
+            return True
+        return any(kernel_id in FAILED for kernel_id in page)
+
+    async def _retry(self, page: list[str]) -> None:
+        """End a page whose run failed with the words that it tries again by itself, and stop its kernels (which
+        frees their places)."""
+        for kernel_id in page:
+            FAILED.discard(kernel_id)
+            if kernel_id in self.kernel_manager:
+                self.log.warning("rulebook: stopping kernel %s, whose run failed; its page tries again", kernel_id)
+                try:
+                    await self.kernel_manager.shutdown_kernel(kernel_id)
+                except Exception:  # already gone: its place is free all the same
+                    self.log.exception("rulebook: could not stop kernel %s", kernel_id)
+        heading = "The server is busy"
+        text = (
+            f"{BUSY.format(seconds=FAILED_REFRESH)} Your game could not be started in time, because many games are "
+            "starting at once. Keep this page open; it opens your game by itself."
+        )
+        if not self._headers_written:
+            self._notice("busy", FAILED_REFRESH, heading, text, "")
+            return
+        again = self._again("")
+        quote = html.escape
+        self.finish(
+            RETRY.format(
+                heading=quote(heading),
+                text=quote(text),
+                again=quote(again),
+                again_js=json.dumps(again).replace("<", "\\u003c").replace(">", "\\u003e"),  # in a script
+                refresh=FAILED_REFRESH,
+            )
+        )
+
+    def _again(self, ticket: str) -> str:
+        """This page's address, with ``ticket`` in place of the one it came with."""
         query = [(name, value) for name, values in self.request.query_arguments.items() for value in values]
         query = [(name, value.decode("utf-8", "replace")) for name, value in query if name != "ticket"]
         if ticket:
             query.append(("ticket", ticket))
-        again = self.request.path + ("?" + urlencode(query) if query else "")
+        return self.request.path + ("?" + urlencode(query) if query else "")
+
+    def _notice(self, kind: str, refresh: int, heading: str, text: str, ticket: str) -> None:
+        """A short page in words (503, Retry-After) that loads the app again after ``refresh`` seconds."""
+        again = self._again(ticket)
         self.set_status(503)
         self.set_header("Retry-After", str(refresh))
         self.set_header("Cache-Control", "no-store")
@@ -211,6 +309,7 @@ class RulebookVoila(Voila):
 
     def initialize(self, argv: Any = None) -> None:
         super().initialize(argv)
+        notebook_renderer.VoilaExecutor = RulebookExecutor  # every page's run, the preheated ones' too
         if not self.token:
             self.log.critical("rulebook: refusing to serve without a token (give --token=...)")
             self.exit(2)

@@ -5,6 +5,10 @@ free port; Debian's Chromium (Playwright, never a downloaded browser) opens ever
 the time from opening to a usable board (its pieces drawn) for each page, the pages told to wait, what a page that
 never got its board shows, then the kernels and the memory of Voila and its kernels while the pages are open and
 after they close. Bounded: at most 16 pages, ``deadline`` seconds for the boards, 90 s for the kernels to go.
+
+``python -m rulebook.tools.loadtest --pages 30 [--max-kernels 4]`` is a class opening one app at once (at most
+:data:`CLASS_PAGES` pages): each page ends usable, told in words that the server is busy and that it tries again by
+itself, or blank (neither), and the table says how many of each and how long the pages took.
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from typing import Any
 
 from rulebook import registry
 
-CHROMIUM = "/usr/bin/chromium"
+# Debian's chromium-headless-shell, as the e2e tests run pages (RULEBOOK_CHROMIUM=/usr/bin/chromium: the full browser)
+CHROMIUM = os.environ.get("RULEBOOK_CHROMIUM", "/usr/bin/chromium-headless-shell")
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -39,12 +44,14 @@ FLAGS = [
 BOARD = ".rulebook-app .rulebook-board .rulebook-figure svg .trace .point"
 SIZES = (1, 4, 8, 16)
 MAX_PAGES = 16
+CLASS_PAGES = 30  # a class: the most pages ``crowd`` opens together
 # in every document of every page: when the board first appears (ms since the epoch), and each notice page seen
 WATCH = """
 (() => {
   const notice = () => {
     const kind = document.body && document.body.dataset.notice;
     if (kind) sessionStorage.setItem('rulebook-' + kind, 'seen');
+    if (kind && !sessionStorage.getItem('rulebook-notice-at')) sessionStorage.setItem('rulebook-notice-at', Date.now());
   };
   document.addEventListener('DOMContentLoaded', notice);
   const look = () => {
@@ -113,15 +120,22 @@ def unavailable() -> str:
 def one_size(game: str, pages: int, deadline: float = 180.0, options: Sequence[str] = ()) -> dict[str, Any]:
     """Open ``pages`` pages of ``game``'s app together on a fresh server (with more ``options`` on its command line);
     what each page got, and the kernels and memory while open and after closing."""
+    from playwright.sync_api import sync_playwright  # noqa: F401 - `make test` has no browser: fail before the check
+
+    if not 1 <= pages <= MAX_PAGES:
+        raise ValueError(f"pages: 1 to {MAX_PAGES}, not {pages}")
+    return _open_together(game, pages, deadline, options, MAX_PAGES)
+
+
+def _open_together(game: str, pages: int, deadline: float, options: Sequence[str], max_kernels: int) -> dict[str, Any]:
+    """:func:`one_size` without its bound: ``pages`` pages opened together on a server of ``max_kernels`` games."""
     from playwright.sync_api import sync_playwright
 
     from rulebook import cli
 
-    if not 1 <= pages <= MAX_PAGES:
-        raise ValueError(f"pages: 1 to {MAX_PAGES}, not {pages}")
     folder = Path(tempfile.mkdtemp(prefix="rulebook-load-"))
     port, token = _free_port(), "load-test-" + os.urandom(16).hex()
-    command = cli.voila_command(cli.app_notebook(game, folder), port, token, max_kernels=MAX_PAGES) + list(options)
+    command = cli.voila_command(cli.app_notebook(game, folder), port, token, max_kernels=max_kernels) + list(options)
     log = open(folder / "voila.log", "w")
     server = subprocess.Popen(command, stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
     result: dict[str, Any] = {"pages": pages}
@@ -154,6 +168,10 @@ def one_size(game: str, pages: int, deadline: float = 180.0, options: Sequence[s
                     peak_memory = max(peak_memory, _mebibytes(server.pid))
                     time.sleep(0.5)
                 result["boards"] = boards
+                # per page: when it first showed a notice (s from opening), and what it shows at the end
+                notices = [tab.evaluate("sessionStorage.getItem('rulebook-notice-at')") for tab in tabs]
+                result["notices"] = [int(at) / 1000 - started if at else None for at in notices]
+                result["ends"] = [_ending(tab, board) for tab, board in zip(tabs, boards)]
                 result["told to wait"] = sum(
                     1 for tab in tabs if tab.evaluate("sessionStorage.getItem('rulebook-wait')") is not None
                 )
@@ -188,8 +206,62 @@ def one_size(game: str, pages: int, deadline: float = 180.0, options: Sequence[s
             os.killpg(server.pid, signal.SIGKILL)
             server.wait(timeout=10)
         log.close()
+        said = (folder / "voila.log").read_text(errors="replace")
+        result["iopub timeouts"] = said.count("Timeout waiting for IOPub output")
         shutil.rmtree(folder, ignore_errors=True)
     return result
+
+
+def _ending(tab: Any, board: float | None) -> str:
+    """What a page shows at the end: "usable" (its board), "retry" (words saying it tries again by itself), or
+    "blank" (neither: an empty page, Voila's spinner, an error)."""
+    if board is not None:
+        return "usable"
+    with contextlib.suppress(Exception):
+        if tab.evaluate("document.body && document.body.dataset.notice ? 1 : 0"):
+            return "retry"
+        text = tab.evaluate("document.body ? document.body.innerText : ''") or ""
+        if "tries again by itself" in text:
+            return "retry"
+    return "blank"
+
+
+def crowd(game: str, pages: int, max_kernels: int | None = None, deadline: float = 240.0) -> dict[str, object]:
+    """A class opening ``game``'s app at once: ``pages`` pages (1 to :data:`CLASS_PAGES`) on a server of
+    ``max_kernels`` games (default: as the memory allows); how many ended usable, retrying or blank, and when."""
+    if not 1 <= pages <= CLASS_PAGES:
+        raise ValueError(f"pages: 1 to {CLASS_PAGES}, not {pages}")
+    if max_kernels is not None and max_kernels < 1:
+        raise ValueError(f"max_kernels: a whole number from 1, not {max_kernels}")
+    from rulebook.serve import default_places
+
+    got = _open_together(game, pages, deadline, (), max_kernels or default_places())
+    ends = got["ends"]
+    times = sorted(t for t in got["boards"] if t is not None)
+    # a page's first answer: its board, or the first notice that it tries again by itself
+    answers = [
+        min(t for t in (board, notice) if t is not None) if board is not None or notice is not None else None
+        for board, notice in zip(got["boards"], got["notices"])
+    ]
+    late = sum(1 for at in answers if at is None or at > 60)
+    return {
+        "pages": pages,
+        "max kernels": max_kernels or "as the memory allows",
+        "usable": ends.count("usable"),
+        "told to retry (at the end)": ends.count("retry"),
+        "blank": ends.count("blank"),
+        "told to wait or full on the way": f"{got['told to wait']}, {got['told full']}",
+        "to usable: median / max (s)": (
+            f"{statistics.median(times):.1f} / {times[-1]:.1f}" if times else "none usable"
+        ),
+        "without a board or retry words after 60 s": late,
+        "'Timeout waiting for IOPub output' in the log": got["iopub timeouts"],
+        "what the blank pages show": "; ".join(
+            shown
+            for shown, end in zip(got["without a board show"], [e for e in ends if e != "usable"])
+            if end == "blank"
+        )[:400],
+    }
 
 
 def figures(game: str | None = None, sizes: Sequence[int] = SIZES, deadline: float = 180.0) -> dict[str, object]:
@@ -218,6 +290,28 @@ def figures(game: str | None = None, sizes: Sequence[int] = SIZES, deadline: flo
     return report
 
 
-if __name__ == "__main__":
-    for name, value in figures().items():
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m rulebook.tools.loadtest``: the bench's sizes, or with ``--pages`` one class's table."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m rulebook.tools.loadtest", description=main.__doc__)
+    parser.add_argument("--game", default=None, help="the game's app (default: the rulebook's first game)")
+    parser.add_argument("--pages", type=int, default=None, help=f"one class of 1 to {CLASS_PAGES} pages at once")
+    parser.add_argument("--max-kernels", type=int, default=None, help="the server's --max-kernels")
+    parser.add_argument("--deadline", type=float, default=240.0, help="seconds the pages are watched")
+    args = parser.parse_args(argv)
+    if args.pages is None:
+        rows = figures(args.game)
+    else:
+        why = unavailable()
+        if why:
+            print(f"not run: {why}")
+            return 1
+        rows = crowd(args.game or next(iter(registry.games())), args.pages, args.max_kernels, args.deadline)
+    for name, value in rows.items():
         print(f"| {name} | {value} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
