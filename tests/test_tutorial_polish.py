@@ -195,3 +195,29 @@ def test_kingdom_builder_s_running_out_step_and_status_tell_one_story() -> None:
             assert f"build {to_build - built} more" in panel.board.status.text, panel.board.status.text
     assert built == to_build and panel.board.live.mandatory_done
     assert registry.game("kingdom_builder").engine.check(panel.board.live, lesson.step.move) is None
+
+
+# --- the step's text beside the board: the app's Learn tab holds it while the lesson is in the board's place ----------
+
+
+def test_the_app_shows_the_step_s_text_in_the_learn_tab_beside_the_board() -> None:
+    app = App("claim", seed=3)
+    game = app.board
+    app.learn_button.click()
+    panel = app.learn
+    assert app.tabs.selected_index == app.learn_tab
+    assert panel.guide in app.learn_box.children and panel.guide not in panel.children  # beside, not above
+    assert panel.guide.layout.display != "none" and app.learn_offer_box.layout.display == "none"
+    assert panel.board in panel.board_box.children and "Step 1 of" in panel.text.text
+    app.back_button.click()  # the game again: the tab offers the lesson, the step's text is put away
+    assert app.board is game and app.learn_offer_box.layout.display != "none"
+    assert panel.guide.layout.display == "none"
+    app.learn_button.click()
+    assert panel.guide.layout.display != "none" and app.learn_offer_box.layout.display == "none"
+    app.new_game()  # a new game takes the board's place: the lesson's text goes with it
+    assert panel.guide.layout.display == "none" and app.learn_offer_box.layout.display != "none"
+
+
+def test_the_notebook_panel_keeps_the_step_s_text_over_its_board() -> None:
+    panel = LearnPanel("claim")
+    assert panel.children[0] is panel.guide and panel.board_box in panel.children

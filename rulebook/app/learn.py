@@ -21,10 +21,10 @@ from rulebook.view.table import RuleText, Table, build, close_widgets
 
 class LearnPanel(widgets.VBox):
     """A tutorial played on the live board: the instruction (its rule ids link to the rules), "step 4 of 16", Back,
-    Skip (Next once a step is done) and Start over, then the board. At the end it offers a full game against the
-    computer at the beginner level, or the exercises: ``on_full_game`` and ``on_exercises`` say what those do (the
-    app's own game and tab); without them the panel plays the game on its own board, or shows the exercises
-    under it."""
+    Skip (Next once a step is done) and Start over (the ``guide``), then the board. At the end it offers a full game
+    against the computer at the beginner level, or the exercises: ``on_full_game`` and ``on_exercises`` say what
+    those do (the app's own game and tab); without them the panel plays the game on its own board, or shows the
+    exercises under it."""
 
     def __init__(
         self,
@@ -71,11 +71,21 @@ class LearnPanel(widgets.VBox):
             [self.back_button, self.skip_button, self.restart_button],
             layout=widgets.Layout(align_items="center", grid_gap="6px"),
         )
+        # the step's text and buttons: over the board here, or beside it where a page has room (the app's Learn tab)
+        self.guide = widgets.VBox([self.text, controls, self.end_buttons], layout=widgets.Layout(width="100%"))
+        self.guide.add_class("rulebook-learn")
+        self.guide.add_class("rulebook-learn-guide")
         self.board_box = widgets.Box(layout=widgets.Layout(width="100%"))
         self.extra = widgets.Box(layout=widgets.Layout(width="100%"))  # the exercises, when the panel shows them
-        super().__init__([self.text, controls, self.end_buttons, self.board_box, self.extra])
+        super().__init__([self.guide, self.board_box, self.extra])
         self.add_class("rulebook-learn")
         self.show()
+
+    def guide_apart(self) -> widgets.VBox:
+        """Take the step's text and buttons out of the panel, for a page that shows them beside the board (at
+        1280x800 a board under the text ran past the first screen); returns them to be put there."""
+        self.children = tuple(child for child in self.children if child is not self.guide)
+        return self.guide
 
     # -- the board --------------------------------------------------------------------------------------------
     def show(self) -> Table:

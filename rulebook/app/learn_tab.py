@@ -37,7 +37,10 @@ class LearnTabPart(ExerciseViewPart, SetupPart):
         self.learn_button.add_class("rulebook-learn-start")
         self.learn_button.on_click(lambda _: self.show_tutorial())
         self.learn_tab = len(panels)
-        panels.append(widgets.VBox([self.learn_offer, self.learn_button], layout=widgets.Layout(padding="4px")))
+        self.learn_offer_box = widgets.VBox([self.learn_offer, self.learn_button])
+        # the offer, and while the lesson is in the board's place its step's text and buttons, beside the board
+        self.learn_box = widgets.VBox([self.learn_offer_box], layout=widgets.Layout(padding="4px"))
+        panels.append(self.learn_box)
         titles.append("Learn")
 
     @property
@@ -55,7 +58,29 @@ class LearnTabPart(ExerciseViewPart, SetupPart):
             panel.board_handlers.append(self._learn_board)
             panel.lesson.listeners.append(lambda _lesson: self._learn_progress())
             self._learn = panel
+            self.learn_box.children = (self.learn_offer_box, panel.guide_apart())
+            # whatever takes the board's place (the game again, an exercise, a new game), the tab follows it
+            self.board_box.observe(self._learn_placed, "children")
+            self.exercise_view.observe(self._learn_placed, "children")
+            self._learn_placed()
         return self._learn
+
+    @property
+    def learn_shown(self) -> bool:
+        """Whether the lesson is in the board's place."""
+        panel = self._learn
+        return (
+            panel is not None and panel in self.exercise_view.children and self.exercise_view in self.board_box.children
+        )
+
+    def _learn_placed(self, _change: Any = None) -> None:
+        """The Learn tab shows the step's text and buttons while the lesson is in the board's place (beside the
+        board, both in the first screen at 1280x800), and the offer to go back to it otherwise."""
+        if self._learn is None:
+            return
+        shown = self.learn_shown
+        self.learn_offer_box.layout.display = "none" if shown else None
+        self._learn.guide.layout.display = None if shown else "none"
 
     def show_tutorial(self) -> None:
         """Show the guided first game in the board's place, at the step the learner left it; the game in progress is
@@ -67,6 +92,8 @@ class LearnTabPart(ExerciseViewPart, SetupPart):
         self._in_the_board_s_place(panel)
         close_widgets(*retired)
         self._learn_board(board)
+        if self.learn_tab is not None:
+            self.tabs.selected_index = self.learn_tab  # the step's text, beside the board
 
     def _learn_board(self, board: Table) -> None:
         """The lesson put a board on the page: the app follows it (rule links, banner, about line)."""
