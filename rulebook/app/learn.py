@@ -84,7 +84,7 @@ class LearnPanel(widgets.VBox):
     def guide_apart(self) -> widgets.VBox:
         """Take the step's text and buttons out of the panel, for a page that shows them beside the board (at
         1280x800 a board under the text ran past the first screen); returns them to be put there."""
-        self.children = tuple(child for child in self.children if child is not self.guide)
+        self.children = (self.board_box, self.extra)
         return self.guide
 
     # -- the board --------------------------------------------------------------------------------------------
