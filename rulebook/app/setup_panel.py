@@ -13,6 +13,9 @@ from rulebook.registry import Option
 from rulebook.view import markup
 
 WIDE = "330px"  # a control's widest: the panel holds 328 px
+# the label of the players', seats' and seed's rows: the seats' names are short ("P6 (purple)", 80 px), and at 150 px
+# the menu beside it had 128 px for its text, which cut "Computer: intermediate" (136 px at 13 px) (issue 48.9)
+SEAT_LABEL = "100px"
 
 
 def _option_control(option: Option) -> widgets.Widget:
@@ -49,14 +52,14 @@ class SetupPart(Part):
             description="Players",
             options=[(str(n), n) for n in setup.players],
             value=setup.default_players,
-            style={"description_width": "150px"},
-            layout=widgets.Layout(width="230px"),
+            style={"description_width": SEAT_LABEL},
+            layout=widgets.Layout(width="180px"),
         )
         seat_rows = self._build_seats()
         self.seed_text = widgets.Text(
             description="Seed",
             placeholder="blank: a new random game",
-            style={"description_width": "150px"},
+            style={"description_width": SEAT_LABEL},
             layout=widgets.Layout(width="100%", max_width=WIDE),
             tooltip="The same seed deals the same game",
         )
@@ -85,7 +88,7 @@ class SetupPart(Part):
                 description=name,
                 options=seat_choices,
                 value=setup.default_computer.get(seat, ""),
-                style={"description_width": "150px"},
+                style={"description_width": SEAT_LABEL},  # the level's whole name shows in the menu
                 layout=widgets.Layout(width="100%", max_width=WIDE),
             )
             note = widgets.HTML(layout=widgets.Layout(width="100%", flex="0 0 auto"))  # wraps in the panel
