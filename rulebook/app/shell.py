@@ -24,6 +24,8 @@ from rulebook.teach.exercises import Exercise
 from rulebook.view import figures, markup
 from rulebook.view.table import Table, build, close_widgets
 
+NOTICE_HEIGHT = "28px"  # a line of an HTML widget (ipywidgets' --jp-widgets-inline-height)
+
 
 class App(ToolbarPart, SideTabsPart, RulesPart, FilesPart, LearnTabPart):
     """One game as an app: toolbar (New game, Restart, Save, Load), the board, and a side panel (set-up, rules)."""
@@ -48,7 +50,8 @@ class App(ToolbarPart, SideTabsPart, RulesPart, FilesPart, LearnTabPart):
         self._away: Away | None = None  # the game in progress while an exercise is on the board
         self.exercise_shown: Exercise | None = None  # the exercise on the board, if one is
 
-        self.notice = widgets.HTML()
+        # one line kept for what the last action did, shown or not: a notice coming (Load, Restart) moves no board
+        self.notice = widgets.HTML(layout=widgets.Layout(min_height=NOTICE_HEIGHT))
         toolbar = self._build_toolbar()
         self.banner = self._build_banner()
         self.tabs = self._build_side_panel()

@@ -18,7 +18,10 @@ class ToolbarPart(Part):
     def _build_toolbar(self) -> widgets.HBox:
         """The title, New game, Restart, Save, Load, Hint and the line about the game on the board."""
         title = widgets.HTML(markup.render("app_title.html", title=self.setup.title))
-        self.about = widgets.HTML()
+        # the line about the game takes the toolbar's room left, in two lines at most (the whole line in its tooltip):
+        # a long file name after Load wrapped the toolbar onto a second row and moved the board down (issue 48.9)
+        self.about = widgets.HTML(layout=widgets.Layout(flex="1 1 0px", min_width="0"))
+        self.about.add_class("rulebook-about")
         self.new_button = widgets.Button(
             description="New game", button_style="primary", tooltip="Start a game with the choices under Set-up"
         )
