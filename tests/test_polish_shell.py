@@ -71,3 +71,12 @@ def test_the_waiting_game_s_moves_are_counted_as_its_log_counts_them():
     app.back_button.click()
     app.learn_button.click()  # the guided game: its bar counts the waiting game's moves the same way
     assert f"({lines} moves played)" in app.exercise_text.value, app.exercise_text.value
+
+
+def test_the_app_opens_with_a_skip_link_to_the_board_before_its_toolbar():
+    from rulebook.app import App
+    from rulebook.app.toolbar import SkipLink
+
+    app = App("claim", seed=1)
+    assert isinstance(app.children[0], SkipLink) and app.children[0] is app.skip_link
+    assert app.skip_link.layout.height == "0px"  # it takes no room until the keyboard reaches it

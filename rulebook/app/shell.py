@@ -58,7 +58,8 @@ class App(ToolbarPart, SideTabsPart, RulesPart, FilesPart, LearnTabPart):
         self.board_box = widgets.Box(layout=widgets.Layout(flex="1 1 auto", min_width="0"))
         self.exercise_view = self._build_exercise_view()
         body = widgets.HBox([self.board_box, self.tabs], layout=widgets.Layout(align_items="flex-start"))
-        super().__init__([toolbar, self.notice, self.banner, body], layout=widgets.Layout(width="100%"))
+        skip = self._build_skip_link()  # first: the keyboard's way to the board
+        super().__init__([skip, toolbar, self.notice, self.banner, body], layout=widgets.Layout(width="100%"))
         self.add_class("rulebook-app")
         self._apply_arguments(players, seed, computer)
         self.new_game()

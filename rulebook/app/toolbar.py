@@ -5,11 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
+import anywidget
 import ipywidgets as widgets
 
 from rulebook.app.base import Part
 from rulebook.app.files import LoadButton, SaveButton
+from rulebook.view import FILES as VIEW
 from rulebook.view import markup, table
+
+
+class SkipLink(anywidget.AnyWidget):
+    """ "Skip to the board": the app's first stop for the Tab key, seen only when the keyboard is on it; Enter puts
+    the focus on the board (the page's keyboard users reached it after 11 Tabs)."""
+
+    _esm = VIEW / "skip_link.js"
+    _css = markup.STYLESHEET
 
 
 class ToolbarPart(Part):
@@ -51,6 +61,11 @@ class ToolbarPart(Part):
             + [self.pace_menu, self.about],
             layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="8px"),
         )
+
+    def _build_skip_link(self) -> SkipLink:
+        """The "Skip to the board" link, first in the page's tab order; it takes no room in the page."""
+        self.skip_link = SkipLink(layout=widgets.Layout(height="0px", margin="0px", overflow="visible"))
+        return self.skip_link
 
     def _build_pace_menu(self) -> widgets.Dropdown:
         """The computer's moves: played out one at a time (told and marked) or at once; the board follows at once."""
