@@ -718,6 +718,20 @@ export default {
         state.cancel();
       }
     });
+    // Enter plays the place as Space does, whatever holds the page: JupyterLab's code console (the website's REPL,
+    // in which the app runs) takes Enter pressed outside its prompt, in the capture phase of its own element: it
+    // stopped the key's click and moved the focus to its hidden prompt, so Enter did nothing (issue 48.9). Heard
+    // first, at the window, Enter on a place or a legend entry clicks it, and goes no further.
+    const enter = (event) => {
+      const button = event.target;
+      if (event.key !== "Enter" || !(keys.contains(button) || legendKeys.contains(button)) || button === keys) return;
+      if (button.tagName !== "BUTTON" || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (!event.repeat) button.click();
+    };
+    const view = el.ownerDocument.defaultView || window;
+    view.addEventListener("keydown", enter, true);
     const draw = () => {
       pending = false;
       const { markup, geometry: g } = render(state);
@@ -765,6 +779,9 @@ export default {
     // The page has this board's view, so every model of the page is made: the kernel sends the board's state again
     // (BoardView.on_shown), in case a change of it was lost while the page loaded (see Table._page_shown).
     setTimeout(() => model.send({ event: "shown", revision: state.revision }), 0);
-    return () => state.views.delete(schedule);
+    return () => {
+      state.views.delete(schedule);
+      view.removeEventListener("keydown", enter, true);
+    };
   },
 };
