@@ -989,6 +989,7 @@ class LinkedLine(RuleText):
     def __init__(self, status: RuleText, **kwargs: Any) -> None:
         super().__init__(status.game, **kwargs)
         self.status = status
+        self.add_class("widget-html")  # the text size of the widgets' HTML line it replaces, found as one by pages
 
     def open_rule(self, rule: str) -> None:
         """A click on a rule id: open it as a click in the status line would."""
