@@ -204,3 +204,29 @@ def test_the_controls_refusal_of_a_target_that_does_not_border_is_a_rule_link():
     table.status.handlers.append(opened.append)
     table.odds._message(table.odds, {"rule": "MJ-5.2"}, [])
     assert opened == ["MJ-5.2"]
+
+
+# --- Meetjesland: the chain planner at the top of its panel, beside the map -------------------------------------
+
+
+def test_the_chain_planner_is_shown_at_the_top_of_the_explorer_not_under_the_calculator():
+    from rulebook.meetjesland.explorer import Explorer
+    from rulebook.meetjesland.widget import Board
+    from tests.helpers import mj_playing
+
+    board = Board(mj_playing({"eeklo": (0, 12), "kaprijke": (1, 3), "bassevelde": (2, 2), "boekhoute": (3, 4)}))
+    explorer = Explorer(board)
+    switch, calculator, planner = explorer.children
+    assert [label for label, _ in switch.options] == ["Attack calculator", "Chain planner"]
+    assert explorer.plan_button in planner.children[2].children and explorer.attackers in calculator.children
+    assert calculator.layout.display is None and planner.layout.display == "none"  # one at a time, at the top
+    switch.value = "chain"
+    assert calculator.layout.display == "none" and planner.layout.display is None
+    switch.value = "attack"
+    explorer.plan_button.value = True  # planning on the map shows the planner, whatever pressed the button
+    assert switch.value == "chain" and planner.layout.display is None
+    explorer.click("eeklo")
+    explorer.click("kaprijke")
+    assert explorer.path == ["kaprijke"]
+    switch.value = "attack"  # the planner put away: clicks on the map reach the board again
+    assert not explorer.plan_button.value and not explorer.click("bassevelde")

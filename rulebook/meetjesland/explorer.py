@@ -73,7 +73,8 @@ def _refresh(view: ChartView, fresh: go.Figure) -> None:
 
 class Explorer(widgets.VBox):
     """The attack calculator and the chain planner, in one column ``width`` px wide (340 in the app's panel; a
-    notebook may pass more for bigger charts)."""
+    notebook may pass more for bigger charts). A switch at the top shows one of the two there, so the planner, whose
+    path is clicked on the map, stands beside the map (or just under it), not a screen below under the calculator."""
 
     def __init__(self, board: Table, *, width: int = PANEL_WIDTH, chart_height: int = 300) -> None:
         super().__init__()
@@ -85,7 +86,19 @@ class Explorer(widgets.VBox):
         self._quiet = False
         self._shown: dict[str, Any] = {}  # what each part shows now, to skip recomputing the same numbers
         self._drawn_stops: tuple[str, ...] | None = None  # the path as the map shows it
-        self.children = self._calculator() + self._planner()
+        self.part = widgets.ToggleButtons(
+            options=[("Attack calculator", "attack"), ("Chain planner", "chain")],
+            value="attack",
+            tooltips=["The odds of one attack", "The odds of a chain of attacks along a path clicked on the map"],
+            style={"button_width": f"{(width - 24) // 2}px"},
+        )
+        self.part.add_class("rb-mj-explorer-part")
+        self.calculator = widgets.VBox(self._calculator())
+        self.planner = widgets.VBox(self._planner())
+        self.part.observe(lambda _: self._show_part(), names="value")
+        self.plan_button.observe(self._planning, names="value")
+        self.children = (self.part, self.calculator, self.planner)
+        self._show_part()
         self.layout.width = f"{width}px"
         self.add_class("rulebook-explorer")
         board.listeners.append(self.update)
@@ -171,6 +184,18 @@ class Explorer(widgets.VBox):
             self.chain_result,
             self.chain_figure,
         ]
+
+    def _show_part(self) -> None:
+        """Show the part the switch names, at the top of the column; pressing "Plan a path" needs the planner shown."""
+        planning = self.part.value == "chain"
+        self.calculator.layout.display = "none" if planning else None
+        self.planner.layout.display = None if planning else "none"
+        if not planning and self.plan_button.value:
+            self.plan_button.value = False  # clicks on the map go to the board again while the planner is away
+
+    def _planning(self, change: dict[str, Any]) -> None:
+        if change["new"]:
+            self.part.value = "chain"  # planning shows the planner, whatever pressed the button
 
     # -- following the board ------------------------------------------------------------------------------------
     def chosen_attack(self, state: State) -> tuple[str, str, int] | None:
