@@ -178,7 +178,7 @@ def test_websocket_moves_refusals_and_floods(server):
     errors = [m for m in bad if m["type"] == "error"]
     assert len(errors) == 3 and "nested" in errors[2]["message"]
     moves = client.watch(code)["moves"]
-    flood = asyncio.run(_socket_session(base, [json.dumps({"type": "ping"})] * 200))
+    flood = asyncio.run(_socket_session(base, [json.dumps({"type": "ping"})] * 400))
     assert any(m["type"] == "error" and "too many" in m["message"] for m in flood)
     assert flood[-1] == {"type": "closed", "code": 1008}
     assert client.watch(code)["moves"] == moves

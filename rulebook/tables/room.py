@@ -369,11 +369,15 @@ class Room:
         table.seen[seat] = self.clock()
 
     # -- what people see ---------------------------------------------------------------------------------------
-    def view(self, code: str, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) sees at a table, with the seats' names and who is connected."""
+    def view(self, code: str, seat: int | None, legal: bool = False) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) sees at a table, with the seats' names and who is connected; with
+        ``legal``, also the seat's legal moves when it is to move (``"legal"``, encoded and worded), taken from the
+        same position as the rest."""
         table = self.table(code)
         with table.lock:
             seen = views.view(table.state, seat)
+            if legal and seat is not None and table.to_move() == seat:
+                seen["legal"] = legal_lines(table.state, table.game.engine.legal_moves(table.state))
             now = self.clock()
             seen["code"] = table.code
             seen["title"] = table.game.title
@@ -446,6 +450,11 @@ class Room:
             line["seats"].add((code, seat))
         lines = sorted(by_rule.values(), key=lambda line: (-line["count"], line["rule"]))
         return [{key: len(value) if isinstance(value, set) else value for key, value in line.items()} for line in lines]
+
+
+def legal_lines(state: Any, moves: Any) -> list[dict[str, Any]]:
+    """Legal moves as a seat is sent them: each encoded for the engine and worded for the move's button."""
+    return [{"move": encode_move(move), "text": views.move_text(state, move)} for move in moves]
 
 
 def store_moves(store: storage.Store, code: str) -> list[storage.MoveRow]:

@@ -32,14 +32,14 @@ import tornado.web
 import tornado.websocket
 from tornado.ioloop import IOLoop, PeriodicCallback
 
-from rulebook.core import IllegalMove, describe, encode_move, parse_json
+from rulebook.core import IllegalMove, parse_json
 
-from .room import Room
+from .room import Room, legal_lines
 
 MAX_MESSAGE = 64 * 1024  # bytes of one request body or WebSocket message: a move is under 1 KB, a set-up under 4 KB
 MAX_BODY = 1024 * 1024  # bytes tornado reads at all: a body above MAX_MESSAGE and below this is refused in words
-BURST = 40  # messages a socket may send at once; it earns back RATE a second
-RATE = 10.0
+BURST = 100  # messages a socket may send at once; it earns back RATE a second (a script playing at full speed sends
+RATE = 50.0  # about 40 a second; a person a few a minute)
 TICK = 2.0  # seconds between looks for students who are away
 PAGES = Path(__file__).with_name("pages")
 
@@ -64,10 +64,6 @@ class Class:
     async def tick(self) -> None:
         for played in await self.run(self.room.tick):
             self.told(played.code)
-
-
-def legal_lines(moves: Any) -> list[dict[str, Any]]:
-    return [{"move": encode_move(move), "text": describe(move)} for move in moves]
 
 
 def refusal(game: str, error: IllegalMove) -> dict[str, Any]:
@@ -201,7 +197,9 @@ class TableHandler(Handler):
         if what == "view":
             return await self.handle(lambda: room.view(code, room.seat_of(code, token)[1]))
         if what == "legal":
-            return await self.handle(lambda: {"moves": legal_lines(room.legal_moves(code, token))})
+            return await self.handle(
+                lambda: {"moves": legal_lines(room.table(code).state, room.legal_moves(code, token))}
+            )
         raise tornado.web.HTTPError(404)
 
     async def post(self, code: str, what: str) -> None:
@@ -283,9 +281,7 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
     def send_view(self) -> None:
         room = self.classroom.room
         try:
-            seen = room.view(self.code, self.seat)
-            if self.seat is not None and seen.get("player") == self.seat and not seen.get("over"):
-                seen["legal"] = legal_lines(room.table(self.code).game.engine.legal_moves(room.table(self.code).state))
+            seen = room.view(self.code, self.seat, legal=True)
             self.write_message(json.dumps({"type": "view", "view": seen}, separators=(",", ":")))
         except tornado.websocket.WebSocketClosedError:
             pass
@@ -385,7 +381,7 @@ def application(classroom: Class) -> tornado.web.Application:
         classroom=classroom,
         websocket_max_message_size=MAX_MESSAGE,
         websocket_ping_interval=20,
-        websocket_ping_timeout=40,
+        websocket_ping_timeout=20,
     )
 
 

@@ -48,6 +48,7 @@ class Hidden:
     summary: Callable[[Any], list[str]]
     board: Callable[[Any], list[str]] | None = None
     dropped: tuple[str, ...] = ()
+    words: Callable[[Any, Any], str] | None = None  # a legal move as the game's board words it, where it differs
 
 
 def _nothing_masked(state: Any, position: dict[str, Any], seat: int | None) -> None:
@@ -391,6 +392,7 @@ HIDDEN: dict[str, Hidden] = {
         start_key=lambda state: state.setup,
         summary=_kb_summary,
         dropped=("setup",),  # a written position's set-up holds the hands it started with
+        words=lambda _state, move: _kb_move_words(move),
     ),
     "ab_die_post": Hidden(
         mask=_adp_mask,
@@ -409,8 +411,29 @@ HIDDEN: dict[str, Hidden] = {
         summary=_claim_summary,
         board=_claim_board,
         dropped=("setup",),  # the set-up's text holds the seed
+        words=lambda state, move: _claim_readable(state, str(move)),
     ),
 }
+
+
+def _kb_move_words(move: Any) -> str:
+    from rulebook.kingdom_builder.narrate import move_words
+
+    return str(move_words(move))
+
+
+def _claim_readable(state: Any, text: str) -> str:
+    from rulebook.claim.words import readable
+
+    return readable(state, text)
+
+
+def move_text(state: Any, move: Any) -> str:
+    """A legal move as a seat's move button says it: in the board's own words (Claim's points named as on its edges)."""
+    hidden = HIDDEN.get(registry.game_of(state).name)
+    if hidden is not None and hidden.words is not None:
+        return hidden.words(state, move)
+    return describe(move)
 
 
 # --- the view ---------------------------------------------------------------------------------------------------
