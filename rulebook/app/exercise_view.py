@@ -79,7 +79,7 @@ class ExerciseViewPart(Part):
         self.exercise_shown, self.current = exercise, game
         self._follow(board)
         self.exercise_text.value = markup.render(
-            "exercise_bar.html", exercise=exercise.id, moves=len(getattr(self._away.board.live, "history", ()))
+            "exercise_bar.html", exercise=exercise.id, moves=self.moves_put_aside()
         )
         self._in_the_board_s_place(board)
         close_widgets(*retired)

@@ -115,7 +115,7 @@ class LearnTabPart(ExerciseViewPart, SetupPart):
         self.learn_offer.value = markup.render("tutorial_offer.html", title=self.setup.title, progress=progress)
         self.learn_button.description = "Back to the lesson"
         if self._away is not None and self.exercise_shown is None and self.board is self._learn.board:
-            moves = len(getattr(self._away.board.live, "history", ()))
+            moves = self.moves_put_aside()
             self.exercise_text.value = markup.render("tutorial_bar.html", progress=progress, moves=moves)
             self._say(f"Learn to play {self.setup.title}: {progress.lower()}. Your game waits.")
 

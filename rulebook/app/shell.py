@@ -87,30 +87,6 @@ class App(ToolbarPart, SideTabsPart, RulesPart, FilesPart, LearnTabPart):
             self._start(self.current)
             self._say("Restarted: the same game from its start.")
 
-    def show_exercise(self, exercise: Exercise, state: Any) -> None:
-        """Show an exercise in the board's place (:mod:`.exercise_view`), its bar counting the waiting game's moves."""
-        super().show_exercise(exercise, state)
-        self._count_the_waiting_game()
-
-    def _learn_progress(self) -> None:
-        """The lesson's progress (:mod:`.learn_tab`), its bar counting the waiting game's moves."""
-        super()._learn_progress()
-        self._count_the_waiting_game()
-
-    def _count_the_waiting_game(self) -> None:
-        """The bar over an exercise or the lesson says how many moves the game put aside has as its log counts them
-        (:meth:`moves_put_aside`), not its history's entries, which count each roll of the dice and card drawn too."""
-        if self._away is None:
-            return
-        moves = self.moves_put_aside()
-        if self.exercise_shown is not None:
-            bar = markup.render("exercise_bar.html", exercise=self.exercise_shown.id, moves=moves)
-        elif self._learn is not None and self.board is self._learn.board:
-            bar = markup.render("tutorial_bar.html", progress=self._learn.lesson.progress(), moves=moves)
-        else:
-            return
-        self.exercise_text.value = bar
-
     def _start(self, game: Started) -> None:
         state = game.loaded if game.loaded is not None else self.setup.new_state(game.players, game.seed, game.options)
         board = build(lambda: self.board_class(state, seed=game.seed, computer=game.computer))
