@@ -162,6 +162,14 @@ MAX_ITEMS = 1000  # items of a list in a move field: the longest real one is a j
 MAX_NUMBER = 10**18  # a number in a move field counts points, dice or fields: a larger one is refused unread
 
 
+def count(number: int, word: str, words: str | None = None) -> str:
+    """``1 card``, ``3 cards``, ``no cards``: a number with its noun (``words``: a plural that is not ``word + s``)."""
+    many = words or word + "s"
+    if number == 0:
+        return f"no {many}"
+    return f"{number} {word if number == 1 else many}"
+
+
 def cut(text: str, limit: int, ellipsis: str = "...") -> str:
     """``text`` if it has at most ``limit`` characters, else its first characters and ``ellipsis`` in ``limit``."""
     return text if len(text) <= limit else text[: max(0, limit - len(ellipsis))] + ellipsis

@@ -119,7 +119,9 @@ class Game:
     a position from text (exercise positions may be written so), ``explain`` a function ``(state, move)`` giving the
     reason behind a computer player's move (shown with a hint), ``redeal`` a function ``(state, viewer, rng)`` dealing
     again what the seat ``viewer`` (None: an onlooker) cannot see (a game with hidden information; the estimate's
-    playouts use it). ``order`` places the game in lists."""
+    playouts use it), ``seats`` a mapping of what the class server asks of the game to show each seat only what it
+    may see (:mod:`rulebook.tables.views`: mask, secret, drawn, summary, ...; none: nothing hidden but the seed).
+    ``order`` places the game in lists."""
 
     name: str
     title: str
@@ -143,6 +145,7 @@ class Game:
     diagram: str = ""
     explain: str = ""
     redeal: str = ""
+    seats: str = ""
     blurb: str = ""
     bench: Bench = Bench()
     order: int = 1000
@@ -166,7 +169,7 @@ class Game:
             yield f"module is a module path, not {self.module!r}"
         if not isinstance(self.bots_module, str) or not _MODULE.fullmatch(self.bots_module):
             yield f"bots_module is a module path, not {self.bots_module!r}"
-        for name in ("board", "moves", "explorer", "values", "measure", "diagram", "explain", "redeal"):
+        for name in ("board", "moves", "explorer", "values", "measure", "diagram", "explain", "redeal", "seats"):
             reference = getattr(self, name)
             if (reference or name in ("board", "moves")) and not _REFERENCE.fullmatch(str(reference)):
                 yield f"{name} is a 'module:attribute' reference, not {reference!r}"
@@ -207,6 +210,10 @@ class Game:
     def explorer_class(self) -> type | None:
         """The odds (or threats) explorer shown beside the board, or None for a game without one."""
         return resolve(self.explorer) if self.explorer else None
+
+    def seat_rules(self) -> dict[str, Any]:
+        """What the class server asks of the game (its ``seats`` mapping), or {} for a game that hides nothing."""
+        return dict(resolve(self.seats)) if self.seats else {}
 
     def move_classes(self) -> Mapping[str, type]:
         """The move classes by name, as save files and exercises write them."""

@@ -206,19 +206,34 @@ def test_a_spectator_sees_no_mission_and_no_card():
     assert not any(mission.text in text for mission in state.config.missions)
 
 
-def test_a_seat_that_is_not_at_the_table_or_a_game_that_hides_unknown_things_is_refused():
+def test_a_seat_not_at_the_table_is_refused_and_a_game_without_seats_hides_only_the_seed():
+    import dataclasses
+
     from tests.nim.game import GAME
 
     state = registry.game("claim").new_state(2, 0)
     for seat in (2, -1, True, "0"):
         with pytest.raises(ValueError, match="no seat"):
             view(state, seat)
-    registry.register(GAME)
+    registry.register(GAME)  # Nim declares no seats mapping: nothing of it is secret but a seed
     try:
-        with pytest.raises(ValueError, match="does not know what Nim hides"):
-            view(GAME.new_state(2, 0), 0)
+        nim = GAME.new_state(2, 0)
+        seen = view(nim, 0)
+        assert seen == {**view(nim, 1), "seat": 0}
+        assert seen["secret"] == {} and seen["summary"] == [] and "seed" not in seen["position"]
+        assert [line["text"] for line in seen["log"]] == []
     finally:
         registry.unregister("nim")
+    broken = dataclasses.replace(GAME, seats="tests.test_tables_views:NOT_SEATS")
+    registry.register(broken)
+    try:
+        with pytest.raises(ValueError, match="seats mapping"):
+            view(broken.new_state(2, 0), 0)
+    finally:
+        registry.unregister("nim")
+
+
+NOT_SEATS = {"hides": "everything"}  # a seats mapping with a key the class server does not ask for
 
 
 # --- 4. the table in words: the same for every seat, nothing secret, known answers by hand ---------------------

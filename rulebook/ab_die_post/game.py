@@ -27,6 +27,7 @@ GAME = Game(
     title="Ab die Post!",
     prefix="ADP",
     module="rulebook.ab_die_post",
+    seats="rulebook.ab_die_post.seats:SEATS",
     players=(2, 3, 4, 5, 6),
     default_players=3,
     default_computer={1: "greedy", 2: "greedy"},

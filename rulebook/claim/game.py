@@ -35,6 +35,7 @@ GAME = Game(
     title="Claim",
     prefix="CL",
     module="rulebook.claim",
+    seats="rulebook.claim.seats:SEATS",
     players=(2, 3, 4),
     default_players=2,
     default_computer={1: "greedy"},

@@ -82,6 +82,7 @@ GAME = Game(
     title="Kingdom Builder",
     prefix="KB",
     module="rulebook.kingdom_builder",
+    seats="rulebook.kingdom_builder.seats:SEATS",
     players=(2, 3, 4),
     default_players=2,
     default_computer={1: "greedy"},

@@ -36,6 +36,7 @@ GAME = Game(
     title="Verover het Meetjesland",
     prefix="MJ",
     module="rulebook.meetjesland",
+    seats="rulebook.meetjesland.seats:SEATS",
     players=(3, 4, 5, 6),
     default_players=4,
     default_computer={1: "greedy", 2: "greedy", 3: "greedy"},

@@ -35,9 +35,18 @@ from typing import Any
 from rulebook import registry
 from rulebook.core import encode_move
 
-GAMES = ("claim", "kingdom_builder", "ab_die_post", "meetjesland")  # the tables' games, in turn
-BROWSER_GAME = "claim"  # a page's table: the page's seat against the computer's quickest level
-BROWSER_LEVEL = "random"
+
+def _games() -> list[str]:
+    """The tables' games, in turn: every registered game, in the registry's order."""
+    return list(registry.games())
+
+
+def _browser_game() -> registry.Game:
+    """A page's table: a game for the fewest players (the registry's last of them), the page's seat against the
+    computer's first (quickest) level."""
+    return min(registry.games().values(), key=lambda game: (game.players[0], -game.order))
+
+
 STATUS_SECONDS = 10.0  # a page shows its table's status within this, or it counts as a page without status
 START_SECONDS = 60.0
 SETTLE_SECONDS = 20.0  # for every seat to see its table's last move once the playing stops
@@ -418,12 +427,14 @@ def run(
         client = Client(server.teacher)
         seats: list[_Seat] = []
         for number in range(tables):
-            game = GAMES[number % len(GAMES)]
+            game = _games()[number % len(_games())]
             players = _players(game, seats_per_table)
             table = _Table(client.create(game, players=players, seed=seed * 1000 + number), game, moves)
             seats += [_Seat(table, seat, client.join(table.code, seat=seat).token) for seat in range(players)]
+        paged = _browser_game()
+        level = {seat: paged.levels[0].name if paged.levels else next(iter(paged.bots())) for seat in range(1, 2)}
         pages = [
-            client.create(BROWSER_GAME, players=2, computer={1: BROWSER_LEVEL}, seed=seed * 1000 + tables + number)
+            client.create(paged.name, players=paged.players[0], computer=level, seed=seed * 1000 + tables + number)
             for number in range(browsers)
         ]
         page_starts = [client.watch(code)["moves"] for code in pages]
@@ -527,7 +538,7 @@ def _check(
     for (code, start), page in zip(pages, shown):
         page_backwards += page.get("backwards", 0)
         page_moves += page.get("clicks", 0)
-        final = len(registry.game(BROWSER_GAME).engine.from_json(client.save(code)).history)
+        final = len(_browser_game().engine.from_json(client.save(code)).history)
         entries += final - start
         if page.get("status") is not None and page.get("count") == final:
             at_final += 1
