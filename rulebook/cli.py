@@ -149,9 +149,10 @@ CLASS_DB = "rulebook-class.db"
 CLASS_PORT = 8870
 
 
-def class_server(ip: str, port: int | None, db: str, token: str | None = None) -> int:
+def class_server(ip: str, port: int | None, db: str, token: str | None = None, site: str | None = None) -> int:
     """The class server (:mod:`rulebook.tables`) in this process until Ctrl-C or SIGTERM: prints the teacher's
-    address (with a fresh token) and the students' once it listens."""
+    address (with a fresh token) and the students' once it listens; the built website (``make site``, or ``site``)
+    is served under /site/."""
     import asyncio
     import signal
 
@@ -160,6 +161,9 @@ def class_server(ip: str, port: int | None, db: str, token: str | None = None) -
     try:
         ip = serve.check_ip(ip)
         port = serve.choose_port(ip, port, CLASS_PORT)
+        website = Path(site) if site else server.built_site()
+        if website is not None and not (website / "index.html").is_file():
+            raise ValueError(f"--site: {website} holds no built website (make site builds one in site/)")
         kept = store.open_store(db)
         classroom = room.Room(kept)
     except ValueError as error:
@@ -174,10 +178,12 @@ def class_server(ip: str, port: int | None, db: str, token: str | None = None) -
             flush=True,
         )
         print(f"Teacher: open {serve.address(ip, port, '/teacher', token)}", flush=True)
-        print(f"Students: open http://{host}:{port}/ and type their table's code", flush=True)
+        if website is not None:
+            print(f"The rulebook's website: http://{host}:{port}/site/", flush=True)
+        print(f"Students: open http://{host}:{port}/ and type their table's code", flush=True)  # the last line
 
     async def main() -> None:
-        task = asyncio.ensure_future(server.serve(classroom, token, ip, port, ready))
+        task = asyncio.ensure_future(server.serve(classroom, token, ip, port, ready, website))
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGHUP):
             loop.add_signal_handler(sig, task.cancel)
@@ -275,9 +281,15 @@ def main(argv: list[str] | None = None) -> int:
         help=f"the class's database: an SQLite file, made if needed (default ./{CLASS_DB}), or a "
         "postgresql://user:password@host/database address",
     )
+    class_parser.add_argument(
+        "--site",
+        default=None,
+        metavar="FOLDER",
+        help="a website built by make site, served under /site/ (default: this checkout's site/ when built)",
+    )
     args = parser.parse_args(argv)
     if args.command == "class":
-        return class_server(args.ip, args.port, args.db)
+        return class_server(args.ip, args.port, args.db, site=args.site)
     if args.command == "lab":
         return lab(args.port, args.ip, args.dir, args.fresh)
     if args.command == "study":

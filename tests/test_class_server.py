@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -34,10 +35,10 @@ def free_port() -> int:
 class Server:
     """`rulebook class` in a child process, its printed addresses read off its output."""
 
-    def __init__(self, db: str, port: int) -> None:
+    def __init__(self, db: str, port: int, *extra: str) -> None:
         self.db, self.port = db, port
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "rulebook.cli", "class", "--port", str(port), "--db", db],
+            [sys.executable, "-m", "rulebook.cli", "class", "--port", str(port), "--db", db, *extra],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -54,6 +55,8 @@ class Server:
         teacher = next(line for line in self.lines if line.startswith("Teacher:"))
         self.teacher = re.search(r"http://\S+", teacher).group(0)
         self.students = re.search(r"http://\S+", self.lines[-1]).group(0)
+        # the rest of its output (the server's warnings) is read on, so a full pipe never stops the server
+        threading.Thread(target=lambda: self.lines.extend(self.process.stdout), daemon=True).start()
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
@@ -112,6 +115,24 @@ def test_the_documented_client_plays_a_game(server):
     assert claim.from_json(client.save(code)) is not None
     listed = {table["code"]: table for table in client.tables()}
     assert listed[code]["moves"] == after["moves"]
+    lines = client.estimate(code)
+    assert len(lines) == 2 and all(line.startswith(("Red", "Blue")) for line in lines)
+    with pytest.raises(ValueError, match="teacher's token"):
+        Client(server.students).estimate(code)
+
+
+def test_a_file_that_is_no_class_database_is_refused_in_words(tmp_path):
+    wrong = tmp_path / "notes.db"
+    wrong.write_text("my notes, not a database\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "rulebook.cli", "class", "--port", str(free_port()), "--db", str(wrong)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "rulebook class:" in done.stderr and "notes.db" in done.stderr and "Traceback" not in done.stderr
+    assert wrong.read_text() == "my notes, not a database\n"
 
 
 def test_bad_requests_are_refused_in_words_and_change_nothing(server):
@@ -217,3 +238,28 @@ def test_sigkill_mid_game_and_start_again(kind, tmp_path, request):
         second.stop()
     if kind == "sqlite":
         assert os.path.exists(db)
+
+
+def test_a_built_website_is_served_beside_the_tables(tmp_path):
+    site = tmp_path / "site"
+    (site / "claim").mkdir(parents=True)
+    (site / "index.html").write_text("<title>the rulebook's website</title>")
+    (site / "claim" / "index.html").write_text("<title>Claim</title>")
+    running = Server(str(tmp_path / "class.db"), free_port(), "--site", str(site))
+    try:
+        assert any(line.startswith("The rulebook's website:") for line in running.lines)
+        with urllib.request.urlopen(running.students + "site/") as page:
+            assert b"the rulebook's website" in page.read()
+        with urllib.request.urlopen(running.students + "site/claim/") as page:
+            assert b"Claim" in page.read()
+        with pytest.raises(urllib.error.HTTPError):
+            urllib.request.urlopen(running.students + "site/../class.db")
+    finally:
+        running.stop()
+    done = subprocess.run(
+        [sys.executable, "-m", "rulebook.cli", "class", "--port", str(free_port()), "--site", str(tmp_path / "none")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "holds no built website" in done.stderr

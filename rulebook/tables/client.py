@@ -101,6 +101,10 @@ class Client:
         """The class's refusals by rule id, most first."""
         return list(self.request("GET", "/api/stumbles"))
 
+    def estimate(self, code: str) -> list[str]:
+        """Winning? at a table: each seat's chance in words, as an onlooker knows the game (no hidden card used)."""
+        return [str(line) for line in self.request("POST", f"/api/tables/{_code(code)}/estimate", {})["lines"]]
+
     def save(self, code: str) -> str:
         """A table's game as a save file (the app's Load opens it)."""
         with self._opened(f"/api/tables/{_code(code)}/save") as response:

@@ -362,11 +362,25 @@ class PageHandler(tornado.web.RequestHandler):
         self.finish((PAGES / self.page).read_bytes())
 
 
-def application(classroom: Class) -> tornado.web.Application:
-    """The server's routes (see the module's docstring)."""
+class SiteHandler(tornado.web.StaticFileHandler):
+    """The built website (``make site``) under /site/, so a class needs one server for its tables and its rules."""
+
+    def set_extra_headers(self, path: str) -> None:
+        self.set_header("X-Content-Type-Options", "nosniff")
+
+
+def application(classroom: Class, site: Path | None = None) -> tornado.web.Application:
+    """The server's routes (see the module's docstring); with ``site``, the built website under /site/."""
     code = r"([A-Za-z0-9 ]{1,20})"
+    extra: list[Any] = []
+    if site is not None:
+        extra = [
+            (r"/site", tornado.web.RedirectHandler, {"url": "/site/"}),
+            (r"/site/(.*)", SiteHandler, {"path": str(site), "default_filename": "index.html"}),
+        ]
     return tornado.web.Application(
         [
+            *extra,
             (r"/", PageHandler, {"page": "join.html"}),
             (r"/teacher", PageHandler, {"page": "teacher.html"}),
             (r"/class.css", PageHandler, {"page": "class.css"}),
@@ -385,10 +399,23 @@ def application(classroom: Class) -> tornado.web.Application:
     )
 
 
-async def serve(room: Room, token: str, ip: str, port: int, ready: Callable[[], None] | None = None) -> None:
-    """Serve the class until cancelled."""
+def built_site() -> Path | None:
+    """The website ``make site`` built in this checkout, if there is one."""
+    folder = Path(__file__).resolve().parents[2] / "site"
+    return folder if (folder / "index.html").is_file() else None
+
+
+async def serve(
+    room: Room,
+    token: str,
+    ip: str,
+    port: int,
+    ready: Callable[[], None] | None = None,
+    site: Path | None = None,
+) -> None:
+    """Serve the class until cancelled (with ``site``, the built website under /site/ too)."""
     classroom = Class(room, token)
-    app = application(classroom)
+    app = application(classroom, site)
     server = app.listen(port, address=ip, max_body_size=MAX_BODY, xheaders=False)
     ticker = PeriodicCallback(lambda: IOLoop.current().add_callback(classroom.tick), TICK * 1000)
     ticker.start()
