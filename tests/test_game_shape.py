@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rulebook"
 GAMES = ("meetjesland", "kingdom_builder", "ab_die_post", "claim")
 # each role under one name in every game: the declaration, the engine, the computer players, the board, the odds tab,
 # the charts, the moves in words, the things in words for the notebook, the exercises' answers, the benchmark, the
-# research behind the clarifications and the guided first game
+# research behind the clarifications, the guided first game and what each seat of a class table may see
 ROLES = {
     "__init__.py",
     "game.py",
@@ -28,6 +28,7 @@ ROLES = {
     "bench.py",
     "RESEARCH.md",
     "tutorial.json",
+    "seats.py",
 }
 
 
