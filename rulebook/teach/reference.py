@@ -51,6 +51,11 @@ class Question:
     rules: tuple[str, ...]
 
 
+def _name(path: Path) -> str:
+    """A data file as errors name it: its package's folder and its name (``claim/faq.json``)."""
+    return f"{path.parent.name}/{path.name}"
+
+
 def data_path(game: str, name: str) -> Path:
     """Where a game keeps its data file ``name``: the folder of its package (``Game.module``)."""
     module = registry.game(game).module  # ValueError for an unknown game, naming the known ones
@@ -63,10 +68,10 @@ def _read(path: Path) -> Any:
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"{path.name}: cannot read the file ({error})") from None
+        raise ValueError(f"{_name(path)}: cannot read the file ({error})") from None
     if len(text) > MAX_FILE:
-        raise ValueError(f"{path.name}: {len(text)} characters, more than such a file holds ({MAX_FILE})")
-    return parse_json(text, path.name)
+        raise ValueError(f"{_name(path)}: {len(text)} characters, more than such a file holds ({MAX_FILE})")
+    return parse_json(text, _name(path))
 
 
 def _items(data: Any, what: str, key: str) -> list[dict[str, Any]]:
@@ -127,12 +132,12 @@ def read_glossary(data: Any, game: str, what: str, known: Collection[str]) -> tu
         term = _text(item["term"], where, "term")
         where = f"{what}: term {term!r}"
         aliases = _texts(item["aliases"], where, "aliases")
+        if len({word.casefold() for word in (term, *aliases)}) != len(aliases) + 1:
+            raise ValueError(f"{where}: an alias appears twice or repeats the term")
         for word in (term, *aliases):
             earlier = owner.setdefault(word.casefold(), term)
-            if earlier != term or (word != term and word.casefold() == term.casefold()):
+            if earlier != term:
                 raise ValueError(f"{where}: the word {word!r} is already taken by the term {earlier!r}")
-        if len({alias.casefold() for alias in aliases}) != len(aliases):
-            raise ValueError(f"{where}: an alias appears twice")
         rule = _rule(item["rule"], where, known, game)
         terms.append(Term(term, aliases, rule, _text(item["definition"], where, "definition")))
     return tuple(terms)
@@ -171,7 +176,7 @@ def glossary(game: str) -> tuple[Term, ...]:
     """A game's glossary, in the file's order (cached; a bad file is a ValueError and nothing is cached)."""
     path = data_path(game, GLOSSARY_FILE)
     data = _read(path)
-    return () if data is None else read_glossary(data, game, path.name, rules_text.paragraphs(game))
+    return () if data is None else read_glossary(data, game, _name(path), rules_text.paragraphs(game))
 
 
 @functools.cache
@@ -179,7 +184,7 @@ def faq(game: str) -> tuple[Question, ...]:
     """A game's FAQ, in the file's order (cached; a bad file is a ValueError and nothing is cached)."""
     path = data_path(game, FAQ_FILE)
     data = _read(path)
-    return () if data is None else read_faq(data, game, path.name, rules_text.paragraphs(game))
+    return () if data is None else read_faq(data, game, _name(path), rules_text.paragraphs(game))
 
 
 def lookup(game: str, word: str) -> Term | None:
