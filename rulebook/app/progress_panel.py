@@ -1,0 +1,337 @@
+"""The "My progress" tab (issue 49): the four games' paragraphs by section, each with its state in words and colour,
+a link to its paragraph and one to practise it; the rules due for review today first; Export and Import.
+
+:class:`ProgressPanel` stands alone too (a notebook cell: ``ProgressPanel("claim")``); :class:`ProgressPart` puts it
+in the app's side tabs, opens a paragraph in the Rules tab and shows an exercise's position on the board.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from datetime import datetime
+
+import ipywidgets as widgets
+
+from rulebook import registry
+from rulebook.app.base import Part
+from rulebook.progress import events
+from rulebook.progress.learner import Learner, Review, learner, practice
+from rulebook.progress.record import RETIRED, STATES
+from rulebook.progress.widgets import ProgressFiles, ProgressMap
+from rulebook.teach import exercises as teach
+from rulebook.teach import rules_text
+from rulebook.teach.exercises import Exercise
+from rulebook.view.table import RuleText
+
+SYMBOL = {"not met": "○", "seen": "◔", "practised": "◑", "known": "●", "due": "↻", RETIRED: "×"}
+WORDS = 7  # words of a paragraph shown beside its id
+
+
+class ProgressPanel(widgets.VBox):
+    """The learner's progress in every game, ``game`` shown first. ``on_rule(game, id)`` opens a paragraph (else it
+    opens under the map); ``on_show(exercise)`` puts an exercise's position on a board (the app's), if given."""
+
+    def __init__(
+        self,
+        game: str,
+        who: Learner | None = None,
+        on_rule: Callable[[str, str], None] | None = None,
+        on_show: Callable[[Exercise], None] | None = None,
+    ) -> None:
+        self.game = game
+        self.learner = who if who is not None else learner()
+        self.on_rule, self.on_show = on_rule, on_show
+        self.checked: list[Callable[[Exercise], None]] = []  # told after a review answer is checked
+        self.queue: list[Review] = []
+        self.review: Review | None = None
+        self.targets: list[tuple[str, str]] = []  # (game, rule) of each practise link in the map
+        self.where = widgets.HTML()
+        self.due_line = widgets.HTML()
+        self.due_line.add_class("rulebook-progress-due")
+        self.review_button = _button("Review now", "The rules due today, one question each", "primary", "110px")
+        self.review_button.on_click(lambda _: self.start_review())
+        self.question = RuleText(game)
+        self.question.handlers.append(lambda rule: self._open(self.review.game if self.review else game, rule))
+        self.choices = widgets.RadioButtons(options=[], value=None, layout=widgets.Layout(width="auto"))
+        self.check_button = _button("Check", "Mark my answer", "primary", "80px")
+        self.check_button.on_click(lambda _: self.check())
+        self.remembered = _button("I remembered it", "Rate this rule as remembered", "success", "140px")
+        self.remembered.on_click(lambda _: self.rate(True))
+        self.forgot = _button("I had forgotten", "Rate this rule as forgotten: it comes back sooner", "", "140px")
+        self.forgot.on_click(lambda _: self.rate(False))
+        self.next_button = _button("Next", "The next rule to review", "", "80px")
+        self.next_button.on_click(lambda _: self.next_review())
+        self.show_button = _button("Show on the board", "This position on a board of its own", "", "150px")
+        self.show_button.on_click(lambda _: self.show())
+        self.feedback = RuleText(game)
+        self.feedback.add_class("rulebook-progress-feedback")
+        self.feedback.handlers.append(lambda rule: self._open(self.review.game if self.review else game, rule))
+        buttons = widgets.HBox(
+            [self.check_button, self.remembered, self.forgot, self.next_button, self.show_button],
+            layout=widgets.Layout(flex_flow="row wrap", grid_gap="6px"),
+        )
+        self.review_box = widgets.VBox([self.question, self.choices, buttons, self.feedback])
+        self.review_box.layout.display = "none"
+        self.review_box.add_class("rulebook-progress-review")
+        names = list(registry.games())
+        order = [game, *(name for name in names if name != game)]
+        self.picker = widgets.Dropdown(
+            description="Game",
+            options=[(registry.game(name).title, name) for name in order],
+            value=game,
+            style={"description_width": "3em"},
+            layout=widgets.Layout(width="100%", max_width="330px"),
+        )
+        self.picker.observe(lambda _: self.draw(), "value")
+        self.summary = widgets.HTML()
+        self.summary.add_class("rulebook-progress-summary")
+        self.map = ProgressMap()
+        self.map.add_class("rulebook-progress-map")
+        self.map.on_rule.append(lambda rule: self._open(self.picker.value, rule))
+        self.map.on_practise.append(self._practise_link)
+        self.detail = RuleText(None)
+        self.files = ProgressFiles()
+        self.files.provider = self.learner.export
+        self.files.handlers.append(self.import_file)
+        self.message = widgets.HTML()
+        self.message.add_class("rulebook-progress-message")
+        top = widgets.HBox([self.due_line, self.review_button], layout=widgets.Layout(align_items="center"))
+        parts: list[widgets.Widget] = [
+            widgets.HTML("<b class='rb-heading'>My progress</b>"),
+            top,
+            self.review_box,
+            self.picker,
+            self.summary,
+            self.detail,
+            self.map,
+            self.files,
+            self.message,
+            self.where,
+        ]
+        store = self.learner.store
+        if isinstance(store, widgets.Widget):  # the browser's storage: its page side must be on the page
+            parts.append(store)
+        for part in parts:
+            part.layout.flex = "0 0 auto"
+        super().__init__(parts, layout=widgets.Layout(padding="4px", max_height="700px", overflow="auto"))
+        self.add_class("rulebook-progress")
+        self.learner.listeners.append(lambda _learner: self.draw())
+        self.draw()
+
+    # -- drawing ------------------------------------------------------------------------------------------------
+    def draw(self, when: datetime | None = None) -> None:
+        """Redraw what the record says: the rules due today, the chosen game's summary and its map."""
+        record = self.learner.record
+        due = {name: len(record.due(name, when)) for name in registry.games()}
+        total = sum(due.values())
+        if total:
+            games = ", ".join(f"{registry.game(name).title} {count}" for name, count in due.items() if count)
+            self.due_line.value = f"<span class='rbp-due-line'>{_rules(total)} to review today</span> ({games})"
+        else:
+            self.due_line.value = "<span class='rbp-due-line'>Nothing to review today</span>"
+        self.review_button.disabled = not total
+        game = self.picker.value
+        states = record.states(game, when)
+        counts = {state: sum(1 for value in states.values() if value == state) for state in (*STATES, RETIRED)}
+        shown = ", ".join(f"{SYMBOL[state]} {state} {count}" for state, count in counts.items() if count)
+        self.summary.value = f"<div class='rbp-summary'>{html.escape(shown)}</div>"
+        self.map.value = self._map_html(game, states)
+        where = f"Your progress is kept {self.learner.store.where}."
+        problem = f"<div class='rb-error'>{html.escape(self.learner.problem)}</div>" if self.learner.problem else ""
+        self.where.value = f"{problem}<div class='rb-small rb-muted'>{html.escape(where)}</div>"
+
+    def _map_html(self, game: str, states: dict[str, str]) -> str:
+        paragraphs = rules_text.paragraphs(game)
+        practised = _exercised(game)
+        self.targets = []
+        out = ["<div class='rbp-map'>"]
+        section = None
+        retired = [rule for rule, state in states.items() if state == RETIRED]
+        for rule, state in states.items():
+            if state == RETIRED:
+                continue
+            paragraph = paragraphs[rule]
+            if paragraph.section != section:
+                if section is not None:
+                    out.append("</ul>")
+                section = paragraph.section
+                out.append(f"<div class='rbp-section'>{html.escape(section or 'Rules')}</div><ul class='rbp-list'>")
+            out.append(self._row(game, rule, state, _first_words(paragraph.markdown, rule), rule in practised))
+        if section is not None:
+            out.append("</ul>")
+        if retired:
+            out.append("<div class='rbp-section'>Retired (no longer in the rules)</div><ul class='rbp-list'>")
+            out.extend(self._row(game, rule, RETIRED, "kept from an older rules text", False) for rule in retired)
+            out.append("</ul>")
+        out.append("</div>")
+        return "".join(out)
+
+    def _row(self, game: str, rule: str, state: str, words: str, has_exercise: bool) -> str:
+        klass = "rbp-" + state.replace(" ", "-")
+        link = f"<a href='#' data-rule='{rule}' title='Read {rule}'>{rule}</a>" if state != RETIRED else rule
+        practise = ""
+        if state != RETIRED:
+            self.targets.append((game, rule))
+            label = "practise" if has_exercise else "review"
+            practise = f"<a href='#' data-practise='{len(self.targets) - 1}' title='{label} {rule}'>{label}</a>"
+        return (
+            f"<li class='rbp-row {klass}' data-id='{rule}' data-state='{state}'>"
+            f"<span class='rbp-state'>{SYMBOL[state]} {state}</span>{link}"
+            f"<span class='rbp-words'>{html.escape(words)}</span>{practise}</li>"
+        )
+
+    # -- links --------------------------------------------------------------------------------------------------
+    def _open(self, game: str, rule: str) -> None:
+        if self.on_rule is not None and rule in rules_text.paragraphs(game):
+            self.on_rule(game, rule)
+            return
+        self.detail.game = game
+        self.detail.open_rule(rule)
+
+    def _practise_link(self, number: int) -> None:
+        if 0 <= number < len(self.targets):
+            self.queue = []
+            self.present(practice(*self.targets[number]))
+
+    # -- review -------------------------------------------------------------------------------------------------
+    def start_review(self, when: datetime | None = None) -> None:
+        """The rules due today, the chosen game's first: the first one is shown, Next shows the others."""
+        record = self.learner.record
+        order = [self.picker.value, *(name for name in registry.games() if name != self.picker.value)]
+        self.queue = [practice(game, rule) for game in order for rule in record.due(game, when)]
+        self.next_review()
+
+    def next_review(self) -> None:
+        if self.queue:
+            self.present(self.queue.pop(0))
+        else:
+            self.review_box.layout.display = "none"
+            self.review = None
+            self.message.value = "No more rules to review today."
+
+    def present(self, review: Review) -> None:
+        """Show one paragraph's practice: its exercise (or the engine's question, with the paragraph's text), or
+        the paragraph alone with "I remembered it" and "I had forgotten"."""
+        self.review = review
+        self.message.value = ""
+        item = review.exercise
+        title = registry.game(review.game).title
+        self.question.game = self.feedback.game = review.game
+        known = rules_text.paragraphs(review.game)
+        text = rules_text.to_html(rules_text.paragraph(review.game, review.rule).markdown)
+        if item is None:
+            asked = "no question practises it yet. Read it again: did you remember it?"
+            head = f"<p><b>{title}, {review.rule}</b>: {asked}</p>"
+            self.question.value = head + str(text)
+        else:
+            read = f"<div class='rb-rule-detail'>{text}</div>" if review.made else ""
+            question = html.escape(item.question)
+            about = rules_text.rule_links(html.escape(", ".join(item.rules)), known)
+            self.question.value = f"<p><b>{title}</b> ({about}): {question}</p>{read}"
+        self.choices.options = [] if item is None else [(choice.label, n) for n, choice in enumerate(item.choices)]
+        self.choices.value = None
+        self.choices.layout.display = "none" if item is None else None
+        self.check_button.layout.display = "none" if item is None else None
+        for button in (self.remembered, self.forgot):
+            button.layout.display = None if item is None else "none"
+        board = item is not None and self.on_show is not None and review.game == getattr(self, "game", None)
+        self.show_button.layout.display = None if board else "none"
+        self.feedback.value = ""
+        self.review_box.layout.display = None
+
+    def check(self) -> bool:
+        """Mark the answer with the engine; a right or wrong answer is an event for the paragraphs it practises."""
+        review = self.review
+        if review is None or review.exercise is None:
+            return False
+        item = review.exercise
+        chosen = () if self.choices.value is None else (self.choices.value,)
+        try:
+            right, text = teach.feedback_html(item, chosen)
+        except ValueError as error:
+            self.feedback.value = html.escape(f"This question cannot be marked: {error}")
+            return False
+        self.feedback.value = rules_text.rule_links(text, rules_text.paragraphs(item.game))
+        if chosen:
+            events.answered(item.game, item.rules, right, item.id)
+            for handler in list(self.checked):
+                handler(item)
+        return right
+
+    def rate(self, remembered: bool) -> None:
+        """The learner's own word on a paragraph no question practises: remembered (it waits longer) or not."""
+        if self.review is not None:
+            events.answered(self.review.game, (self.review.rule,), remembered, "read")
+            self.next_review()
+
+    def show(self) -> None:
+        if self.review is not None and self.review.exercise is not None and self.on_show is not None:
+            self.on_show(self.review.exercise)
+
+    def import_file(self, name: str, data: bytes | None) -> bool:
+        """Import a progress file; one that is not a good record is refused in words and changes nothing."""
+        if data is None:
+            self.message.value = f"<span class='rb-error'>Could not import {html.escape(name)}: it is too large.</span>"
+            return False
+        try:
+            said = self.learner.import_file(data)
+        except ValueError as error:
+            text = f"Could not import {name}: {error}. Your progress is unchanged."
+            self.message.value = f"<span class='rb-error'>{html.escape(text)}</span>"
+            return False
+        self.message.value = f"<span class='rb-info'>{html.escape(said)}</span>"
+        return True
+
+
+class ProgressPart(Part):
+    """The My progress tab of the app: a paragraph's link opens the Rules tab (the app's game) and an exercise of
+    the app's game can be put on the board."""
+
+    def _add_progress_tab(self, panels: list[widgets.Widget], titles: list[str]) -> None:
+        """Add the tab (built at once: the browser's storage must reach the page, and events are heard from the
+        first move)."""
+        panel = ProgressPanel(self.game, on_rule=self._progress_rule, on_show=self._progress_show)
+        panel.checked.append(self._exercise_checked)
+        self.progress_panel = panel
+        self.progress_tab = len(panels)
+        panels.append(panel)
+        titles.append("My progress")
+
+    def _progress_rule(self, game: str, rule: str) -> None:
+        if game == self.game:
+            self.open_rule(rule)
+        else:
+            self.progress_panel.detail.game = game
+            self.progress_panel.detail.open_rule(rule)
+
+    def _progress_show(self, exercise: Exercise) -> None:
+        self.show_exercise(exercise, exercise.state())
+        if self.exercise_shown is exercise:
+            self._say(f"Exercise {exercise.id} is on its own board: answer under My progress. Your game waits.")
+
+
+def _button(label: str, tooltip: str, style: str, width: str) -> widgets.Button:
+    button = widgets.Button(description=label, tooltip=tooltip, button_style=style)
+    button.layout.width = width
+    return button
+
+
+def _rules(count: int) -> str:
+    return f"{count} rule" if count == 1 else f"{count} rules"
+
+
+def _first_words(markdown: str, rule: str) -> str:
+    """The paragraph's first words after its id, without markdown marks."""
+    text = re.sub(r"[*`_#|]", "", markdown).replace(rule, "", 1)
+    text = re.sub(r"^\s*(\([^)]*\))?[\s.:]*", "", text)
+    words = text.split()
+    return " ".join(words[:WORDS]) + ("…" if len(words) > WORDS else "")
+
+
+def _exercised(game: str) -> set[str]:
+    try:
+        return {rule for item in teach.exercises(game) for rule in item.rules}
+    except ValueError:
+        return set()
