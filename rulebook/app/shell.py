@@ -19,6 +19,7 @@ from rulebook.app.files import FilesPart
 from rulebook.app.learn_tab import LearnTabPart
 from rulebook.app.rules import RulesPart
 from rulebook.app.side_tabs import SideTabsPart
+from rulebook.app.table_part import TablePart
 from rulebook.app.toolbar import ToolbarPart
 from rulebook.teach.exercises import Exercise
 from rulebook.view import figures, markup
@@ -27,7 +28,7 @@ from rulebook.view.table import Table, build, close_widgets
 NOTICE_HEIGHT = "28px"  # a line of an HTML widget (ipywidgets' --jp-widgets-inline-height)
 
 
-class App(ToolbarPart, SideTabsPart, RulesPart, FilesPart, LearnTabPart):
+class App(ToolbarPart, SideTabsPart, RulesPart, FilesPart, LearnTabPart, TablePart):
     """One game as an app: toolbar (New game, Restart, Save, Load), the board, and a side panel (set-up, rules)."""
 
     def __init__(
@@ -38,6 +39,7 @@ class App(ToolbarPart, SideTabsPart, RulesPart, FilesPart, LearnTabPart):
         seed: int | None = None,
         computer: Any = None,
         plotly_url: str | None = None,
+        table: Any = None,
     ):
         if plotly_url is not None:  # `rulebook app` serves plotly.js as a file (figures.serve_plotly_from)
             figures.serve_plotly_from(plotly_url)
@@ -58,11 +60,15 @@ class App(ToolbarPart, SideTabsPart, RulesPart, FilesPart, LearnTabPart):
         self.board_box = widgets.Box(layout=widgets.Layout(flex="1 1 auto", min_width="0"))
         self.exercise_view = self._build_exercise_view()
         body = widgets.HBox([self.board_box, self.tabs], layout=widgets.Layout(align_items="flex-start"))
+        body.add_class("rulebook-body")  # style.css: the side panel under the board where the page is narrow
         skip = self._build_skip_link()  # first: the keyboard's way to the board
         super().__init__([skip, toolbar, self.notice, self.banner, body], layout=widgets.Layout(width="100%"))
         self.add_class("rulebook-app")
         self._apply_arguments(players, seed, computer)
-        self.new_game()
+        if table is not None:  # a seat at a class table (rulebook.app.table_part): the server's game, not a new one
+            self._join_table(table)
+        else:
+            self.new_game()
 
     def new_game(self) -> bool:
         """Start a game from the set-up panel; a choice the game refuses is explained and nothing changes."""

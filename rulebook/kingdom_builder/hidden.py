@@ -42,6 +42,7 @@ def redeal(state: State, viewer: int | None, rng: random.Random) -> State:
         return state
     unseen = [terrain for terrain, count in zip(TERRAINS, state.pile) for _ in range(count)]
     unseen += [state.hands[seat] for seat in seats]
+    unseen.sort()  # the deal depends on which cards are unseen, never on who truly holds them
     rng.shuffle(unseen)
     hands = list(state.hands)
     for seat, card in zip(seats, unseen):

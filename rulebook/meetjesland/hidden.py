@@ -127,7 +127,9 @@ def _one_by_one(
 
 def _deal_hands(state: State, viewer: int | None, rng: random.Random) -> tuple[tuple[tuple[str, ...], ...], tuple]:
     seats = [seat for seat in range(state.players) if seat != viewer]
-    unseen = list(state.pile) + [card for seat in seats for card in state.hands[seat]]
+    # sorted first: the deal then depends on which cards are unseen, never on who truly holds them (a seat's copy of
+    # the position at a class table is dealt so: rulebook.tables.positions)
+    unseen = sorted([*state.pile, *(card for seat in seats for card in state.hands[seat])])
     rng.shuffle(unseen)
     hands = list(state.hands)
     for seat in seats:

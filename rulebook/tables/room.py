@@ -27,8 +27,8 @@ from typing import Any
 from rulebook import registry
 from rulebook.core import IllegalMove, decode_move, encode_move, pick, quote
 
+from . import positions, views
 from . import store as storage
-from . import views
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: a code read off a projector is typed right
 CODE_LENGTH = 5
@@ -369,15 +369,18 @@ class Room:
         table.seen[seat] = self.clock()
 
     # -- what people see ---------------------------------------------------------------------------------------
-    def view(self, code: str, seat: int | None, legal: bool = False) -> dict[str, Any]:
+    def view(self, code: str, seat: int | None, legal: bool = False, state: bool = False) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) sees at a table, with the seats' names and who is connected; with
-        ``legal``, also the seat's legal moves when it is to move (``"legal"``, encoded and worded), taken from the
-        same position as the rest."""
+        ``legal``, also the seat's legal moves when it is to move (``"legal"``, encoded and worded); with ``state``,
+        the seat's own copy of the position for an engine on its page (``"state"``: :mod:`.positions`, others'
+        secrets dealt again); all taken from the same position."""
         table = self.table(code)
         with table.lock:
             seen = views.view(table.state, seat)
             if legal and seat is not None and table.to_move() == seat:
                 seen["legal"] = legal_lines(table.state, table.game.engine.legal_moves(table.state))
+            if state:
+                seen["state"] = positions.encode(positions.seat_state(table.state, seat))
             now = self.clock()
             seen["code"] = table.code
             seen["title"] = table.game.title

@@ -12,9 +12,11 @@ carry the seat's token (``X-Seat-Token``, or ``?seat_token=`` on the WebSocket).
   {view} or, refused, 409 {rule, message, paragraph}; bad input 400 {error}
 
 ``/ws/CODE`` sends ``{"type": "view", "view": ...}`` (with ``legal`` when the seat is to move) at once and after every
-change at the table, and takes ``{"type": "move", "move": ..., "moves": n}``, answered to that socket alone by
-``refused`` or ``error`` when it is not played. Every message is at most :data:`MAX_MESSAGE` bytes and nested at most
-``core.MAX_DEPTH``; a socket sending more than :data:`BURST` messages in a burst is told and closed.
+change at the table (with ``?state=1``, on the socket or on ``view``, the view also holds ``state``: the seat's own copy
+of the position for an engine on its page, rulebook.tables.positions), and takes ``{"type": "move", "move": ...,
+"moves": n}``, answered to that socket alone by ``refused`` or ``error`` when it is not played. Every message is at
+most :data:`MAX_MESSAGE` bytes and nested at most ``core.MAX_DEPTH``; a socket sending more than :data:`BURST`
+messages in a burst is told and closed.
 """
 
 from __future__ import annotations
@@ -105,7 +107,8 @@ class Handler(tornado.web.RequestHandler):
             raise tornado.web.HTTPError(403, reason="the teacher's token is needed")
 
     def seat_token(self, data: dict[str, Any] | None = None) -> str:
-        return str(self.request.headers.get("X-Seat-Token", "") or (data or {}).get("token", ""))
+        given = self.request.headers.get("X-Seat-Token", "") or (data or {}).get("token", "")
+        return str(given or self.get_query_argument("seat_token", ""))
 
     def reply(self, data: Any, status: int = 200) -> None:
         self.set_status(status)
@@ -195,7 +198,8 @@ class TableHandler(Handler):
             return await self.handle(lambda: room.view(code, None))
         token = self.seat_token()
         if what == "view":
-            return await self.handle(lambda: room.view(code, room.seat_of(code, token)[1]))
+            own = self.get_query_argument("state", "") == "1"  # the seat's copy of the position (an engine on its page)
+            return await self.handle(lambda: room.view(code, room.seat_of(code, token)[1], state=own))
         if what == "legal":
             return await self.handle(
                 lambda: {"moves": legal_lines(room.table(code).state, room.legal_moves(code, token))}
@@ -226,7 +230,8 @@ class TableHandler(Handler):
             except ValueError as error:
                 return self.reply({"error": str(error)}, 400)
             self.classroom.told(played.code)
-            return await self.handle(lambda: room.view(code, room.seat_of(code, token)[1]))
+            own = self.get_query_argument("state", "") == "1"
+            return await self.handle(lambda: room.view(code, room.seat_of(code, token)[1], state=own))
         raise tornado.web.HTTPError(404)
 
 
@@ -281,7 +286,7 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
     def send_view(self) -> None:
         room = self.classroom.room
         try:
-            seen = room.view(self.code, self.seat, legal=True)
+            seen = room.view(self.code, self.seat, legal=True, state=self.get_query_argument("state", "") == "1")
             self.write_message(json.dumps({"type": "view", "view": seen}, separators=(",", ":")))
         except tornado.websocket.WebSocketClosedError:
             pass
