@@ -10,6 +10,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from rulebook import registry
+from rulebook.progress import events as progress
 from rulebook.teach import exercises as teach
 from rulebook.teach import rules_text
 from rulebook.teach.exercises import Exercise
@@ -158,6 +159,7 @@ class ExercisePanel(widgets.VBox):
             self.solved.add(item.id)
             self._draw_picker()
         if chosen:  # the answer is told now: a board showing this exercise may show its moves
+            progress.answered(self.game, item.rules, right, item.id)  # the learner's record (issue 49)
             if self.shown is not None and self.shown[0].id == item.id and self.shown[1].shown_only:
                 self.shown[1].show_only("")
             for handler in list(self.check_handlers):

@@ -10,6 +10,7 @@ import ipywidgets as widgets
 from rulebook.app.base import Started
 from rulebook.app.exercise_view import ExerciseViewPart
 from rulebook.app.setup_panel import SetupPart
+from rulebook.progress import events as progress
 from rulebook.view import markup
 from rulebook.view.table import Table, build, close_widgets
 
@@ -57,6 +58,7 @@ class LearnTabPart(ExerciseViewPart, SetupPart):
             panel.text.handlers.append(self.open_rule)
             panel.board_handlers.append(self._learn_board)
             panel.lesson.listeners.append(lambda _lesson: self._learn_progress())
+            panel.lesson.listeners.append(progress.lesson_listener(self.game))  # steps done: the record (issue 49)
             self._learn = panel
             self.learn_box.children = (self.learn_offer_box, panel.guide_apart())
             # whatever takes the board's place (the game again, an exercise, a new game), the tab follows it

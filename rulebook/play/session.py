@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from rulebook import registry
 from rulebook.core import IllegalMove, pick
 from rulebook.engine import Engine
+from rulebook.progress import events as progress
 from rulebook.registry import Game
 
 Bot = Callable[[Any, random.Random], Any]
@@ -243,6 +244,7 @@ class Session:
             state = self.game.apply(self.live, move)
         except IllegalMove as error:
             self._say(f"Refused by {error.rule}: {error.message}", "error")
+            progress.refused(self.game_name, error.rule)  # the learner's record (issue 49)
             return False
         except ValueError as error:  # malformed input from a control: told, never raised
             self._say(str(error), "error")
@@ -419,6 +421,7 @@ class Session:
         level = self.entry.level(name)
         said = level.label if level is not None else name  # the level as the set-up names it
         self._say(f"Hint ({said} computer player): {self.move_text(move)}" + (f". {reason}" if reason else ""))
+        progress.hinted(self.game_name, reason)  # the learner's record: the paragraphs the reason names (issue 49)
         return move
 
     # -- history -----------------------------------------------------------------------------------

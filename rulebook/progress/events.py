@@ -41,7 +41,7 @@ class Event:
         if not isinstance(self.game, str) or not self.game or len(self.game) > 60:
             raise ValueError("an event names its game (a short name)")
         if len(self.rules) > MAX_RULES or not all(isinstance(r, str) and RULE_ID.fullmatch(r) for r in self.rules):
-            raise ValueError(f"an event names at most {MAX_RULES} paragraph ids such as CL-4.2")
+            raise ValueError(f"an event names at most {MAX_RULES} paragraph ids (such as AB-4.2)")
         if (self.kind == "answered") != (self.right is not None):
             raise ValueError("an answer, and only an answer, is right or wrong")
         if self.when.tzinfo is None:
