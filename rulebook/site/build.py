@@ -442,7 +442,7 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
     wheel to use instead of building one from the checkout."""
     from rulebook import registry  # the games to list (the build's own Python, not the browser's)
 
-    from . import pages
+    from . import pages, reader
 
     started = time.monotonic()
     tools = {name: version_of(name) for name in ("jupyterlite-core", KERNEL_DISTRIBUTION)}
@@ -501,6 +501,7 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
     lab_preloads(output / "lab" / "jupyter-lite.json", [*preload, *LAB_PACKAGES])
 
     pages.write(output, games, ROOT / "notebooks")
+    reader.write(output, games)  # the rules as plain pages: <game>/rules/, rules/
     files, size = folder_size(output)
     record = {
         "key": key,
