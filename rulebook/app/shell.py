@@ -17,6 +17,7 @@ from rulebook import registry
 from rulebook.app.base import Away, Started
 from rulebook.app.files import FilesPart
 from rulebook.app.learn_tab import LearnTabPart
+from rulebook.app.progress_panel import ProgressPart
 from rulebook.app.rules import RulesPart
 from rulebook.app.side_tabs import SideTabsPart
 from rulebook.app.table_part import TablePart
@@ -28,7 +29,7 @@ from rulebook.view.table import Table, build, close_widgets
 NOTICE_HEIGHT = "28px"  # a line of an HTML widget (ipywidgets' --jp-widgets-inline-height)
 
 
-class App(ToolbarPart, SideTabsPart, RulesPart, FilesPart, LearnTabPart, TablePart):
+class App(ToolbarPart, SideTabsPart, RulesPart, FilesPart, LearnTabPart, TablePart, ProgressPart):
     """One game as an app: toolbar (New game, Restart, Save, Load), the board, and a side panel (set-up, rules)."""
 
     def __init__(

@@ -28,6 +28,7 @@ class SideTabsPart(Part):
         panels, titles = [self.setup_panel, rules_box, self.exercises_box], ["Set-up", "Rules", "Exercises"]
         self._add_estimate_tab(panels, titles)
         self._add_learn_tab(panels, titles)  # a game with a tutorial: its Learn tab (issue 27)
+        self._add_progress_tab(panels, titles)  # type: ignore[attr-defined]  # My progress (issue 49)
         if self.explorer_class is not None:
             panels.append(self.odds_box)
             titles.append(getattr(self.explorer_class, "title", "Odds"))  # a game without chance names it its way
