@@ -161,7 +161,7 @@ def class_server(ip: str, port: int | None, db: str, token: str | None = None, s
     try:
         ip = serve.check_ip(ip)
         port = serve.choose_port(ip, port, CLASS_PORT)
-        website = Path(site) if site else server.built_site()
+        website = Path(site) if site else None if site == "" else server.built_site()  # "": no website
         if website is not None and not (website / "index.html").is_file():
             raise ValueError(f"--site: {website} holds no built website (make site builds one in site/)")
         kept = store.open_store(db)
@@ -285,11 +285,17 @@ def main(argv: list[str] | None = None) -> int:
         "--site",
         default=None,
         metavar="FOLDER",
-        help="a website built by make site, served under /site/ (default: this checkout's site/ when built)",
+        help="a website built by make site, served under /site/ (default: this checkout's site/ when built); "
+        "students then play on its game pages",
+    )
+    class_parser.add_argument(
+        "--no-site",
+        action="store_true",
+        help="serve no website: students play on the tables' own text pages (lighter for old phones)",
     )
     args = parser.parse_args(argv)
     if args.command == "class":
-        return class_server(args.ip, args.port, args.db, site=args.site)
+        return class_server(args.ip, args.port, args.db, site="" if args.no_site else args.site)
     if args.command == "lab":
         return lab(args.port, args.ip, args.dir, args.fresh)
     if args.command == "study":

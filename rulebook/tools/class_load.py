@@ -149,7 +149,7 @@ class _Server:
         self.port = _free_port()
         self.output = open(folder / "class.log", "w+")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "rulebook.cli", "class", "--port", str(self.port), "--db", db],
+            [sys.executable, "-m", "rulebook.cli", "class", "--port", str(self.port), "--db", db, "--no-site"],
             stdout=self.output,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.xdist_group("class_server")
 
 @pytest.fixture()
 def server(tmp_path):
-    running = Server(str(tmp_path / "class.db"), free_port())
+    # the tables' own text pages (the website's game pages: test_class_site.py)
+    running = Server(str(tmp_path / "class.db"), free_port(), "--no-site")
     yield running
     running.stop()
 
