@@ -16,7 +16,7 @@ from typing import Any
 
 from fsrs import Card
 
-from rulebook.core import check_depth, parse_json
+from rulebook.core import check_depth
 from rulebook.progress import scheduling
 from rulebook.progress.events import RULE_ID, Event, now
 
@@ -153,6 +153,8 @@ class Record:
     def due(self, game: str, when: datetime | None = None) -> list[str]:
         """The paragraphs of ``game`` due for review at ``when``, the longest overdue first (retired ids never)."""
         moment = when or now()
+        if not self.games.get(game):  # (nothing to read: the rules text of a game never met is not loaded)
+            return []
         live = _paragraph_ids(game, strict=True)
         due = [
             (entry.card.due, rule)
@@ -197,7 +199,7 @@ class Record:
             for rule, entry in entries.items():
                 if not RULE_ID.fullmatch(rule):
                     raise ValueError(f"this progress file names {rule[:40]!r} in {game}: not a paragraph id")
-                kept[rule] = Entry.from_dict(entry, f"{game} {rule}")
+                kept[rule] = Entry.from_dict(entry, f"this progress file, {game} {rule}")
         return record
 
 
@@ -214,7 +216,12 @@ def _read_games(text: str | bytes) -> dict[str, Any]:
     if not text.strip():
         raise ValueError(f"{what}: it is empty")
     check_depth(text, what, "a progress file", limit=6)
-    data = parse_json(text, what, "a progress file")
+    try:  # Infinity and NaN are no JSON numbers: refused where they stand, not read as floats
+        data = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{what}: it is not JSON (line {error.lineno}, column {error.colno})") from None
+    except ValueError as error:  # a number of more than 4300 digits, or a constant
+        raise ValueError(f"{what}: {error}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f'{what}: it has no "format": "{FORMAT}" (a saved game or another file?)')
     version = data.get("version")
@@ -231,6 +238,10 @@ def _read_games(text: str | bytes) -> dict[str, Any]:
     if not isinstance(games, dict) or len(games) > MAX_GAMES:
         raise ValueError(f"this progress file's games must be an object of at most {MAX_GAMES} games")
     return games
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"it holds {name}, which is no number a progress file has")
 
 
 def _paragraph_ids(game: str, strict: bool = False) -> dict[str, Any]:
