@@ -1,7 +1,8 @@
 // The rules pages kept for reading offline: each rules page registers this worker with its own folder as the scope
 // (rulebook/site/reader.py), so it answers for those folders only, never for JupyterLite's pages (lab/, repl/, a
-// game's page), whose own service worker keeps its scope. Cache first: a page read once opens at once and offline;
-// a new build changes VERSION, so the worker is replaced and the old copies are dropped.
+// game's page), whose own service worker keeps its scope. Cache first for the rules pages' own files: a page read once
+// opens at once and offline; a new build of them changes VERSION, so the worker is replaced and the old copies are
+// dropped.
 const VERSION = __VERSION__;
 // for each scope (relative to this file): the files to keep from the first visit (relative to the scope)
 const FILES = __FILES__;
@@ -26,11 +27,16 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || !request.url.startsWith(ROOT)) return;
-  event.respondWith(caches.open(CACHE).then((cache) => cache.match(request, { ignoreSearch: true }).then((kept) => {
-    if (kept) return kept;
-    return fetch(request).then((response) => {
-      if (response.ok && response.type === "basic") cache.put(request, response.clone());
-      return response;
-    });
-  })));
+  // a folder's index.html is the folder's page: one copy for both addresses
+  const key = request.url.split("?")[0].replace(/\/index\.html$/, "/");
+  const keep = (cache) => (response) => {
+    if (response.ok && response.type === "basic") cache.put(key, response.clone());
+    return response;
+  };
+  // cache first for what this build of the rules pages wrote (the folder's pages, figures and notes, the stylesheet);
+  // the network first for the rest (the search's files, written by another part of the build), the copy offline
+  const own = key.startsWith(SCOPE) || key.startsWith(ROOT + "rules/");
+  event.respondWith(caches.open(CACHE).then((cache) => own
+    ? cache.match(key).then((kept) => kept || fetch(request).then(keep(cache)))
+    : fetch(request).then(keep(cache), () => cache.match(key).then((kept) => kept || Response.error()))));
 });
