@@ -11,6 +11,26 @@ const OFFSCREEN = "position:absolute;width:1px;height:1px;overflow:hidden;clip-p
 
 const spoken = (node) => node.textContent.replace(/\s+/g, " ").trim();
 
+// On the website (a JupyterLite page, which names the site's root in data-jupyter-lite-root), a rule id also opens
+// its paragraph on the site's rules page, in a new tab: rules/#<id> finds the game's page (rulebook/site/reader.py).
+function rulesPage() {
+  const root = document.getElementById("jupyter-config-data")?.dataset.jupyterLiteRoot;
+  return root === undefined ? null : new URL(`${root.replace(/\/?$/, "/")}rules/`, location.href).href;
+}
+
+function addRulesPageLink(link, page) {
+  if (!page || link.nextElementSibling?.classList.contains("rb-rule-page")) return;
+  const out = document.createElement("a");
+  out.className = "rb-rule-page";
+  out.href = `${page}#${encodeURIComponent(link.dataset.rule)}`;
+  out.target = "_blank";
+  out.rel = "noopener";
+  out.textContent = "\u2197";
+  out.title = out.ariaLabel = `Open ${link.dataset.rule} on the rules page`;
+  out.style.cssText = "text-decoration:none;margin-left:2px;font-size:0.85em";
+  link.after(out);
+}
+
 function announcer() {
   let region = document.getElementById("rulebook-announcer");
   if (!region) {
@@ -64,6 +84,8 @@ export default {
       body.innerHTML = model.get("value");
       detail.innerHTML = model.get("detail");
       detail.hidden = !model.get("detail");
+      const page = rulesPage();
+      for (const link of el.querySelectorAll("a[data-rule]")) addRulesPageLink(link, page);
       for (const line of body.querySelectorAll("[data-step]")) {
         line.tabIndex = 0;
         line.setAttribute("aria-label", `${spoken(line)} (Enter shows the position after this move)`);

@@ -2,6 +2,27 @@
 // data-id is `focus`, which is highlighted (.rulebook-focus in rulebook/view/style.css). A click on a rule link in the
 // text moves the focus there. The panel scrolls, so it is a labelled region the keyboard reaches (Tab, then the
 // arrow keys and Page Up / Page Down scroll it; its rule links are links).
+
+// On the website (a JupyterLite page, which names the site's root in data-jupyter-lite-root), a rule id also opens
+// its paragraph on the site's rules page, in a new tab: rules/#<id> finds the game's page (rulebook/site/reader.py).
+function rulesPage() {
+  const root = document.getElementById("jupyter-config-data")?.dataset.jupyterLiteRoot;
+  return root === undefined ? null : new URL(`${root.replace(/\/?$/, "/")}rules/`, location.href).href;
+}
+
+function addRulesPageLink(link, page) {
+  if (!page || link.nextElementSibling?.classList.contains("rb-rule-page")) return;
+  const out = document.createElement("a");
+  out.className = "rb-rule-page";
+  out.href = `${page}#${encodeURIComponent(link.dataset.rule)}`;
+  out.target = "_blank";
+  out.rel = "noopener";
+  out.textContent = "\u2197";
+  out.title = out.ariaLabel = `Open ${link.dataset.rule} on the rules page`;
+  out.style.cssText = "text-decoration:none;margin-left:2px;font-size:0.85em";
+  link.after(out);
+}
+
 export default {
   render({ model, el }) {
     const box = document.createElement("div");
@@ -28,6 +49,11 @@ export default {
     new ResizeObserver(() => requestAnimationFrame(scroll)).observe(box);
     const show = () => {
       box.innerHTML = model.get("value");
+      const page = rulesPage(); // each paragraph's own id gets the link (not every id it cites)
+      for (const paragraph of box.querySelectorAll("[data-id]")) {
+        const own = [...paragraph.querySelectorAll("a[data-rule]")].find((a) => a.dataset.rule === paragraph.dataset.id);
+        if (own) addRulesPageLink(own, page);
+      }
       focus();
     };
     show();

@@ -15,8 +15,10 @@ import time
 import pytest
 
 from rulebook import registry
+from rulebook.app.rules import rules_html
 from rulebook.site import reader
 from rulebook.teach import rules_text
+from rulebook.view import FILES as VIEW
 
 from .conftest import SHOTS
 
@@ -36,6 +38,12 @@ def rules_site(tmp_path_factory):
     """The rules pages in a folder of their own, served on 127.0.0.1 (a thread of this process, stopped after)."""
     folder = tmp_path_factory.mktemp("rules-site")
     reader.write(folder, registry.games().values())
+    # a JupyterLite app's page (the REPL the game pages frame), which names the site's root, and a page that does not
+    (folder / "repl").mkdir()
+    config = '<script id="jupyter-config-data" type="application/json" data-jupyter-lite-root="..">{}</script>'
+    (folder / "repl" / "index.html").write_text(f"<!doctype html><html><head>{config}</head><body></body></html>")
+    (folder / "plain").mkdir()
+    (folder / "plain" / "index.html").write_text("<!doctype html><html><head></head><body></body></html>")
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -201,5 +209,51 @@ def test_a_page_visited_once_opens_offline_and_its_worker_keeps_to_the_rules(chr
         # another game's page, never visited, is not there offline: the worker keeps what was read
         with pytest.raises(Exception):
             again.goto(f"{rules_site}/claim/rules/")
+    finally:
+        context.close()
+
+
+# the app's rule texts (rule_text.js: the status line, the log, the Learn steps, the exercises) and its Rules tab
+# (rules_panel.js), rendered on a page with a model holding the synced values
+HARNESS = """
+async ([source, values]) => {
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  const widget = (await import(url)).default;
+  const model = { get: (key) => values[key], on() {}, set() {}, save_changes() {}, send() {} };
+  widget.initialize?.({ model });
+  const el = document.createElement("div");
+  document.body.append(el);
+  widget.render({ model, el });
+}
+"""
+
+
+def test_the_app_s_rule_ids_open_their_paragraph_on_the_rules_page(chromium, rules_site):
+    text = str(rules_text.rule_links("Refused by CL-4.2.", rules_text.paragraphs("claim")))
+    rule_text = (VIEW / "rule_text.js").read_text()
+    panel = (VIEW / "rules_panel.js").read_text()
+    context = chromium.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{rules_site}/plain/")  # outside the site's JupyterLite: the links stay the app's own
+        page.evaluate(HARNESS, [rule_text, {"value": text, "detail": "", "_dom_classes": []}])
+        assert page.locator("a[data-rule='CL-4.2']").count() == 1
+        assert page.locator("a.rb-rule-page").count() == 0
+        page.goto(f"{rules_site}/repl/index.html")  # in the site's REPL, where the game pages run the app
+        page.evaluate(HARNESS, [rule_text, {"value": text, "detail": "", "_dom_classes": []}])
+        out = page.get_by_role("link", name="Open CL-4.2 on the rules page")
+        assert out.get_attribute("href") == f"{rules_site}/rules/#CL-4.2"
+        with context.expect_page() as opened:
+            out.click()
+        tab = opened.value
+        tab.wait_for_url(f"{rules_site}/claim/rules/#CL-4.2")
+        tab.locator("#CL-4\\.2").wait_for(state="visible")
+        assert tab.evaluate("document.querySelector(':target').id") == "CL-4.2"
+        # the Rules tab: each paragraph's own id gets the link, not every id it cites
+        page.goto(f"{rules_site}/repl/index.html")
+        page.evaluate(HARNESS, [panel, {"value": str(rules_html("claim")), "focus": ""}])
+        links = page.locator(".rulebook-rules a.rb-rule-page")
+        assert links.count() == len(rules_text.paragraphs("claim"))
+        assert links.first.get_attribute("href") == f"{rules_site}/rules/#{next(iter(rules_text.paragraphs('claim')))}"
     finally:
         context.close()
