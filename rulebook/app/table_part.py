@@ -41,6 +41,9 @@ class TablePart(Part):
         self.current = Started(players=state.players, seed=0, computer={}, source=f"class table {seat.connection.code}")
         seat.attach(board)
         seat.changed.append(lambda _seen: self._table_changed())
+        from rulebook.progress import learner
+
+        seat.keep_progress(learner())  # the student's progress, kept by the class under the seat's name (issue 49)
         self._show(board)
         for control in (self.new_button, self.restart_button, self.upload, self.save_button, self.banner_new):
             control.layout.display = "none"

@@ -23,6 +23,7 @@ from typing import Any
 from rulebook import registry
 from rulebook.core import IllegalMove, encode_move, parse_json
 from rulebook.play.session import LogGroup, LogLine, Session, Step
+from rulebook.progress import events as progress
 
 from . import positions
 
@@ -64,6 +65,13 @@ class Connection:
             said = answer.get("error") if isinstance(answer, dict) else None
             raise ValueError(said or f"the class server said {status}")
         return answer
+
+    def keep_progress(self, record: str) -> None:
+        """Send the learner's progress (the record's JSON) to be kept under this seat's name (issue 49.3)."""
+        text, status = _post(self.url(f"/api/tables/{self.code}/progress"), json.dumps({"record": record}))
+        if status != 200:
+            answer = _message(text) if text else {}
+            raise ValueError(str(answer.get("error") or f"the class server said {status}"))
 
     def open(self, heard: Callable[[dict[str, Any]], None]) -> None:
         """Listen to the table: ``heard`` gets every message the server sends this seat (views, refusals)."""
@@ -140,6 +148,30 @@ def _get(url: str) -> tuple[str, int]:
 
     try:
         with urllib.request.urlopen(url, timeout=30) as response:
+            return response.read().decode("utf-8"), response.status
+    except urllib.error.HTTPError as error:
+        return error.read().decode("utf-8", "replace"), error.code
+    except urllib.error.URLError as error:
+        raise ValueError(f"no class server answers at {url.split('/api/')[0]}: {error.reason}") from None
+
+
+def _post(url: str, body: str) -> tuple[str, int]:
+    """One POST of JSON: the answer's text and the status."""
+    if BROWSER:
+        import js
+
+        request = js.XMLHttpRequest.new()
+        request.open("POST", url, False)
+        request.setRequestHeader("Content-Type", "application/json")
+        request.send(body)
+        return str(request.responseText), int(request.status)
+    import urllib.error
+    import urllib.request
+
+    sent = urllib.request.Request(url, data=body.encode("utf-8"), method="POST")
+    sent.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(sent, timeout=30) as response:
             return response.read().decode("utf-8"), response.status
     except urllib.error.HTTPError as error:
         return error.read().decode("utf-8", "replace"), error.code
@@ -237,6 +269,7 @@ class SeatSession(Session):
                 raise error
         except IllegalMove as error:
             self._say(f"Refused by {error.rule}: {error.message}", "error")
+            progress.refused(self.game_name, error.rule)  # the learner's record (issue 49), as Session does
             return False
         except ValueError as error:
             self._say(str(error), "error")
@@ -273,6 +306,7 @@ class SeatSession(Session):
     def refused(self, rule: str, message: str) -> None:
         self.waiting = False
         self._say(f"Refused by {rule}: {message}", "error")
+        progress.refused(self.game_name, rule)
 
     def failed(self, message: str) -> None:
         self.waiting = False
@@ -361,5 +395,26 @@ class TableSeat:
         for listener in list(self.changed):
             listener(self.seen)
 
+    def keep_progress(self, learner: Any) -> None:
+        """Send ``learner``'s record to the class server after each change (issue 49.3): the teacher's page counts
+        it in the class's map. A failure is kept in ``progress_problem``; the game goes on."""
+
+        def changed(heard: Any) -> None:
+            try:
+                self.connection.keep_progress(heard.record.to_json())
+                self.progress_problem = ""
+            except ValueError as error:
+                self.progress_problem = str(error)
+
+        learner.listeners.append(changed)
+        self._progress = (learner, changed)
+
+    progress_problem = ""
+    _progress: tuple[Any, Any] | None = None
+
     def close(self) -> None:
+        if self._progress is not None:
+            learner, changed = self._progress
+            if changed in learner.listeners:
+                learner.listeners.remove(changed)
         self.connection.close()

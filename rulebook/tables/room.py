@@ -107,7 +107,52 @@ class Played:
     entries: tuple[tuple[int | None, str, Any], ...]
 
 
-class Room:
+_progress_lock = threading.Lock()  # one merge of a student's progress at a time
+
+
+class ProgressRoom:
+    """The class's progress by rule id (issue 49.3): each student's record kept under the name of their seat, merged
+    with what that name kept before (a student at several tables or devices), and the class's map of paragraphs."""
+
+    store: storage.Store
+    clock: Callable[[], float]
+    seat_of: Callable[[str, Any], tuple[Any, int]]
+
+    def keep_progress(self, code: str, token: Any, text: Any) -> dict[str, Any]:
+        """Keep the record ``text`` (rulebook.progress's JSON) for the student holding ``token``; a record that
+        cannot be read is refused in words and nothing kept changes. Returns the name and the paragraphs kept."""
+        from rulebook.progress import Record
+
+        table, seat = self.seat_of(code, token)
+        if not isinstance(text, str):
+            raise ValueError("progress is sent as the record's JSON text")
+        record = Record.from_json(text)
+        name = table.seats[seat].name
+        with _progress_lock:
+            kept = self.store.progress(name)
+            if kept:
+                try:
+                    record = Record.from_json(kept[0][1]).merged(record)
+                except ValueError:
+                    pass  # what was kept is no record now (a newer format's): the new one takes its place
+            self.store.keep_progress(name, record.to_json(), self.clock())
+        return {"name": name, "kept": True}
+
+    def class_map(self) -> dict[str, Any]:
+        """Per game, per paragraph, how many students are in each state; and how many students have progress."""
+        from rulebook.progress import Record, class_map
+
+        records = []
+        for _name, text in self.store.progress():
+            try:
+                records.append(Record.from_json(text))
+            except ValueError:
+                continue
+        games = {name: class_map(records, name) for name in registry.names()}
+        return {"students": len(records), "games": games}
+
+
+class Room(ProgressRoom):
     """Every table of one class server, backed by a store (``rulebook.tables.store``)."""
 
     def __init__(self, store: storage.Store, clock: Callable[[], float] = time.time) -> None:

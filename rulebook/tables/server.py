@@ -4,7 +4,9 @@ Protocol. The teacher's requests carry the teacher's token (``Authorization: tok
 carry the seat's token (``X-Seat-Token``, or ``?seat_token=`` on the WebSocket). Over HTTP:
 
 - ``POST /api/tables`` {game, players, computer, options, seed, away_level, away_after} -> {code}  (teacher)
-- ``GET /api/tables`` -> every table; ``GET /api/stumbles`` -> refusals by rule id  (teacher)
+- ``GET /api/tables`` -> every table; ``GET /api/stumbles`` -> refusals by rule id; ``GET /api/progress`` -> the
+  class's map of paragraphs (per game and paragraph, students in each state)  (teacher)
+- ``POST /api/tables/CODE/progress`` {record} -> {name, kept}: a student's progress, kept under the seat's name
 - ``GET /api/tables/CODE/save`` -> the table's save file; ``POST /api/tables/CODE/estimate`` -> Winning?  (teacher)
 - ``POST /api/tables/CODE/seats`` {name, seat} -> {seat, token}; ``POST /api/tables/CODE/rejoin`` {token} -> {seat}
 - ``GET /api/tables/CODE/view`` -> what the seat sees; ``GET /api/tables/CODE/watch`` -> what a spectator sees
@@ -39,6 +41,7 @@ from rulebook.core import IllegalMove, parse_json
 from .room import Room, legal_lines
 
 MAX_MESSAGE = 64 * 1024  # bytes of one request body or WebSocket message: a move is under 1 KB, a set-up under 4 KB
+MAX_PROGRESS = 512 * 1024  # bytes of a student's progress record (a full record of four games is about 60 kB)
 MAX_BODY = 1024 * 1024  # bytes tornado reads at all: a body above MAX_MESSAGE and below this is refused in words
 BURST = 100  # messages a socket may send at once; it earns back RATE a second (a script playing at full speed sends
 RATE = 50.0  # about 40 a second; a person a few a minute)
@@ -90,9 +93,9 @@ class Handler(tornado.web.RequestHandler):
         self.set_header("Cache-Control", "no-store")
         self.set_header("X-Content-Type-Options", "nosniff")
 
-    def body(self) -> dict[str, Any]:
-        if len(self.request.body) > MAX_MESSAGE:
-            raise ValueError(f"the request is {len(self.request.body)} bytes, more than {MAX_MESSAGE}")
+    def body(self, limit: int = MAX_MESSAGE) -> dict[str, Any]:
+        if len(self.request.body) > limit:
+            raise ValueError(f"the request is {len(self.request.body)} bytes, more than {limit}")
         if not self.request.body:
             return {}
         data = parse_json(self.request.body, "not a request", "a request")
@@ -157,6 +160,14 @@ class TablesHandler(Handler):
         await self.handle(create, 201)
 
 
+class ProgressHandler(Handler):
+    """``GET /api/progress``: the class's map of paragraphs, how many students are in each state (teacher)."""
+
+    async def get(self) -> None:
+        self.teacher()
+        await self.handle(self.classroom.room.class_map)
+
+
 class StumblesHandler(Handler):
     async def get(self) -> None:
         self.teacher()
@@ -209,9 +220,12 @@ class TableHandler(Handler):
     async def post(self, code: str, what: str) -> None:
         room = self.classroom.room
         try:
-            data = self.body()
+            data = self.body(MAX_PROGRESS if what == "progress" else MAX_MESSAGE)
         except ValueError as error:
             return self.reply({"error": str(error)}, 400)
+        if what == "progress":  # a student's progress by rule id, kept under the seat's name (issue 49.3)
+            token = self.seat_token(data)
+            return await self.handle(lambda: room.keep_progress(code, token, data.get("record")))
         if what == "seats":
             return await self.handle(
                 lambda: dict(zip(("seat", "token"), room.join(code, data.get("name"), data.get("seat")))), 201
@@ -394,6 +408,7 @@ def application(classroom: Class, site: Path | None = None) -> tornado.web.Appli
             (rf"/watch/{code}", PageHandler, {"page": "seat.html"}),
             (r"/api/tables", TablesHandler),
             (r"/api/stumbles", StumblesHandler),
+            (r"/api/progress", ProgressHandler),
             (rf"/api/tables/{code}/(\w+)", TableHandler),
             (rf"/ws/{code}", SeatSocket),
         ],

@@ -48,9 +48,14 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             at DOUBLE PRECISION NOT NULL)""",
         "CREATE INDEX refusals_by_rule ON refusals (rule, code, seat)",
     ),
+    # issue 49: each student's progress by rule id (rulebook.progress's record, as its JSON), under the seat's name
+    2: (
+        """CREATE TABLE progress (
+            name TEXT PRIMARY KEY, record TEXT NOT NULL, updated DOUBLE PRECISION NOT NULL)""",
+    ),
 }
 SCHEMA_VERSION = max(MIGRATIONS)
-OUR_TABLES = frozenset({"rulebook_schema", "class_tables", "seats", "moves", "refusals"})
+OUR_TABLES = frozenset({"rulebook_schema", "class_tables", "seats", "moves", "refusals", "progress"})
 
 
 class Conflict(ValueError):
@@ -282,6 +287,27 @@ class Store:
                 "ORDER BY COUNT(*) DESC, rule, code, COALESCE(seat, -1)",
             )
         return [(rule, code, seat, int(count)) for rule, code, seat, count in rows]
+
+    def keep_progress(self, name: str, record: str, at: float) -> None:
+        """Keep a student's progress (the record's JSON) under their name, in place of what was kept."""
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError("progress is kept under a student's name")
+        with self._transaction(write=True) as cursor:
+            self._run(
+                cursor,
+                "INSERT INTO progress VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET record = excluded.record, updated = excluded.updated",
+                (name, record, float(at)),
+            )
+
+    def progress(self, name: str | None = None) -> list[tuple[str, str]]:
+        """(name, record JSON) of every student with progress kept (or of ``name`` only), by name."""
+        with self._transaction(write=False) as cursor:
+            if name is None:
+                rows = self._run(cursor, "SELECT name, record FROM progress ORDER BY name")
+            else:
+                rows = self._run(cursor, "SELECT name, record FROM progress WHERE name = ?", (name,))
+        return [(str(who), str(text)) for who, text in rows]
 
     def close(self) -> None:
         """Close the connection; later calls raise ValueError."""
