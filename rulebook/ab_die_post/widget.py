@@ -319,16 +319,17 @@ class Board(Table):
                 self.odds_panel,
             ],
             layout=widgets.Layout(width=COLUMN_WIDTH, min_width=COLUMN_WIDTH),
-        )
+        ).add_class("rulebook-controls")  # the board's parts by name: style.css reflows them on a narrow page
         # the status line keeps four lines' height whatever it says (more scrolls), so the track never moves
         self.status.layout = widgets.Layout(height=STATUS_HEIGHT, overflow="auto", max_width="880px")
         planes = [(p, PLAYER_GLYPH[p], player_label(p)) for p in range(self.state.players)]
         self.legend = widgets.HTML(markup.render("legend.html", package=__package__, planes=planes))
         self.legend.layout.width = f"{FIGURE_SIZE}px"
-        track = widgets.VBox([self.figure, self.legend])
+        self.legend.add_class("rulebook-legend")
+        track = widgets.VBox([self.figure, self.legend]).add_class("rulebook-figure-column")
         self.children = [
             self.status,
-            widgets.HBox([track, column], layout=widgets.Layout(align_items="flex-start")),
+            widgets.HBox([track, column], layout=widgets.Layout(align_items="flex-start")).add_class("rulebook-main"),
             self.log_box,
         ]
         self.layout = widgets.Layout(max_width="880px")

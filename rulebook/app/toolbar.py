@@ -28,6 +28,7 @@ class ToolbarPart(Part):
     def _build_toolbar(self) -> widgets.HBox:
         """The title, New game, Restart, Save, Load, Hint and the line about the game on the board."""
         title = widgets.HTML(markup.render("app_title.html", title=self.setup.title))
+        title.add_class("rulebook-title")
         # the line about the game takes the toolbar's room left, in two lines at most (the whole line in its tooltip):
         # a long file name after Load wrapped the toolbar onto a second row and moved the board down (issue 48.9)
         self.about = widgets.HTML(layout=widgets.Layout(flex="1 1 0px", min_width="0"))
@@ -56,11 +57,21 @@ class ToolbarPart(Part):
         self.new_button.on_click(lambda _: self.new_game())
         self.restart_button.on_click(lambda _: self.restart())
         self.pace_menu = self._build_pace_menu()
-        return widgets.HBox(
-            [title, self.new_button, self.restart_button, self.save_button, self.upload, self.hint_button]
-            + [self.pace_menu, self.about],
+        self.menu_button = widgets.ToggleButton(
+            description="Menu", icon="bars", tooltip="New game, Restart, Save, Load and the computer's moves"
+        )
+        self.menu_button.add_class("rulebook-menu-button")
+        toolbar = widgets.HBox(
+            [title, self.menu_button, self.new_button, self.restart_button, self.save_button, self.upload]
+            + [self.hint_button, self.pace_menu, self.about, self.panel_bar],
             layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="8px"),
         )
+        toolbar.add_class("rulebook-toolbar")
+        # on a narrow page (style.css) the toolbar is the title, Hint and Menu, which shows the rest or hides it again
+        self.menu_button.observe(
+            lambda change: (toolbar.add_class if change["new"] else toolbar.remove_class)("rb-menu-open"), "value"
+        )
+        return toolbar
 
     def _build_skip_link(self) -> SkipLink:
         """The "Skip to the board" link, first in the page's tab order; it takes no room in the page."""

@@ -558,8 +558,9 @@ class Board(Table):
                 self.log_panel,
             ],
             layout=widgets.Layout(width=f"{CONTROLS_WIDTH}px", min_width=f"{CONTROLS_WIDTH}px", margin="0 0 0 10px"),
-        )
-        self.children = (widgets.HBox([self.figure, controls], layout=widgets.Layout(align_items="flex-start")),)
+        ).add_class("rulebook-controls")  # the board's parts by name: style.css reflows them on a narrow page
+        main = widgets.HBox([self.figure, controls], layout=widgets.Layout(align_items="flex-start"))
+        self.children = (main.add_class("rulebook-main"),)
         self.start()
 
     # -- input -------------------------------------------------------------------------------------------

@@ -545,17 +545,17 @@ class Board(Table):
                 self.escape_key,
             ],
             layout=widgets.Layout(width=f"{COLUMN_WIDTH}px"),
-        )
-        board = widgets.VBox(
-            [self.figure, widgets.HTML(legend_html(state))], layout=widgets.Layout(width=f"{FIGURE_WIDTH + 8}px")
-        )
+        ).add_class("rulebook-controls")  # the board's parts by name: style.css reflows them on a narrow page
+        legend = widgets.HTML(legend_html(state)).add_class("rulebook-legend")
+        board = widgets.VBox([self.figure, legend], layout=widgets.Layout(width=f"{FIGURE_WIDTH + 8}px"))
+        board.add_class("rulebook-figure-column")
         self.move_log.layout.max_height = "12em"
         log = widgets.VBox([self.history_bar, self.move_log])  # the shared previous/next bar over the history
         log_box = widgets.Accordion(children=[log], titles=("Move log",), selected_index=None)
         # the status line keeps four lines' height whatever it says, so the board under it never moves
         self.status.layout.height = STATUS_HEIGHT
         self.status.layout.overflow = "auto"
-        return [self.status, widgets.HBox([board, controls]), log_box]
+        return [self.status, widgets.HBox([board, controls]).add_class("rulebook-main"), log_box]
 
     # -- input ------------------------------------------------------------------------------------
     def _on_click(self, point_id: Any) -> None:

@@ -122,8 +122,16 @@ LAYERS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ),
     # the names, placed by labels.py, a few with a leader line to their point; the font is the one whose widths
     # labels.py counts, with a halo in the background colour over lines
-    ("leaders", "lines", dict(line=dict(color="#222222", width=1))),
-    ("names", "text", dict(textfont=dict(size=labels.NAME_PX, color="#222222", family=labels.FONT, shadow="auto"))),
+    # on a phone's smaller map (board.js) a name that would cover a territory's point is left for its tap to tell
+    ("leaders", "lines", dict(line=dict(color="#222222", width=1), meta=dict(declutter=["territories"]))),
+    (
+        "names",
+        "text",
+        dict(
+            textfont=dict(size=labels.NAME_PX, color="#222222", family=labels.FONT, shadow="auto"),
+            meta=dict(declutter=["territories"]),
+        ),
+    ),
     # the last move(s): arrows from where an attack or a move came, rings round territories that changed hands, the
     # ghosts of points lost in the shape and colour of their owner before with "−n", and the points gained ("+n")
     (
@@ -562,14 +570,17 @@ class Board(Table):
                 self.news,  # last: however long it grows, no control moves
             ],
             layout=widgets.Layout(width=f"{COLUMN_WIDTH}px", overflow="hidden"),
-        )
+        ).add_class("rulebook-controls")  # the board's parts by name: style.css reflows them on a narrow page
         self.legend = widgets.HTML(legend_html(state), layout=widgets.Layout(width=f"{MAP_WIDTH}px"))
+        self.legend.add_class("rulebook-legend")
         # the shared previous/next/slider over the game's history sits above the log it steps through
         log_box = widgets.Accordion(children=[widgets.VBox([self.history_bar, self.move_log])], titles=("Move log",))
         left = widgets.VBox([self.figure, self.legend], layout=widgets.Layout(width=f"{MAP_WIDTH + 4}px"))
+        left.add_class("rulebook-figure-column")
         # the status line keeps three lines' height (style.css: .rb-mj-board .rb-status), so the map never moves
         self.add_class("rb-mj-board")
-        return [self.status, row([left, controls], layout=widgets.Layout(justify_content="flex-start")), log_box]
+        main = row([left, controls], layout=widgets.Layout(justify_content="flex-start")).add_class("rulebook-main")
+        return [self.status, main, log_box]
 
     # -- input ------------------------------------------------------------------------------------
     def _clicked(self, territory: Any) -> None:

@@ -16,10 +16,20 @@
 // direction, Home and End to the first and last; Enter or Space sends the click a mouse would; Escape sends
 // {event: "cancel", revision}, which lets go of a choice (BoardView.on_cancel). Each view, once made, sends
 // {event: "shown", revision} (BoardView.on_shown).
+//
+// Phones and tablets (issue 47): the figure scales down to the width it is given (never cropped) and a tap is a click
+// at the finger, wherever the page is zoomed; a place answers a tap within 22 CSS px of it (a 44 px target, shared
+// with its neighbours where they are closer); a long press shows what the keyboard hears there instead of playing.
+// Scaled down, no text is drawn under 12 CSS px; a text trace with meta.declutter (a list of traces' names) then
+// draws only the labels that cover none of those traces' markers nor each other (its lines trace: none).
 
 const SVG = "http://www.w3.org/2000/svg";
 const FONT = '"Open Sans", verdana, arial, sans-serif';
 const SQRT3 = Math.sqrt(3);
+const FIT = "display:block;max-width:100%;height:auto"; // the figure, and the ring over it, scale down to their room
+const LEAST_TEXT = 12; // CSS px: the smallest text of a figure drawn smaller than its size (a phone)
+const TOUCH_REACH = 22; // CSS px: a tap this near a place plays it (a 44 px target)
+const LONG_PRESS = 500; // ms: a finger held this long on a place shows its words instead of playing it
 
 // -- marker symbols (r: radius in px; paths centred on the point, y down) ----------------------------------------
 
@@ -150,11 +160,11 @@ function legendItems(traces) {
     .filter(({ trace }) => trace.visible !== false && trace.showlegend !== false && trace.name && (trace.x || []).length > 0);
 }
 
-function legendBox(layout, traces, width) {
+function legendBox(layout, traces, width, least = 0) {
   const items = legendItems(traces);
   if (layout.showlegend !== true || !items.length) return null;
   const legend = layout.legend || {};
-  const size = legend.font?.size || fontOf(layout).size;
+  const size = Math.max(legend.font?.size || fontOf(layout).size, least);
   const cell = Math.max(...items.map(({ trace }) => 40 + textWidth(trace.name, size) + 10), (legend.itemwidth || 30) + 40);
   const horizontal = legend.orientation === "h";
   const columns = horizontal ? Math.max(1, Math.floor((width - 10) / cell)) : 1;
@@ -205,11 +215,11 @@ function ranges(traces, layout, box) {
   return result;
 }
 
-function geometry(state) {
+function geometry(state, least = 0) {
   const { layout, traces } = state;
   const width = layout.width || 700, height = layout.height || 450;
   const margin = { l: 80, r: 80, t: 100, b: 80, ...(layout.margin || {}) };
-  const legend = legendBox(layout, traces, width);
+  const legend = legendBox(layout, traces, width, least);
   let bottom = margin.b;
   if (legend && legend.horizontal) bottom = Math.max(bottom, legend.height + 4);
   const box = { x: margin.l, y: margin.t, w: Math.max(10, width - margin.l - margin.r), h: Math.max(10, height - margin.t - bottom) };
@@ -236,8 +246,14 @@ function markerPath(trace, i, previous, point) {
   return { d, open, angle };
 }
 
-function drawTrace(trace, index, g, colour, font) {
+function overlaps(a, b) {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+function drawTrace(trace, index, g, colour, font, least = 0, blockers = null) {
   const parts = [];
+  const declutter = least > 0 && Array.isArray(trace.meta?.declutter) && blockers !== null;
+  if (declutter && hasMode(trace, "lines") && !hasMode(trace, "text")) return ""; // a leader to a name not drawn
   const xs = trace.x || [], ys = trace.y || [];
   const count = Math.min(xs.length, ys.length);
   const points = [];
@@ -289,13 +305,21 @@ function drawTrace(trace, index, g, colour, font) {
     points.forEach((point, i) => {
       const text = at(trace.text, i, "");
       if (!point || text === "") return;
-      const size = Number(at(textfont.size, i, font.size));
+      const size = Math.max(Number(at(textfont.size, i, font.size)), least);
       const [vertical, horizontal] = String(at(trace.textposition, i, "middle center")).split(" ");
       const radius = markers ? Number(at(trace.marker?.size, i, 6)) / 2 : 0;
       const gap = radius * 0.8 + 1;
       const x = point[0] + (horizontal === "left" ? -gap : horizontal === "right" ? gap : 0);
       const y = point[1] + (vertical === "top" ? -gap - size * 0.3 : vertical === "bottom" ? gap + size * 0.95 : size * 0.35);
       const anchor = horizontal === "left" ? "end" : horizontal === "right" ? "start" : "middle";
+      if (declutter) {
+        const wide = textWidth(svgText(text), size);
+        const left = anchor === "start" ? x : anchor === "end" ? x - wide : x - wide / 2;
+        const box = { x: left - 1, y: y - size * 0.8, w: wide + 2, h: size * 1.05 };
+        const inside = box.x >= g.box.x && box.x + box.w <= g.box.x + g.box.w && box.y >= g.box.y && box.y + box.h <= g.box.y + g.box.h;
+        if (!inside || blockers.some((other) => overlaps(box, other))) return; // said on a tap, by the place's words
+        blockers.push(box);
+      }
       const colourOf = at(textfont.color, i, font.color);
       const weight = at(textfont.weight, i, "normal");
       const typeface = at(textfont.family, i, font.family);
@@ -341,22 +365,40 @@ function legendSample(trace, colour) {
   return parts.join("");
 }
 
-function render(state) {
+function pieceBoxes(traces, names, g) {
+  // the markers a decluttered label may not cover: those of the traces named, as boxes in the figure's pixels
+  const boxes = [];
+  for (const trace of traces) {
+    if (!shown(trace) || !names.has(trace.name) || !hasMode(trace, "markers")) continue;
+    const xs = trace.x || [], ys = trace.y || [];
+    for (let i = 0; i < Math.min(xs.length, ys.length); i += 1) {
+      if (typeof xs[i] !== "number" || typeof ys[i] !== "number") continue;
+      const r = Number(at(trace.marker?.size, i, 6)) / 2;
+      boxes.push({ x: g.px(xs[i]) - r, y: g.py(ys[i]) - r, w: 2 * r, h: 2 * r });
+    }
+  }
+  return boxes;
+}
+
+function render(state, least = 0) {
+  // least: the smallest text size, in the figure's pixels (12 CSS px once the figure is drawn smaller than its size)
   const { layout, traces } = state;
-  const g = geometry(state);
+  const g = geometry(state, least);
   const font = fontOf(layout);
   const colours = colourway(layout);
-  const parts = [`<svg xmlns="${SVG}" width="${g.width}" height="${g.height}" viewBox="0 0 ${g.width} ${g.height}" style="display:block">`];
+  const parts = [`<svg xmlns="${SVG}" width="${g.width}" height="${g.height}" viewBox="0 0 ${g.width} ${g.height}" style="${FIT}">`];
   parts.push(`<rect width="${g.width}" height="${g.height}" fill="${escapeText(layout.paper_bgcolor || "#fff")}"/>`);
   parts.push(`<rect x="${g.box.x}" y="${g.box.y}" width="${g.box.w}" height="${g.box.h}" fill="${escapeText(layout.plot_bgcolor || "#E5ECF6")}"/>`);
   parts.push(`<svg x="${g.box.x}" y="${g.box.y}" width="${g.box.w}" height="${g.box.h}" viewBox="${g.box.x} ${g.box.y} ${g.box.w} ${g.box.h}" overflow="hidden">`);
+  const covered = new Set(traces.flatMap((trace) => (Array.isArray(trace.meta?.declutter) ? trace.meta.declutter : [])));
+  const blockers = least > 0 && covered.size ? pieceBoxes(traces, covered, g) : null;
   traces.forEach((trace, index) => {
-    if (shown(trace)) parts.push(drawTrace(trace, index, g, colours[index % colours.length], font));
+    if (shown(trace)) parts.push(drawTrace(trace, index, g, colours[index % colours.length], font, least, blockers));
   });
   parts.push("</svg>");
   for (const note of layout.annotations || []) {
     if (note.visible === false || note.text === undefined) continue;
-    const size = note.font?.size || font.size;
+    const size = Math.max(note.font?.size || font.size, least);
     const x = note.xref === "paper" ? g.box.x + note.x * g.box.w : g.px(note.x);
     const y = note.yref === "paper" ? g.box.y + (1 - note.y) * g.box.h : g.py(note.y);
     const width = textWidth(note.text, size) + 6;
@@ -365,7 +407,7 @@ function render(state) {
   }
   const title = typeof layout.title === "string" ? { text: layout.title } : layout.title;
   if (title?.text) {
-    const size = title.font?.size || font.size * 1.4;
+    const size = Math.max(title.font?.size || font.size * 1.4, least);
     const x = (title.x ?? 0.05) * g.width;
     const y = (1 - (title.y ?? 0.95)) * g.height + size * 0.9;
     const anchor = title.x === undefined || title.x < 0.34 ? "start" : title.x > 0.66 ? "end" : "middle";
@@ -394,7 +436,8 @@ function answers(trace) {
   return shown(trace) && trace.hoverinfo !== "skip" && trace.hovertemplate !== "skip";
 }
 
-function nearest(state, g, x, y) {
+function nearest(state, g, x, y, scale = 1) {
+  // x, y in the figure's pixels; scale: CSS px per figure px (a place answers within TOUCH_REACH CSS px of it)
   let best = null;
   state.traces.forEach((trace, t) => {
     if (!answers(trace)) return;
@@ -405,7 +448,7 @@ function nearest(state, g, x, y) {
       const distance = Math.hypot(g.px(xs[i]) - x, g.py(ys[i]) - y);
       const radius = markers ? Number(at(trace.marker?.size, i, 6)) / 2 : 0;
       const reach = Math.max(0, distance - radius);
-      if (reach > 20) continue;
+      if (reach > 20 && distance * scale > TOUCH_REACH) continue;
       // inside a marker beats near one; among those, the nearest centre; on a tie the trace drawn on top
       const score = reach * 1000 + distance;
       if (!best || score <= best.score) best = { score, trace: t, point: i, x: xs[i], y: ys[i] };
@@ -564,7 +607,7 @@ function ringMarkup(g, place) {
   const shape = place.box
     ? (stroke, width) => `<rect x="${place.box.x - 3}" y="${place.box.y - 3}" width="${place.box.w + 6}" height="${place.box.h + 6}" fill="none" stroke="${stroke}" stroke-width="${width}"/>`
     : (stroke, width) => `<circle cx="${place.px.toFixed(1)}" cy="${place.py.toFixed(1)}" r="${r.toFixed(1)}" fill="none" stroke="${stroke}" stroke-width="${width}"/>`;
-  return `<svg xmlns="${SVG}" width="${g.width}" height="${g.height}" viewBox="0 0 ${g.width} ${g.height}" style="display:block">` +
+  return `<svg xmlns="${SVG}" width="${g.width}" height="${g.height}" viewBox="0 0 ${g.width} ${g.height}" style="${FIT}">` +
     shape("#ffffff", 7) + shape("#000000", 3) + "</svg>";
 }
 
@@ -578,6 +621,9 @@ export default {
     root.className = "rulebook-figure";
     root.style.position = "relative";
     root.style.width = "fit-content";
+    root.style.maxWidth = "100%";
+    // a tap is a click at once (no wait for a double tap), pinch-zoom stays; a long press is not the system's menu
+    Object.assign(root.style, { touchAction: "manipulation", webkitTouchCallout: "none", userSelect: "none" });
     const picture = document.createElement("div");
     picture.setAttribute("aria-hidden", "true"); // its words are the buttons' labels below
     const label = document.createElement("div");
@@ -602,20 +648,30 @@ export default {
     root.append(picture, ring, label, keys, legendKeys);
     el.append(root);
     let geometryNow = null;
+    let least = 0; // the smallest text drawn, in the figure's pixels (board.js's header)
     let pending = false;
     let list = [];
     let current = null; // the key of the place the keyboard is on
     let ringed = null; // the place (or legend entry) the ring is drawn around
     const buttons = new Map(); // place key -> its button (kept across redraws, so the focus stays on it)
 
+    const scale = () => {
+      // CSS px per figure px: below 1 where the figure is drawn smaller than its size (a narrow page)
+      const drawn = picture.firstElementChild?.getBoundingClientRect().width;
+      return geometryNow && drawn ? drawn / geometryNow.width : 1;
+    };
     const showLabel = (text, px, py) => {
       if (!text || !geometryNow) { label.style.display = "none"; return; }
+      const s = scale(), width = geometryNow.width * s, height = geometryNow.height * s;
       label.innerHTML = labelHtml(text);
-      label.style.fontSize = `${state.layout.hoverlabel?.font?.size || 12}px`;
+      label.style.fontSize = `${Math.max(state.layout.hoverlabel?.font?.size || 12, LEAST_TEXT)}px`;
+      label.style.whiteSpace = width < 480 ? "normal" : "nowrap"; // on a phone it wraps inside the figure
+      label.style.maxWidth = `${Math.min(320, width - 8)}px`;
       label.style.display = "block";
-      const right = px + 14 + label.offsetWidth <= geometryNow.width;
-      label.style.left = `${right ? px + 14 : Math.max(0, px - 14 - label.offsetWidth)}px`;
-      label.style.top = `${Math.max(0, Math.min(py - label.offsetHeight / 2, geometryNow.height - label.offsetHeight))}px`;
+      const x = px * s, y = py * s;
+      const right = x + 14 + label.offsetWidth <= width;
+      label.style.left = `${right ? x + 14 : Math.max(0, x - 14 - label.offsetWidth)}px`;
+      label.style.top = `${Math.max(0, Math.min(y - label.offsetHeight / 2, height - label.offsetHeight))}px`;
     };
     const drawRing = (place) => {
       ringed = place;
@@ -734,12 +790,19 @@ export default {
     view.addEventListener("keydown", enter, true);
     const draw = () => {
       pending = false;
-      const { markup, geometry: g } = render(state);
+      least = room();
+      const { markup, geometry: g } = render(state, least);
       picture.innerHTML = markup;
       geometryNow = g;
-      ring.style.width = `${g.width}px`;
-      ring.style.height = `${g.height}px`;
+      ring.style.width = "100%";
+      ring.style.height = "100%";
       updateKeys();
+    };
+    const room = () => {
+      // the smallest text for the width the page gives the figure: 12 CSS px once it is drawn smaller
+      const width = state.layout.width || 700;
+      const given = el.clientWidth || root.parentElement?.clientWidth || width;
+      return given < width - 1 ? (LEAST_TEXT * width) / given : 0;
     };
     const schedule = () => {
       if (pending) return;
@@ -748,14 +811,43 @@ export default {
     };
     draw();
     state.views.add(schedule);
+    // a page made narrower or wider (a phone turned, a panel resized): drawn again where the text size changes
+    const resized = new ResizeObserver(() => { if (Math.abs(room() - least) > 0.5) schedule(); });
+    resized.observe(el);
     const where = (event) => {
+      // the figure's pixels under the pointer: client and bounds are both the page's CSS px, zoomed or not
       const bounds = picture.getBoundingClientRect();
-      return [event.clientX - bounds.left, event.clientY - bounds.top];
+      const s = scale();
+      return [(event.clientX - bounds.left) / s, (event.clientY - bounds.top) / s];
     };
+    // a long press on a place shows its words (what the keyboard hears there) and plays nothing
+    let press = null;
+    let pressed = false; // the click that ends a long press is no move
+    const letGo = () => { if (press) clearTimeout(press.timer); press = null; };
+    picture.addEventListener("pointerdown", (event) => {
+      letGo();
+      pressed = false;
+      if (event.pointerType === "mouse" || !geometryNow) return;
+      const [x, y] = where(event);
+      press = { x: event.clientX, y: event.clientY, timer: setTimeout(() => {
+        press = null;
+        const hit = nearest(state, geometryNow, x, y, scale());
+        const place = hit && list.find((each) => each.key === placeKey(hit.x, hit.y));
+        const words = place?.label || (hit ? plainText(hoverText(state.traces[hit.trace], hit.point)) : "");
+        if (!words) return;
+        pressed = true;
+        showLabel(words, geometryNow.px(hit.x), geometryNow.py(hit.y));
+      }, LONG_PRESS) };
+    });
+    picture.addEventListener("pointermove", (event) => {
+      if (press && Math.hypot(event.clientX - press.x, event.clientY - press.y) > 10) letGo();
+    });
+    for (const kind of ["pointerup", "pointercancel"]) picture.addEventListener(kind, letGo);
+    picture.addEventListener("contextmenu", (event) => { if (pressed || press) event.preventDefault(); });
     picture.addEventListener("mousemove", (event) => {
       if (!geometryNow) return;
       const [x, y] = where(event);
-      const hit = nearest(state, geometryNow, x, y);
+      const hit = nearest(state, geometryNow, x, y, scale());
       picture.style.cursor = hit ? "pointer" : "default";
       const text = hit ? hoverText(state.traces[hit.trace], hit.point) : "";
       showLabel(text, hit ? geometryNow.px(hit.x) : 0, hit ? geometryNow.py(hit.y) : 0);
@@ -763,13 +855,14 @@ export default {
     picture.addEventListener("mouseleave", () => { label.style.display = "none"; });
     picture.addEventListener("click", (event) => {
       if (!geometryNow) return;
+      if (pressed) { pressed = false; return; } // a long press showed the place's words: no move
       const entry = event.target.closest?.(".legend-item");
       if (entry) {
         state.toggle(Number(entry.dataset.trace)); // a click on an entry hides its trace or shows it again
         return;
       }
       const [x, y] = where(event);
-      const hit = nearest(state, geometryNow, x, y);
+      const hit = nearest(state, geometryNow, x, y, scale());
       if (!hit) return;
       label.style.display = "none"; // it told of the point before the click, which redraws the board
       const key = placeKey(hit.x, hit.y);
@@ -781,6 +874,8 @@ export default {
     setTimeout(() => model.send({ event: "shown", revision: state.revision }), 0);
     return () => {
       state.views.delete(schedule);
+      resized.disconnect();
+      letGo();
       view.removeEventListener("keydown", enter, true);
     };
   },
