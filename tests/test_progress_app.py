@@ -262,3 +262,31 @@ def test_the_app_has_the_tab_and_follows_an_exercise(learner, monkeypatch):
         assert opened == [item.rules[0]]
     finally:
         app.close()
+
+
+def test_a_real_lesson_s_step_is_told_with_its_paragraphs(heard):
+    from rulebook.teach import tutorial
+
+    game = next(game for game in GAMES if tutorial.path(game) is not None)
+    lesson = tutorial.Lesson(tutorial.load(game))
+    lesson.listeners.append(events.lesson_listener(game))
+    step = lesson.step
+    lesson.skip()  # Skip does not do the step
+    assert heard == []
+    lesson.go(0)
+    lesson.advance()  # what a right move on the board does (Lesson._play)
+    assert [(event.kind, event.game, event.rules) for event in heard] == [("learned", game, step.rules)]
+
+
+def test_the_learner_of_this_python_is_one_and_follows_a_closed_store(monkeypatch):
+    from rulebook.progress import learner as module
+
+    monkeypatch.setattr(module, "_current", [])
+    monkeypatch.setattr(module, "default_store", BrowserStore)
+    first = module.learner()
+    assert module.learner() is first
+    first.store.close()  # the page closed with the app that showed it
+    second = module.learner()
+    assert second is not first and second.store.comm is not None
+    second.close()
+    second.store.close()

@@ -110,6 +110,7 @@ class ProgressPanel(widgets.VBox):
             self.message,
             self.where,
         ]
+        self._own = tuple(parts)  # the panel's widgets without the shared store
         store = self.learner.store
         if isinstance(store, widgets.Widget):  # the browser's storage: its page side must be on the page
             parts.append(store)
@@ -117,8 +118,16 @@ class ProgressPanel(widgets.VBox):
             part.layout.flex = "0 0 auto"
         super().__init__(parts, layout=widgets.Layout(padding="4px", max_height="700px", overflow="auto"))
         self.add_class("rulebook-progress")
-        self.learner.listeners.append(lambda _learner: self.draw())
+        self._heard = lambda _learner: self.draw()
+        self.learner.listeners.append(self._heard)
         self.draw()
+
+    def close(self) -> None:
+        """Stop following the learner; the browser's store (shared by every panel of the page) is left open."""
+        if self._heard in self.learner.listeners:
+            self.learner.listeners.remove(self._heard)
+        self.children = self._own
+        super().close()
 
     # -- drawing ------------------------------------------------------------------------------------------------
     def draw(self, when: datetime | None = None) -> None:

@@ -6,7 +6,6 @@ after each one. A record the store holds that cannot be read is told, left as it
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -91,11 +90,20 @@ class Learner:
             listener(self)
 
 
-@functools.cache
+_current: list[Learner] = []  # this Python's learner, once asked for
+
+
 def learner() -> Learner:
     """This Python's learner, kept where :func:`~rulebook.progress.storage.default_store` says (made when first
-    asked for: every app and panel of the page shares it)."""
-    return Learner(default_store())
+    asked for: every app and panel of the page shares it). A browser store closed with the page that showed it is
+    replaced by a new one, which reads the record the browser kept."""
+    if _current and getattr(_current[0].store, "comm", True) is not None:
+        return _current[0]
+    if _current:
+        _current.pop().close()
+    made = Learner(default_store())
+    _current.append(made)
+    return made
 
 
 @dataclass(frozen=True)

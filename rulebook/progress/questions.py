@@ -87,10 +87,11 @@ def question(game: str, rule: str) -> Exercise | None:
     ask_legal = place.allowed is not None and sum(map(ord, rule)) % 2 == 1
     move = place.allowed if ask_legal else place.refused
     position = json.loads(declared.engine.to_json(place.state))
+    refusal = declared.engine.check(place.state, move)
     why = (
         f"The engine allows {move} here: nothing in {rule} or elsewhere forbids it."
-        if ask_legal
-        else f"The engine refuses {move} here, by {rule}: {declared.engine.check(place.state, move).message}."
+        if refusal is None
+        else f"The engine refuses {move} here, by {refusal.rule}: {refusal.message}."
     )
     return Exercise(
         game=game,

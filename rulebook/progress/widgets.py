@@ -32,12 +32,12 @@ class ProgressMap(anywidget.AnyWidget):
         if not isinstance(content, dict):
             return
         if isinstance(content.get("rule"), str):
-            for handler in list(self.on_rule):
-                handler(content["rule"][:40])
+            for opener in list(self.on_rule):
+                opener(content["rule"][:40])
         number = content.get("practise")
         if isinstance(number, int) and not isinstance(number, bool):
-            for handler in list(self.on_practise):
-                handler(number)
+            for practiser in list(self.on_practise):
+                practiser(number)
 
 
 class ProgressFiles(anywidget.AnyWidget):
@@ -51,7 +51,7 @@ class ProgressFiles(anywidget.AnyWidget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.provider: Callable[[], tuple[str, str]] | None = None
-        self.handlers: list[Callable[[str, bytes | None], None]] = []
+        self.handlers: list[Callable[[str, bytes | None], object]] = []
         self.on_msg(self._message)
 
     def _message(self, _widget: Any, content: Any, buffers: Any) -> None:
