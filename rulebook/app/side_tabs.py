@@ -6,11 +6,89 @@ from __future__ import annotations
 
 from typing import Any
 
+import anywidget
 import ipywidgets as widgets
+import traitlets
 
 from rulebook.app.base import PANEL_WIDTH, Part
 from rulebook.app.exercise_panel import ExercisePanel
 from rulebook.view.table import Table, build
+
+# The side panel as a bar of buttons (style.css, where the page is narrow: the panel under the board, shown only with
+# the class rb-panel-open): a tap on a tab opens its panel, a tap on the open tab closes it again, and a tab the
+# kernel chooses (a rule link, a set-up to correct, a lesson's step) opens its panel too. The page's state only: the
+# kernel keeps the tab chosen, the page whether its panel is open.
+PANEL_BAR_ESM = """
+export default {
+  render({ model, el }) {
+    const side = el.closest(".rulebook-app")?.querySelector(".rulebook-side");
+    if (!side) return;
+    const tabs = () => [...side.querySelectorAll(".lm-TabBar-tab")];
+    const setOpen = (open) => {
+      side.classList.toggle("rb-panel-open", open);
+      for (const tab of tabs()) {
+        tab.setAttribute("aria-expanded", String(open && tab.classList.contains("lm-mod-current")));
+      }
+    };
+    let wasCurrent = null; // the tab pressed was the open one: the tap closes it (or opens it again)
+    const pressed = (event) => {
+      const tab = event.target.closest?.(".lm-TabBar-tab");
+      wasCurrent = tab && side.contains(tab) ? tab.classList.contains("lm-mod-current") : null;
+    };
+    const released = () => {
+      if (wasCurrent === null) return;
+      setOpen(wasCurrent ? !side.classList.contains("rb-panel-open") : true);
+      wasCurrent = null;
+    };
+    const keyed = (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      pressed(event);
+      released();
+    };
+    side.addEventListener("pointerdown", pressed, true);
+    side.addEventListener("click", released, true);
+    side.addEventListener("keydown", keyed, true);
+    const watch = new MutationObserver((changes) => {
+      if (changes.some((change) => change.target.classList?.contains("lm-TabBar-tab"))) setOpen(true);
+    });
+    const bar = side.querySelector(".lm-TabBar-content");
+    if (bar) watch.observe(bar, { attributes: true, attributeFilter: ["class"], subtree: true });
+    model.on("change:opened", () => setOpen(true));
+    setOpen(false);
+    return () => {
+      watch.disconnect();
+      side.removeEventListener("pointerdown", pressed, true);
+      side.removeEventListener("click", released, true);
+      side.removeEventListener("keydown", keyed, true);
+    };
+  },
+};
+"""
+
+
+class PanelBar(anywidget.AnyWidget):
+    """The side tabs as a bar of buttons on a narrow page: a tap opens one panel, a second tap closes it; ``opened``
+    counts the tabs the kernel chose, each of which opens its panel. Takes no room."""
+
+    _esm = PANEL_BAR_ESM
+    opened = traitlets.Int(0).tag(sync=True)
+
+
+class SidePanel(widgets.Tab):
+    """The side tabs: a tab the kernel selects (even the one already selected) opens its panel on a narrow page."""
+
+    def __init__(self, bar: PanelBar, **kwargs: Any) -> None:
+        self.bar = bar
+        super().__init__(**kwargs)
+        self.add_class("rulebook-side")
+
+    @traitlets.validate("selected_index")
+    def _validated_index(self, proposal: Any) -> Any:
+        value = super()._validated_index(proposal)
+        bar = getattr(self, "bar", None)
+        if bar is not None and value is not None and "selected_index" not in self._property_lock:
+            bar.opened += 1  # chosen here, not tapped in the page
+        return value
 
 
 class SideTabsPart(Part):
@@ -32,11 +110,18 @@ class SideTabsPart(Part):
         if self.explorer_class is not None:
             panels.append(self.odds_box)
             titles.append(getattr(self.explorer_class, "title", "Odds"))  # a game without chance names it its way
-        tabs = widgets.Tab(children=panels, titles=tuple(titles))
+        tabs = SidePanel(self.panel_bar, children=panels, titles=tuple(titles))
         tabs.layout.width = PANEL_WIDTH
         tabs.layout.min_width = PANEL_WIDTH
         tabs.observe(self._fill_tab, "selected_index")
         return tabs
+
+    @property
+    def panel_bar(self) -> PanelBar:
+        """What makes the side tabs a bar of buttons on a narrow page; the toolbar holds it (it takes no room)."""
+        if getattr(self, "_panel_bar", None) is None:
+            self._panel_bar = PanelBar(layout=widgets.Layout(width="0px", height="0px", margin="0px"))
+        return self._panel_bar
 
     def _add_estimate_tab(self, panels: list[widgets.Widget], titles: list[str]) -> None:
         """The "Who is winning?" tab (:mod:`.estimate_panel`), placed before the explorer's (which stays last): the
