@@ -163,3 +163,36 @@ def decode_state_of(client, code, seat):
     """The position the server shows ``seat`` now, read back."""
     seen = client.request("GET", f"/api/tables/{code}/view?state=1", headers={"X-Seat-Token": seat.token})
     return decode(seen["state"], seen["game"])
+
+
+def test_the_setup_panel_joins_a_table_and_returns_to_the_same_seat(server):
+    """Join a class table from the Set-up panel: a missing code or name is told in words; joining takes a seat, and
+    joining the same table again from the same browser returns to that seat (its token kept in the browser)."""
+    from rulebook.app import App
+
+    client = Client(server.teacher)
+    code = client.create("claim", players=2, seed=2)
+
+    async def join():
+        app = App("claim")
+        app.join_address.value = server.students
+        assert not app.join_table() and "code" in app.join_message.value
+        app.join_code.value = code.lower()
+        assert not app.join_table() and "name" in app.join_message.value
+        app.join_name.value = "Eve"
+        assert app.join_table(), app.join_message.value
+        first = app.table_seat
+        assert first.seat == 0 and "class table" in app.about.value
+        kept = json.loads(app.kept_seats.text)
+        assert list(kept.values()) == [json.loads(json.dumps(kept))[next(iter(kept))]]
+        # the same browser (its kept seats) joins again: the same seat, not the second one
+        again = App("claim")
+        again.kept_seats.text = app.kept_seats.text
+        again.join_address.value, again.join_code.value = server.students, code
+        assert again.join_table(), again.join_message.value
+        assert again.table_seat.seat == 0
+        assert [seat["taken"] for seat in client.watch(code)["seats"]] == [True, False]
+        first.close()
+        again.table_seat.close()
+
+    asyncio.run(join())

@@ -74,6 +74,7 @@ class SetupPart(Part):
             parts.append(widgets.HTML(markup.render("heading.html", text="Game options")))
             parts.extend(self.option_controls.values())
         parts.append(self.setup_message)
+        parts.append(self._build_join_box())  # a seat at a class table instead (rulebook.app.table_part)
         return widgets.VBox(parts, layout=widgets.Layout(max_height="640px", overflow="auto", padding="4px"))
 
     def _build_seats(self) -> list[widgets.Widget]:

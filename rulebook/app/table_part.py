@@ -9,11 +9,25 @@ log is its save file).
 
 from __future__ import annotations
 
+import json
+import sys
 from typing import Any
+
+import ipywidgets as widgets
 
 from rulebook.app.base import Part, Started
 from rulebook.view import markup
 from rulebook.view.table import build
+
+BROWSER = sys.platform == "emscripten"
+SEATS_KEY = "rulebook-class-seats"  # the browser's storage of the seats it holds: {"<server> <code>": token}
+MAX_KEPT = 50
+
+
+def _page_origin() -> str:
+    import js  # the website's Python: the page's own server (the class server serves the site)
+
+    return str(js.location.origin)
 
 
 class TablePart(Part):
@@ -41,7 +55,7 @@ class TablePart(Part):
         self.current = Started(players=state.players, seed=0, computer={}, source=f"class table {seat.connection.code}")
         seat.attach(board)
         seat.changed.append(lambda _seen: self._table_changed())
-        from rulebook.progress import learner
+        from rulebook.progress.learner import learner
 
         seat.keep_progress(learner())  # the student's progress, kept by the class under the seat's name (issue 49)
         self._show(board)
@@ -52,6 +66,85 @@ class TablePart(Part):
         self.about.value = markup.render(
             "about.html", players=state.players, origin=f"class table {seat.connection.code}", who=", ".join(names)
         )
+
+    # -- joining from the Set-up panel ------------------------------------------------------------------------------
+    def _build_join_box(self) -> widgets.VBox:
+        """ "Join a class table": the class server's address (on the website, the page's own server), the table's code
+        and the student's name. The seat's token is kept in this browser, so joining the same table again after a
+        reload returns to the same seat."""
+        from rulebook.progress.storage import BrowserStore
+
+        self.kept_seats = BrowserStore(key=SEATS_KEY)
+        self.join_address = widgets.Text(
+            description="Server", placeholder="http://... (the students' address)", layout=widgets.Layout(width="100%")
+        )
+        if BROWSER:
+            self.join_address.layout.display = "none"  # the website's page: its own server
+        self.join_code = widgets.Text(description="Table code", layout=widgets.Layout(width="100%"))
+        self.join_name = widgets.Text(description="Your name", layout=widgets.Layout(width="100%"))
+        self.join_button = widgets.Button(description="Join the table", tooltip="Take a seat at a class table")
+        self.join_button.on_click(lambda _: self.join_table())
+        self.join_message = widgets.HTML()
+        heading = widgets.HTML(markup.render("heading.html", text="Join a class table"))
+        box = widgets.VBox(
+            [
+                heading,
+                self.join_address,
+                self.join_code,
+                self.join_name,
+                self.join_button,
+                self.join_message,
+                self.kept_seats,
+            ]
+        )
+        box.add_class("rulebook-join")
+        return box
+
+    def join_table(self) -> bool:
+        """Take a seat at the table the Set-up panel names (or return to the seat this browser holds there)."""
+        from rulebook.tables.client import Client
+
+        code = self.join_code.value.strip().upper()
+        name = self.join_name.value.strip()
+        try:
+            if not code:
+                raise ValueError("type the table's code (the teacher gives it)")
+            address = self.join_address.value.strip() or (_page_origin() if BROWSER else "")
+            if not address:
+                raise ValueError("type the class server's address (the students' address, http://...)")
+            client = Client(address)
+            kept = self._kept().get(f"{client.base} {code}")
+            seat = None
+            if kept:
+                try:
+                    seat = client.rejoin(code, kept)
+                except ValueError:
+                    seat = None  # that seat is no longer held by this browser's token: take a new one
+            if seat is None:
+                if not name:
+                    raise ValueError("type your name: the others at the table see it")
+                seat = client.join(code, name=name)
+                self._keep(f"{client.base} {code}", seat.token)
+            if self.table_seat is not None:
+                self.table_seat.close()
+            self._join_table(seat)
+        except ValueError as error:
+            self.join_message.value = markup.render("notice.html", kind="error", text=str(error))
+            return False
+        self.join_message.value = ""
+        return True
+
+    def _kept(self) -> dict[str, str]:
+        try:
+            kept = json.loads(self.kept_seats.text or "{}")
+        except ValueError:
+            return {}
+        return {str(key): str(value) for key, value in kept.items()} if isinstance(kept, dict) else {}
+
+    def _keep(self, key: str, token: str) -> None:
+        kept = self._kept()
+        kept[key] = token
+        self.kept_seats.text = json.dumps(dict(list(kept.items())[-MAX_KEPT:]))
 
     @staticmethod
     def undo_hidden(board: Any) -> None:
