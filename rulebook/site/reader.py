@@ -31,6 +31,8 @@ from rulebook.view.markup import Markup
 
 TEMPLATES = Path(__file__).with_name("templates")
 WORKER = "rules-sw.js"  # at the site's root: its scopes are the rules pages' folders only
+# the search box's files (rulebook/search/site.py writes them), kept for offline reading with the pages
+SEARCH = ("../../search/search.js", "../../search/lunr.min.js", "../../search/index.json")
 STYLESHEET = "rules/rules.css"  # relative to the site's root
 FIGURE = "board.svg"  # in each game's rules folder
 RESEARCH = "RESEARCH.md"  # a game package's research note, which the clarifications rest on
@@ -307,7 +309,7 @@ def write(site: Path, games: Iterable[registry.Game]) -> list[Path]:
                 folder / name,
                 environment.get_template("note.html").render(game=game, title=_note_title(path), body=text),
             )
-        files = ["./", "../../" + STYLESHEET, "../../search/search.js", *notes.values()]
+        files = ["./", "../../" + STYLESHEET, *SEARCH, *notes.values()]
         if figure is not None:
             files.append(FIGURE)
         files += [name for name, _ in pdfs]
@@ -325,7 +327,7 @@ def write(site: Path, games: Iterable[registry.Game]) -> list[Path]:
                 site / game.name / "faq" / "index.html",
                 environment.get_template("faq.html").render(game=game, questions=questions),
             )
-            worker_files[f"{game.name}/faq/"] = ["./", "../../" + STYLESHEET, "../../search/search.js"]
+            worker_files[f"{game.name}/faq/"] = ["./", "../../" + STYLESHEET, *SEARCH]
         entries.append(
             {
                 "name": game.name,

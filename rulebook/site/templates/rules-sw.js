@@ -8,7 +8,7 @@ const VERSION = __VERSION__;
 const FILES = __FILES__;
 const ROOT = new URL("./", self.location).href;
 const SCOPE = self.registration.scope;
-const CACHE = "rulebook-rules-" + VERSION + "-" + SCOPE.slice(ROOT.length);
+const CACHE = "rulebook-rules-" + VERSION; // one for every scope: the files they share are kept once
 
 self.addEventListener("install", (event) => {
   const files = FILES[SCOPE.slice(ROOT.length)] || ["./"];
@@ -20,7 +20,7 @@ self.addEventListener("install", (event) => {
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys().then((names) => Promise.all(names
-    .filter((name) => name.startsWith("rulebook-rules-") && name.endsWith("-" + SCOPE.slice(ROOT.length)) && name !== CACHE)
+    .filter((name) => name.startsWith("rulebook-rules-") && name !== CACHE)
     .map((name) => caches.delete(name)))).then(() => self.clients.claim()));
 });
 
