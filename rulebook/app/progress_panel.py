@@ -26,7 +26,7 @@ from rulebook.teach.exercises import Exercise
 from rulebook.view.table import RuleText
 
 SYMBOL = {"not met": "○", "seen": "◔", "practised": "◑", "known": "●", "due": "↻", RETIRED: "×"}
-WORDS = 7  # words of a paragraph shown beside its id
+WORDS = 24  # words of a paragraph beside its id (the row shows what fits, the tooltip the rest)
 
 
 class ProgressPanel(widgets.VBox):
@@ -167,7 +167,8 @@ class ProgressPanel(widgets.VBox):
                     out.append("</ul>")
                 section = paragraph.section
                 out.append(f"<div class='rbp-section'>{html.escape(section or 'Rules')}</div><ul class='rbp-list'>")
-            out.append(self._row(game, rule, state, _first_words(paragraph.markdown, rule), rule in practised))
+            words = _first_words(paragraph.markdown, rule)
+            out.append(self._row(game, rule, state, words, rule in practised))
         if section is not None:
             out.append("</ul>")
         if retired:
@@ -179,6 +180,7 @@ class ProgressPanel(widgets.VBox):
 
     def _row(self, game: str, rule: str, state: str, words: str, has_exercise: bool) -> str:
         klass = "rbp-" + state.replace(" ", "-")
+        shown = html.escape(words, quote=True)
         link = f"<a href='#' data-rule='{rule}' title='Read {rule}'>{rule}</a>" if state != RETIRED else rule
         practise = ""
         if state != RETIRED:
@@ -188,7 +190,7 @@ class ProgressPanel(widgets.VBox):
         return (
             f"<li class='rbp-row {klass}' data-id='{rule}' data-state='{state}'>"
             f"<span class='rbp-state'>{SYMBOL[state]} {state}</span>{link}"
-            f"<span class='rbp-words'>{html.escape(words)}</span>{practise}</li>"
+            f"<span class='rbp-words' title='{shown}'>{shown}</span>{practise}</li>"
         )
 
     # -- links --------------------------------------------------------------------------------------------------
