@@ -42,6 +42,8 @@ def rules_site(tmp_path_factory):
     (folder / "repl").mkdir()
     config = '<script id="jupyter-config-data" type="application/json" data-jupyter-lite-root="..">{}</script>'
     (folder / "repl" / "index.html").write_text(f"<!doctype html><html><head>{config}</head><body></body></html>")
+    # a stand-in for JupyterLite's service worker, which JupyterLite registers at the site's root (scope: all of it)
+    (folder / "service-worker.js").write_text("self.addEventListener('fetch', () => {});\n")
     (folder / "plain").mkdir()
     (folder / "plain" / "index.html").write_text("<!doctype html><html><head></head><body></body></html>")
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
@@ -193,11 +195,20 @@ def test_a_page_visited_once_opens_offline_and_its_worker_keeps_to_the_rules(chr
     context = chromium.new_context()
     try:
         page = context.new_page()
-        page.goto(f"{rules_site}/kingdom_builder/rules/")
+        page.goto(f"{rules_site}/plain/")  # JupyterLite's worker first, as after a visit to a game's page
+        page.evaluate("navigator.serviceWorker.register('../service-worker.js', { scope: '../' })")
         page.evaluate("navigator.serviceWorker.ready")
-        page.wait_for_function("navigator.serviceWorker.controller !== null")  # the worker took the page (claim)
-        scopes = page.evaluate("navigator.serviceWorker.getRegistrations().then((all) => all.map((r) => r.scope))")
-        assert scopes == [f"{rules_site}/kingdom_builder/rules/"]  # not the site's root, where JupyterLite's is
+        page.goto(f"{rules_site}/kingdom_builder/rules/")
+        page.wait_for_function(
+            "navigator.serviceWorker.controller && navigator.serviceWorker.controller.scriptURL.endsWith('rules-sw.js')"
+        )  # the rules' worker took its page (the most specific scope wins)
+        workers = page.evaluate(
+            "navigator.serviceWorker.getRegistrations().then((all) => all.map((r) => [r.scope, r.active.scriptURL]))"
+        )
+        assert sorted(workers) == [  # JupyterLite's keeps the root; the rules' own has the rules folder only
+            [f"{rules_site}/", f"{rules_site}/service-worker.js"],
+            [f"{rules_site}/kingdom_builder/rules/", f"{rules_site}/rules-sw.js"],
+        ]
         context.set_offline(True)
         again = context.new_page()
         again.goto(f"{rules_site}/kingdom_builder/rules/#KB-C12.4")
