@@ -53,6 +53,80 @@ def test_every_game_has_a_faq_of_12_to_20_questions_numbered_in_order(game):
     assert reference.faq(game) is questions
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_a_player_aid_whose_lines_and_tables_name_its_paragraphs(game):
+    sections = reference.aid(game)
+    paragraphs = rules_text.paragraphs(game)
+    assert 3 <= len(sections) <= 8
+    assert all(rule in paragraphs for section in sections for rule, _ in section.lines)
+    assert all(section.rule in paragraphs for section in sections if section.rows)
+    assert all(bool(section.lines) != bool(section.rows) for section in sections)
+    assert reference.aid(game) is sections
+
+
+def aid_table(game: str, rule: str) -> reference.AidSection:
+    (section,) = [section for section in reference.aid(game) if section.rule == rule]
+    return section
+
+
+def percent(value: Fraction) -> str:
+    return "0%" if value == 0 else f"{float(value) * 100:.1f}%"
+
+
+def test_aid_meetjesland_one_roll_odds_are_the_engines():
+    """Each row summed over the engine's dice outcomes of a battle with that many dice (resolved by the engine)."""
+    from rulebook import meetjesland as mj
+
+    section = aid_table("meetjesland", "MJ-5.6")
+    for label, defender_all, one_each, attacker_all in section.rows:
+        attacking, defending = (int(n) for n in label.split(" against "))
+        position = helpers.mj_playing(territories={"eeklo": (0, 6), "kaprijke": (1, defending)})
+        state = mj.apply(position, mj.Attack("eeklo", "kaprijke", attacking))
+        losses: dict[tuple[int, int], Fraction] = {}
+        for dice, chance in mj.chance_outcomes(state):
+            key = mj.resolve_roll(dice.attacker, dice.defender)
+            losses[key] = losses.get(key, Fraction(0)) + chance
+        compared = min(attacking, defending)
+        assert percent(losses.get((0, compared), Fraction(0))) == defender_all
+        assert (percent(losses[(1, 1)]) if compared == 2 else "-") == one_each
+        assert percent(losses.get((compared, 0), Fraction(0))) == attacker_all
+    assert aid_table("meetjesland", "MJ-5.6").rows[0] == ("3 against 2", "37.2%", "33.6%", "29.3%")  # Risk's table
+
+
+def test_aid_meetjesland_cards_and_starting_points_agree_with_the_faq_checks():
+    assert [row[1] for row in aid_table("meetjesland", "MJ-4.7").rows] == ["5", "4", "6", "8"]  # test_faq_q9
+    assert aid_table("meetjesland", "MJ-4.1").rows == (("Points each", "35", "30", "25", "20"),)  # test_faq_q17
+
+
+def test_aid_ab_die_post_marbles_wind_and_busts_are_the_engines():
+    from rulebook import ab_die_post as adp
+    from rulebook.ab_die_post import odds
+
+    colours = ("green", "blue", "red", "yellow", "black")
+    for label, *counts, hurricane in aid_table("ab_die_post", "ADP-C2").rows:
+        players = int(label.split()[0])
+        hands = ((2, 1, 0),) + ((0, 0, 0),) * (players - 1)
+        state = adp.apply(helpers.adp_position(players, hands=hands, pile=(14, 22, 16)), adp.Fly())
+        chances = {marble.colour: chance for marble, chance in adp.chance_outcomes(state)}
+        total = sum(int(count) for count in counts)
+        assert chances == {colour: Fraction(int(count), total) for colour, count in zip(colours, counts)}
+        assert str(chances["black"]) == hurricane
+    (wind,) = aid_table("ab_die_post", "ADP-C7").rows
+    config = adp.new_game(players=3, seed=0).config
+    assert [str(adp.rules.wind_distance(config, colour)) for colour in colours[:4]] == list(wind[1:])
+    for held, *cells in aid_table("ab_die_post", "ADP-4.2").rows:
+        assert [percent(odds.bust_probability(draws, int(held))) for draws in range(1, 6)] == cells
+    assert aid_table("ab_die_post", "ADP-4.2").rows[2][1] == "29.1%"  # 16 red 3s in 55 cards: 16/55, by hand
+
+
+def test_aid_claim_islands_are_the_engines():
+    from rulebook import claim
+
+    for players, sections, territories, _ in aid_table("claim", "CL-3.2").rows:
+        assert len(claim.fixed_layout(int(players))) == int(sections)
+        assert len(claim.new_game(players=int(players), seed=1).island.letters) == int(territories)
+
+
 def test_lookup_finds_a_term_by_any_of_its_words():
     game = GAMES[0]
     term = reference.glossary(game)[0]
@@ -138,6 +212,17 @@ BAD_GLOSSARIES = [
     ({"terms": [GOOD_TERM, {**GOOD_TERM, "term": "coin"}]}, "the word 'piece' is already taken by the term 'token'"),
     ({"terms": [{**GOOD_TERM, "aliases": ["Token"]}]}, "an alias appears twice or repeats the term"),
 ]
+GOOD_SECTION = {"heading": "Turn", "lines": [["TY-1.1", "Do it."]]}
+BAD_AIDS = [
+    ({"sections": [{**GOOD_SECTION, "colour": "red"}]}, "section 1: unknown key 'colour'"),
+    ({"sections": [{"heading": "Turn"}]}, "holds either 'lines' or a table"),
+    ({"sections": [{**GOOD_SECTION, "columns": ["a"], "rows": [["1"]], "rule": "TY-1.1"}]}, "holds either"),
+    ({"sections": [{"heading": "T", "columns": ["a"], "rows": [["1"]]}]}, "holds either 'lines' or a table"),
+    ({"sections": [{"heading": "T", "rule": "TY-1.1", "columns": ["a", "b"], "rows": [["1"]]}]}, "one cell per column"),
+    ({"sections": [{"heading": "T", "lines": [["TY-1.1"]]}]}, "a line is [rule id, text]"),
+    ({"sections": [{"heading": "T", "lines": [["TY-4.4", "x"]]}]}, "'TY-4.4' is not a paragraph"),
+    ({"sections": [{"heading": "T", "lines": []}]}, "'lines' is empty"),
+]
 BAD_FAQS = [
     ("", "/faq.json: 'Expecting value"),
     ({"questions": [GOOD_QUESTION, GOOD_QUESTION]}, "question 2: the id 'TY-Q1' appears twice"),
@@ -177,9 +262,21 @@ def test_a_bad_faq_is_refused_in_words_and_nothing_cached_changes(toy, data, wor
     assert reference.faq(GAMES[0]) is known
 
 
-def test_a_game_without_files_has_no_glossary_and_no_faq(toy):
+@pytest.mark.parametrize("data, words", BAD_AIDS)
+def test_a_bad_player_aid_is_refused_in_words_and_nothing_cached_changes(toy, data, words):
+    name, package = toy
+    known = reference.aid(GAMES[0])
+    size = reference.aid.cache_info().currsize
+    spoil(package, "aid.json", data)
+    with pytest.raises(ValueError, match=re.escape(words)):
+        reference.aid(name)
+    assert reference.aid.cache_info().currsize == size
+    assert reference.aid(GAMES[0]) is known
+
+
+def test_a_game_without_files_has_no_glossary_no_faq_and_no_aid(toy):
     name, _ = toy
-    assert reference.glossary(name) == () and reference.faq(name) == ()
+    assert reference.glossary(name) == () and reference.faq(name) == () and reference.aid(name) == ()
 
 
 def test_a_good_file_loads(toy):

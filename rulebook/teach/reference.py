@@ -25,10 +25,12 @@ from rulebook.teach import rules_text
 
 GLOSSARY_FILE = "glossary.json"
 FAQ_FILE = "faq.json"
+AID_FILE = "aid.json"
 MAX_FILE = 1_000_000  # characters: a glossary or FAQ is a few tens of KB; a larger file is refused unread
 
 _TERM_KEYS = ("term", "aliases", "rule", "definition")
 _QUESTION_KEYS = ("id", "question", "answer", "rules")
+_SECTION_KEYS = ("heading", "lines", "rule", "columns", "rows", "note")
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,19 @@ class Question:
 def _name(path: Path) -> str:
     """A data file as errors name it: its package's folder and its name (``claim/faq.json``)."""
     return f"{path.parent.name}/{path.name}"
+
+
+@dataclass(frozen=True)
+class AidSection:
+    """A block of the player aid: a heading, then lines each with the rule id it summarises, or a table (``columns``,
+    ``rows`` of texts) summarising the paragraph ``rule``; ``note`` a line under it."""
+
+    heading: str
+    lines: tuple[tuple[str, str], ...] = ()
+    rule: str = ""
+    columns: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+    note: str = ""
 
 
 def data_path(game: str, name: str) -> Path:
@@ -171,6 +186,40 @@ def read_faq(data: Any, game: str, what: str, known: Collection[str]) -> tuple[Q
     return tuple(questions)
 
 
+def read_aid(data: Any, game: str, what: str, known: Collection[str]) -> tuple[AidSection, ...]:
+    """The sections of a parsed player-aid file, checked: each holds lines (``[rule, text]``) or a table with its rule
+    and rows as long as its columns, and every rule id is a paragraph of the game."""
+    sections: list[AidSection] = []
+    for number, item in enumerate(_items(data, what, "sections"), 1):
+        unknown = set(item) - set(_SECTION_KEYS)
+        if unknown:
+            raise ValueError(f"{what}: section {number}: unknown key {quote(min(unknown))}")
+        heading = _text(item.get("heading"), f"{what}: section {number}", "heading")
+        where = f"{what}: section {heading!r}"
+        table = "columns" in item or "rows" in item
+        if table == ("lines" in item) or table != ("rule" in item):
+            raise ValueError(f"{where}: a section holds either 'lines' or a table ('rule', 'columns' and 'rows')")
+        lines: list[tuple[str, str]] = []
+        raw = item.get("lines", [])
+        for line in raw if isinstance(raw, list) else [raw]:
+            if not (isinstance(line, list) and len(line) == 2):
+                raise ValueError(f"{where}: a line is [rule id, text], not {quote(line)}")
+            lines.append((_rule(line[0], where, known, game), _text(line[1], where, "lines")))
+        if "lines" in item and not lines:
+            raise ValueError(f"{where}: 'lines' is empty")
+        rule = _rule(item["rule"], where, known, game) if table else ""
+        columns = _texts(item.get("columns", []), where, "columns")
+        rows_data = item.get("rows", [])
+        if not isinstance(rows_data, list):
+            raise ValueError(f"{where}: 'rows' must be a list of rows")
+        rows = tuple(_texts(row, where, "rows") for row in rows_data)
+        if table and (not columns or not rows or any(len(row) != len(columns) for row in rows)):
+            raise ValueError(f"{where}: a table has columns and rows of one cell per column ({len(columns)})")
+        note = _text(item["note"], where, "note") if "note" in item else ""
+        sections.append(AidSection(heading, tuple(lines), rule, columns, rows, note))
+    return tuple(sections)
+
+
 @functools.cache
 def glossary(game: str) -> tuple[Term, ...]:
     """A game's glossary, in the file's order (cached; a bad file is a ValueError and nothing is cached)."""
@@ -185,6 +234,14 @@ def faq(game: str) -> tuple[Question, ...]:
     path = data_path(game, FAQ_FILE)
     data = _read(path)
     return () if data is None else read_faq(data, game, _name(path), rules_text.paragraphs(game))
+
+
+@functools.cache
+def aid(game: str) -> tuple[AidSection, ...]:
+    """A game's player aid: what a table needs at hand, each line with its rule id (cached like :func:`faq`)."""
+    path = data_path(game, AID_FILE)
+    data = _read(path)
+    return () if data is None else read_aid(data, game, _name(path), rules_text.paragraphs(game))
 
 
 def lookup(game: str, word: str) -> Term | None:
