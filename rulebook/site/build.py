@@ -442,7 +442,7 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
     wheel to use instead of building one from the checkout."""
     from rulebook import registry  # the games to list (the build's own Python, not the browser's)
 
-    from . import pages, reader
+    from . import pages, printed, reader
 
     started = time.monotonic()
     tools = {name: version_of(name) for name in ("jupyterlite-core", KERNEL_DISTRIBUTION)}
@@ -502,6 +502,7 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
 
     pages.write(output, games, ROOT / "notebooks")
     reader.write(output, games)  # the rules as plain pages: <game>/rules/, rules/
+    printed.write(output, games)  # the printed rulebook and player aid: <game>/rules/*.pdf
     files, size = folder_size(output)
     record = {
         "key": key,
