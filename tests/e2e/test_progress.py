@@ -87,3 +87,66 @@ def test_an_answer_shows_in_my_progress_and_lasts_a_reload(fresh_browsers, apps)
         page.locator(".rulebook-progress").first.screenshot(path=SHOTS / "progress-panel-reloaded.png")
     finally:
         context.close()
+
+
+def learner_session() -> tuple[str, dict[str, str]]:
+    """A record as a learner's week leaves it (times from now): the JSON text and the state each rule should show."""
+    from datetime import datetime, timedelta, timezone
+
+    from rulebook.progress.events import Event
+    from rulebook.progress.record import Record
+    from rulebook.teach import rules_text
+
+    rules = list(rules_text.paragraphs(GAME))
+    now = datetime.now(timezone.utc)
+    record = Record()
+
+    def answer(rule: str, right: bool, days_ago: float) -> None:
+        record.apply(Event("answered", GAME, (rule,), right=right, when=now - timedelta(days=days_ago)))
+
+    answer(rules[0], True, 12)
+    answer(rules[0], True, 10)  # then 11 days: known
+    answer(rules[1], True, 3)  # due after 2 days
+    answer(rules[2], False, 2)  # wrong: due the next day
+    answer(rules[3], True, 1)  # practised, due tomorrow
+    record.apply(Event("refused", GAME, (rules[4],), when=now - timedelta(hours=1)))
+    record.apply(Event("refused", GAME, ("CL-99.9",), when=now - timedelta(days=30)))
+    expected = {rules[0]: "known", rules[1]: "due", rules[2]: "due", rules[3]: "practised", rules[4]: "seen"}
+    return record.to_json(), {**expected, "CL-99.9": "retired"}
+
+
+def test_review_today_in_the_browser(fresh_browsers, apps):
+    """A learner back after a week: the panel says what is due, Review now asks about it, a right answer moves the
+    paragraph on. Screenshot .e2e/progress-review.png."""
+    from rulebook.progress.learner import review_queue
+    from rulebook.progress.record import Record
+    from rulebook.teach import exercises
+
+    text, expected = learner_session()
+    context = fresh_browsers.new_context(viewport={"width": WIDTH, "height": HEIGHT}, reduced_motion="reduce")
+    context.add_init_script(f"localStorage.setItem({KEY!r}, {json.dumps(text)})")
+    try:
+        page = context.new_page()
+        page.goto(apps(GAME), wait_until="commit", timeout=120_000)
+        page.wait_for_selector(BOARD, timeout=180_000)
+        open_tab(page, "My progress")
+        for rule, state in expected.items():
+            shown = wait_for_state(page, rule, state)
+            assert state in shown, (rule, shown)
+        due = page.locator(".rulebook-progress-due").first
+        assert "2 rules to review today" in due.inner_text()
+        page.locator(".rulebook-progress button", has_text="Review now").first.click()
+        review = page.locator(".rulebook-progress-review").first
+        review.wait_for(state="visible", timeout=30_000)
+        page.locator(".rulebook-progress").first.screenshot(path=SHOTS / "progress-review.png")
+        first = review_queue(Record.from_json(text), GAME)[0]  # the longest overdue, as the page orders them
+        item = first.exercise
+        assert item is not None and item.question[:40] in review.inner_text()
+        for number in exercises.computed_answer(item):
+            review.locator("label", has_text=item.choices[number].label).first.click()
+        review.locator("button", has_text="Check").first.click()
+        review.locator(".rulebook-progress-feedback").get_by_text("Right").first.wait_for(timeout=30_000)
+        assert "practised" in wait_for_state(page, first.rule, "practised")
+        assert "1 rule to review today" in due.inner_text()
+    finally:
+        context.close()
