@@ -441,6 +441,7 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
     records of it. A site built from the same inputs is kept as it is unless ``force``. ``wheel`` is a rulebook
     wheel to use instead of building one from the checkout."""
     from rulebook import registry  # the games to list (the build's own Python, not the browser's)
+    from rulebook.search import site as search_site
 
     from . import pages, printed, reader
 
@@ -501,6 +502,7 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
     lab_preloads(output / "lab" / "jupyter-lite.json", [*preload, *LAB_PACKAGES])
 
     pages.write(output, games, ROOT / "notebooks")
+    search_site.write(output, cache / "lunr")  # the rules search: search/
     reader.write(output, games)  # the rules as plain pages: <game>/rules/, rules/
     printed.write(output, games)  # the printed rulebook and player aid: <game>/rules/*.pdf
     files, size = folder_size(output)
