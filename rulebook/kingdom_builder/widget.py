@@ -18,6 +18,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from ..play.session import Bot
+from ..progress import events as progress
 from ..view.figures import BoardView, trace
 from ..view.markup import Markup, render
 from ..view.table import Table
@@ -633,6 +634,7 @@ class Board(Table):
             error = rules.check(state, UseTile(kind, hex_, origin))
             if error is not None and error.rule in ("KB-5.2", "KB-7.1"):
                 self._tell(f"Refused by {error.rule}: {error.message}", "error")
+                progress.refused(self.session.game_name, error.rule)  # the learner's record (issue 49)
             else:
                 self._tell(f"Your {name} tile has no legal use now: the {name} {TILE_ACTION[kind]}.", "info")
             return
