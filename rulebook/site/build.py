@@ -503,8 +503,8 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
 
     pages.write(output, games, ROOT / "notebooks")
     search_site.write(output, cache / "lunr")  # the rules search: search/
+    printed.write(output, games)  # the printed rulebook and player aid: <game>/rules/*.pdf, which the rules pages link
     reader.write(output, games)  # the rules as plain pages: <game>/rules/, rules/
-    printed.write(output, games)  # the printed rulebook and player aid: <game>/rules/*.pdf
     files, size = folder_size(output)
     record = {
         "key": key,
