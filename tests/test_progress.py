@@ -234,6 +234,10 @@ def test_an_event_is_checked():
         Event("answered", "g", ("AB-1",))
     with pytest.raises(ValueError, match="time zone"):
         Event("hinted", "g", (), when=datetime(2026, 1, 1))
+    with pytest.raises(ValueError, match="year 9999"):  # a record must read back what it wrote
+        Event("hinted", "g", (), when=datetime(9999, 1, 1, tzinfo=timezone.utc))
+    with pytest.raises(ValueError, match="short name"):
+        Event("hinted", "../g", ())
 
 
 def test_emit_reaches_listeners_and_a_failing_one_breaks_nothing():

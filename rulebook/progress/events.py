@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 KINDS = ("answered", "refused", "learned", "hinted")
 RULE_ID = re.compile(r"\b[A-Z]{2,3}-C?\d+(?:\.\d+)*\b")  # as rules_text's ids (not imported: that module is heavier)
 MAX_RULES = 20  # paragraphs one event may name: an exercise cites 1 to 4
+GAME_NAME = re.compile(r"[A-Za-z0-9_]{1,60}")  # a game's name, as a progress file allows it
 
 
 def now() -> datetime:
@@ -38,14 +39,16 @@ class Event:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"an event's kind is one of {', '.join(KINDS)}, not {self.kind[:40]!r}")
-        if not isinstance(self.game, str) or not self.game or len(self.game) > 60:
-            raise ValueError("an event names its game (a short name)")
+        if not isinstance(self.game, str) or not GAME_NAME.fullmatch(self.game):
+            raise ValueError("an event names its game (a short name of letters, digits and _)")
         if len(self.rules) > MAX_RULES or not all(isinstance(r, str) and RULE_ID.fullmatch(r) for r in self.rules):
             raise ValueError(f"an event names at most {MAX_RULES} paragraph ids (such as AB-4.2)")
         if (self.kind == "answered") != (self.right is not None):
             raise ValueError("an answer, and only an answer, is right or wrong")
         if self.when.tzinfo is None:
             raise ValueError("an event's time says its time zone")
+        if not 2000 <= self.when.year <= 2300:  # as a progress file's times (a record must read back what it wrote)
+            raise ValueError(f"an event's time is in the year {self.when.year}")
 
 
 _listeners: list[Callable[[Event], None]] = []

@@ -18,7 +18,7 @@ from fsrs import Card
 
 from rulebook.core import check_depth
 from rulebook.progress import scheduling
-from rulebook.progress.events import RULE_ID, Event, now
+from rulebook.progress.events import GAME_NAME, RULE_ID, Event, now
 
 FORMAT = "rulebook-progress"
 VERSION = 1
@@ -191,7 +191,7 @@ class Record:
         games = _read_games(text)
         record = cls()
         for game, entries in games.items():
-            if not (isinstance(game, str) and 0 < len(game) <= 60 and game.replace("_", "a").isalnum()):
+            if not GAME_NAME.fullmatch(game):
                 raise ValueError(f"this progress file names a game {game[:40]!r}: not a game's name")
             if not isinstance(entries, dict) or len(entries) > MAX_RULES:
                 raise ValueError(f"this progress file holds more than {MAX_RULES} paragraphs of {game}")
