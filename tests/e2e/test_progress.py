@@ -9,6 +9,7 @@ import json
 import time
 
 from .conftest import SHOTS
+from .test_access import axe_findings
 from .test_app import HEIGHT, WIDTH
 
 GAME = "claim"
@@ -116,8 +117,8 @@ def learner_session() -> tuple[str, dict[str, str]]:
 
 
 def test_review_today_in_the_browser(fresh_browsers, apps):
-    """A learner back after a week: the panel says what is due, Review now asks about it, a right answer moves the
-    paragraph on. Screenshot .e2e/progress-review.png."""
+    """A learner back after a week: the panel says what is due (axe finds nothing serious in it), Review now asks
+    about it, a right answer moves the paragraph on. Screenshot .e2e/progress-review.png."""
     from rulebook.progress.learner import review_queue
     from rulebook.progress.record import Record
     from rulebook.teach import exercises
@@ -135,6 +136,8 @@ def test_review_today_in_the_browser(fresh_browsers, apps):
             assert state in shown, (rule, shown)
         due = page.locator(".rulebook-progress-due").first
         assert "2 rules to review today" in due.inner_text()
+        ours, _theirs = axe_findings(page, f"app {GAME}: My progress with every state")
+        assert not ours, ours  # colour contrast of every state's row, links' and buttons' names
         page.locator(".rulebook-progress button", has_text="Review now").first.click()
         review = page.locator(".rulebook-progress-review").first
         review.wait_for(state="visible", timeout=30_000)
