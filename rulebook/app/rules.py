@@ -65,7 +65,12 @@ def excerpt(text: str, matched: Iterable[str], size: int = EXCERPT) -> str:
     wanted = {word.lower() for word in matched}
     first = next((m.start() for m in re.finditer(r"\w+", text) if m.group(0).lower() in wanted), 0)
     start = max(0, min(first - size // 3, len(text) - size))
-    return ("… " if start else "") + text[start : start + size] + (" …" if start + size < len(text) else "")
+    end = min(len(text), start + size)
+    if start:  # whole words only
+        start = min(first, text.find(" ", start) + 1 or start)
+    if end < len(text):
+        end = max(text.rfind(" ", 0, end), first + 1)
+    return ("… " if start else "") + text[start:end] + (" …" if end < len(text) else "")
 
 
 def results_html(game: str, hits: list[search.Hit], heading: str = "", empty: str = "") -> Markup:

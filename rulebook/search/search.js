@@ -114,9 +114,11 @@
         break;
       }
     }
-    const start = Math.max(0, Math.min(first - size / 3, text.length - size));
-    const cut = text.slice(start, start + size);
-    return (start > 0 ? "… " : "") + cut + (start + size < text.length ? " …" : "");
+    let start = Math.max(0, Math.min(Math.round(first - size / 3), text.length - size));
+    let end = Math.min(text.length, start + size);
+    if (start > 0) start = Math.min(first, text.indexOf(" ", start) + 1 || start); // whole words only
+    if (end < text.length) end = Math.max(text.lastIndexOf(" ", end), first + 1);
+    return (start > 0 ? "… " : "") + text.slice(start, end) + (end < text.length ? " …" : "");
   }
   function link(game, id) {
     return new URL(`../${game}/rules/#${encodeURIComponent(id)}`, base).href;
