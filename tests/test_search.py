@@ -429,6 +429,14 @@ def test_the_page_finds_what_python_finds_in_the_same_index_json(lunr_package, t
         assert all(abs(a - b) < 1e-6 for (_, a), (_, b) in zip(page, python, strict=True)), question
 
 
+def test_a_lunr_package_that_is_not_npm_s_is_refused_and_dropped(tmp_path):
+    fake = tmp_path / f"lunr-{search_site.LUNR}.tgz"
+    fake.write_bytes(b"not lunr")
+    with pytest.raises(SystemExit, match="digest differs"):
+        search_site.fetch_lunr(tmp_path)
+    assert not fake.exists()  # the next build fetches it again
+
+
 # --- the app's Rules tab --------------------------------------------------------------------------------------
 
 

@@ -20,7 +20,7 @@ from rulebook.search import build_index
 LUNR = "2.3.9"
 LUNR_INTEGRITY = "sha512-zTU3DaZaF3Rt9rhN3uBMGQD3dD2/vFQqnvZCDv4dl5iOzq2IZQqTxu90r4E5J+nP70J3ilqVCrbho2eWaeW8Ow=="
 SCRIPT = Path(__file__).with_name("search.js")
-DEFAULT_CACHE = Path(__file__).resolve().parents[2] / ".site-cache"  # the site build's own cache (make site)
+DEFAULT_CACHE = Path(__file__).resolve().parents[2] / ".site-cache" / "lunr"  # where make site keeps it
 
 
 def fetch_lunr(cache: Path) -> Path:
