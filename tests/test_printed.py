@@ -88,7 +88,7 @@ def test_the_rulebook_has_a_contents_list_and_numbered_pages(site, game):
         and index + 1 < len(rules_text.outline(game))
         and rules_text.outline(game)[index + 1][0] == "rule"
     ]
-    for heading in [*sections, "Questions players ask", "Glossary"]:
+    for heading in ["The board", *sections, "Questions players ask", "Glossary"]:
         assert re.search(rf"{re.escape(heading)}\s+\d+", first), f"contents lack {heading!r}"
     assert f"page {pages} of {pages}" in text_of(path, pages)
 
@@ -106,6 +106,33 @@ def test_the_player_aid_is_at_most_two_pages_and_holds_its_lines_and_tables(site
             assert rule in text and " ".join(line.split()) in flat, (rule, line)
         for row in section.rows:
             assert all(cell in text for cell in row), row
+
+
+@needs_poppler
+@pytest.mark.parametrize("game", GAMES)
+def test_the_rulebook_shows_the_board_as_the_rules_pages_draw_it(site, game):
+    from rulebook.site import reader
+
+    path = site[0] / game / "rules" / f"{game}-rules.pdf"
+    title, _ = reader.figure_text(registry.game(game))
+    second = text_of(path, 2)
+    assert second.startswith("The board") and " ".join(title.split()) in " ".join(second.split())
+
+
+def test_printable_svg_flattens_the_plot_viewport_and_puts_each_halo_under_its_letters():
+    drawing = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10" viewBox="0 0 20 10"><title>T</title>'
+        '<desc>D</desc><svg x="4" y="4" width="12" height="2" viewBox="4 4 12 2" overflow="hidden">'
+        '<path d="M4,4L16,6"/></svg><text x="1" y="2" font-family="Arial" fill="#222" stroke="#fff" '
+        'stroke-width="2" paint-order="stroke">Eeklo</text></svg>'
+    )
+    assert printed.printable_svg(drawing) == (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10" viewBox="0 0 20 10">'
+        '<g><path d="M4,4L16,6"/></g><text x="1" y="2" font-family="DejaVu" fill="#fff" stroke="#fff" '
+        'stroke-width="2">Eeklo</text><text x="1" y="2" font-family="DejaVu" fill="#222">Eeklo</text></svg>'
+    )
+    scaled = drawing.replace('viewBox="4 4 12 2"', 'viewBox="0 0 6 1"')
+    assert '<svg x="4"' in printed.printable_svg(scaled)  # a viewport that scales is left as it is
 
 
 def test_an_aid_longer_than_two_pages_is_refused_in_words(monkeypatch, tmp_path):

@@ -1,8 +1,9 @@
 """The printed rulebook and the player aid of each game, as PDF files typeset with fpdf2 at ``make site``.
 
 The rulebook holds the whole translated text from the notebooks' markdown (:mod:`rulebook.teach.rules_text`), every
-paragraph under its id, clarifications marked by a bar in the margin, then the game's FAQ and glossary
-(:mod:`rulebook.teach.reference`), with a contents list, bookmarks and page numbers. The player aid is one or two
+paragraph under its id, clarifications marked by a bar in the margin, the board's figure (the SVG the rules pages
+show), then the game's FAQ and glossary (:mod:`rulebook.teach.reference`), with a contents list, bookmarks and page
+numbers. The player aid is one or two
 pages of the game's ``aid.json``: the turn, key numbers and tables, each line with the rule id it summarises.
 
 The text holds French accents, arrows and ×, so the fonts are TrueType: Debian's fonts-dejavu-core, which a build
@@ -11,6 +12,8 @@ takes from the system (``RULEBOOK_FONTS`` names another folder holding the same 
 
 from __future__ import annotations
 
+import io
+import logging
 import os
 import re
 from collections.abc import Iterable
@@ -226,12 +229,89 @@ def rulebook_pdf(game: str, path: Path) -> Path:
     pdf.set_text_color(*INK)
     pdf.ln(4)
     pdf.insert_toc_placeholder(_contents, pages=1)  # the rest of this page; the text begins on a new one
+    _board(pdf, game)
     links = _rules(pdf, game)
     _questions(pdf, reference.faq(game), links)
     _glossary(pdf, reference.glossary(game), links)
     path.parent.mkdir(parents=True, exist_ok=True)
     pdf.output(str(path))
     return path
+
+
+def board_figure(game: str) -> tuple[str, str, str] | None:
+    """The board as the rules pages draw it (:func:`rulebook.site.reader.board_figure`, an SVG drawn at build time),
+    made printable by fpdf2, with its title and description; None for a game whose board has no figure."""
+    from rulebook.site import reader, svg  # the rules pages' own drawing: imported when a rulebook is printed
+
+    declared = registry.game(game)
+    figure = reader.board_figure(declared)
+    if figure is None:
+        return None
+    title, description = reader.figure_text(declared)
+    return printable_svg(svg.render(figure, title, description)), title, description
+
+
+def printable_svg(text: str) -> str:
+    """An SVG of :mod:`rulebook.site.svg` as fpdf2 draws it: its texts in the document's font (the pieces' signs,
+    ♜ and the like, are not in the core fonts), no title or description (words of the caption), and the plot's
+    inner viewport, which fpdf2 leaves out with all it holds, as a plain group when it maps its box onto itself."""
+    text = re.sub(r"<title[^>]*>.*?</title>|<desc>.*?</desc>", "", text, flags=re.DOTALL)
+    text = re.sub(r'font-family="[^"]*"', f'font-family="{FONT}"', text)
+    text = _HALO.sub(_halo_first, text)
+    inner = re.search(
+        r'<svg x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" viewBox="([\d. ]+)"[^>]*>', text
+    )
+    if inner and [float(n) for n in inner.group(5).split()] == [float(n) for n in inner.groups()[:4]]:
+        close = text.index("</svg>", inner.end())
+        text = f"{text[: inner.start()]}<g>{text[inner.end() : close]}</g>{text[close + len('</svg>') :]}"
+    return text
+
+
+_HALO = re.compile(r'<text([^>]*?) paint-order="stroke"([^>]*)>(.*?)</text>', re.DOTALL)
+_STROKE = re.compile(r'\s(stroke|stroke-width|stroke-opacity)="[^"]*"')
+
+
+def _halo_first(found: re.Match[str]) -> str:
+    """A label with a halo (``paint-order="stroke"``, which fpdf2 ignores, painting the halo over the letters) as
+    two texts: the halo alone, then the letters without it."""
+    attributes, words = found.group(1) + found.group(2), found.group(3)
+    stroke = re.search(r'\sstroke="([^"]*)"', attributes)
+    letters = _STROKE.sub("", attributes)
+    if stroke is None:
+        return f"<text{letters}>{words}</text>"
+    halo = re.sub(r'\sfill="[^"]*"', f' fill="{stroke.group(1)}"', attributes)
+    return f"<text{halo}>{words}</text><text{letters}>{words}</text>"
+
+
+def _board(pdf: _Document, game: str) -> None:
+    """A page with the board's figure and its caption, when the game has one."""
+    drawn = board_figure(game)
+    if drawn is None:
+        return
+    picture, title, description = drawn
+    if pdf.get_y() > pdf.t_margin + 1:  # after the contents fpdf2 stands on a new page already
+        pdf.add_page()
+    pdf.start_section("The board", level=0)
+    pdf.heading("The board", 14, above=0)
+    size = re.search(r'width="([\d.]+)" height="([\d.]+)"', picture)
+    ratio = float(size.group(2)) / float(size.group(1)) if size else 1.0
+    room = pdf.h - pdf.b_margin - pdf.get_y() - 30  # leave room for the caption
+    width = min(pdf.epw, room / ratio)
+    log = logging.getLogger("fpdf.svg")  # it names each SVG feature fpdf2 leaves out (the <svg> of the page, here)
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        pdf.image(io.BytesIO(picture.encode("utf-8")), x=pdf.l_margin + (pdf.epw - width) / 2, w=width)
+    finally:
+        log.setLevel(level)
+    pdf.ln(3)
+    pdf.set_font(FONT, "B", 9.5)
+    pdf.multi_cell(0, 5, title, align="L", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(FONT, "", 9)
+    pdf.set_text_color(*GREY)
+    pdf.multi_cell(0, 4.6, description, align="L", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_text_color(*INK)
+    pdf.add_page()
 
 
 def _rules(pdf: _Document, game: str) -> dict[str, int]:
