@@ -20,8 +20,8 @@ from rulebook.view import markup
 from rulebook.view.markup import Markup
 from rulebook.view.table import RuleText
 
-SEARCH_LIMIT = 6  # results shown: the tab is narrow, and the best come first
-EXCERPT = 220  # characters of a result's text shown around its first matching word
+SEARCH_LIMIT = 5  # results shown: the tab is narrow, and the best come first
+EXCERPT = 160  # characters of a result's text shown around its first matching word
 
 
 class RulesPanel(anywidget.AnyWidget):

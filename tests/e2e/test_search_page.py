@@ -76,3 +76,26 @@ def test_a_box_without_a_game_searches_every_game_and_takes_a_question_from_the_
         assert answer.locator("a").first.get_attribute("href").endswith("/claim/rules/#CL-9.1")
     finally:
         page.close()
+
+
+def test_the_app_s_rules_tab_searches_and_a_result_opens_its_paragraph(browser, apps):
+    from .test_app import open_app
+
+    page, _ = open_app(browser, apps, "meetjesland")
+    try:
+        page.locator(".rulebook-app .lm-TabBar-tab", has_text="Rules").first.click()
+        box = page.get_by_placeholder("Ask: can I attack across the water?")
+        box.wait_for(timeout=30_000)
+        box.fill("can I attack across the water?")
+        box.press("Enter")
+        result = page.locator(".rulebook-search-results a[data-rule='MJ-C2']").first
+        result.wait_for(timeout=30_000)
+        assert "canal" in page.locator(".rulebook-search-results mark").all_inner_texts()
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / "app-search.png"))
+        result.click()
+        focus = page.locator(".rulebook-rules .rulebook-focus").first
+        focus.wait_for(timeout=30_000)
+        assert "MJ-C2" in focus.inner_text()
+    finally:
+        page.close()
