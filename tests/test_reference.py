@@ -507,6 +507,44 @@ class TestAbDiePost:
         state = adp.apply(state, adp.Fly())
         assert dict(adp.chance_outcomes(state))[adp.MarbleShaken("black")] == black
 
+    def flying(self, positions: tuple[str, ...], scores: tuple[int, ...], **changes):
+        """Player 0 to move after a green marble (2 fields), the other players' hands empty."""
+        hands = ((0, 2, 0), (0, 0, 0), (0, 0, 0))
+        return helpers.adp_position(
+            3,
+            hands=hands,
+            pile=(16, 21, 16),
+            positions=positions,
+            phase="move",
+            player=0,
+            marble="green",
+            scores=scores,
+            **changes,
+        )
+
+    def test_faq_q17_who_starts_the_next_flight(self):
+        adp = self.adp
+        answer("ab_die_post", "ADP-Q17", "fewest in the last flight", "first of them clockwise")
+        # inner-3-4 lands: placings 7 (player 0), 5 (outer-1-4, 7/32 along), 4 (central-1-1, 2/32 along)
+        state = self.flying(("inner-3-4", "outer-1-4", "central-1-1"), (2, 4, 0))
+        state = adp.apply(state, adp.Move(("inner-3-4", "airport")))
+        assert state.scores == (9, 9, 4) and state.player == 1  # tied at 9: player 1 scored 5 against 7
+        # all at 7 after the flight, players 1 and 2 scored nothing in it (start field): first clockwise from 0
+        state = self.flying(("inner-3-4", "start", "start"), (0, 7, 7))
+        state = adp.apply(state, adp.Move(("inner-3-4", "airport")))
+        assert state.scores == (7, 7, 7) and state.player == 1
+
+    def test_faq_q18_ties_at_the_end(self):
+        import dataclasses
+
+        adp = self.adp
+        answer("ab_die_post", "ADP-Q18", "scored more in the last flight", "they share the win")
+        state = self.flying(("inner-3-4", "inner-3-1", "start"), (8, 10, 3))
+        state = adp.apply(state, adp.Move(("inner-3-4", "airport")))
+        assert state.scores == (15, 15, 3) and adp.outcome(state).winners == (0,)  # 7 against 5 in the flight
+        tied = dataclasses.replace(state, last_points=(7, 7, 0), scores=(15, 15, 3))
+        assert adp.outcome(tied).winners == (0, 1)
+
     def test_faq_q8_the_wind_table(self):
         adp = self.adp
         answer("ab_die_post", "ADP-Q8", "Green 2 fields, blue 3, red 4, yellow 5")
@@ -540,6 +578,22 @@ class TestClaim:
         assert self.claim.captures_of(single, self.claim.Step((4, 0), (3, 0))) == ()  # not in a line with (2,1)
         line = self.position(".......\n.......\nb.r....\n.......\n......b")
         assert self.claim.captures_of(line, self.claim.Step((2, 2), (2, 1))) == ((2, 0),)  # against the edge
+
+    def test_faq_q15_sixty_quiet_turns_stop_the_game(self):
+        claim = self.claim
+        answer("claim", "CL-Q15", "after 60 turns in a row", "equal towers is a draw")
+        land = "\n".join(["aaaabbb"] * 5)
+
+        def quiet(pieces: str, turns: int = 59):
+            header = f"players: red blue\nto-move: red\nphase: battle\nquiet: {turns}"
+            return claim.from_diagram(f"{header}\n\n{land}\n\n{pieces}\n")
+
+        one_each = claim.apply(quiet("R......\n.r.....\n.......\n.....b.\n....bB."), claim.Step((1, 1), (1, 2)))
+        assert claim.outcome(one_each) is not None and claim.outcome(one_each).winners == ()
+        more = claim.apply(quiet("R......\n.r.....\n.......\n.....b.\n.....b."), claim.Step((1, 1), (1, 2)))
+        assert claim.outcome(more).winners == (0,)
+        before = quiet("R......\n.r.....\n.......\n.....b.\n.....b.", 58)  # the 59th quiet turn: play goes on
+        assert claim.outcome(claim.apply(before, claim.Step((1, 1), (1, 2)))) is None
 
     def test_faq_q9_towers_never_move(self):
         answer("claim", "CL-Q9", "Towers never move")
