@@ -460,6 +460,32 @@ class TestKingdomBuilder:
         state = dataclasses.replace(self.position({(0, 8): 0, (0, 11): 1}), finished=True)
         assert self.kb.outcome(state).winners == (0, 1)
 
+    def builds(self, state) -> set:
+        return {move.hex for move in self.kb.legal_moves(state) if isinstance(move, self.kb.Build)}
+
+    def test_faq_q2_q3_the_first_settlement_too_goes_next_to_your_own(self):
+        kb = self.kb
+        answer("kingdom_builder", "KB-Q2", "Like the second and third, it must go next to your own")
+        answer("kingdom_builder", "KB-Q3", "any free hex of that terrain")
+        state = kb.from_diagram(helpers.kb_diagram({(7, 6): 0, (16, 16): 1}), hands=("grass", "grass"))
+        # (7,6) touches (7,5) forest, (7,7) grass, (6,6) forest, (6,7) the tavern, (8,6) forest, (8,7) grass
+        assert self.builds(state) == {(7, 7), (8, 7)}
+        helpers.refused(kb, state, kb.Build((9, 9)), "KB-6.3")
+        # blue's only settlement (16,16) touches no grassland: any free grass hex will do
+        blue = kb.from_diagram(helpers.kb_diagram({(7, 6): 0, (16, 16): 1}), hands=("grass", "grass"), player=1)
+        assert (9, 9) in self.builds(blue) and len(self.builds(blue)) > 20
+
+    def test_faq_q4_a_tile_waits_for_your_next_turn(self):
+        kb = self.kb
+        answer("kingdom_builder", "KB-Q4", "pending until your next turn")
+        state = kb.from_diagram(helpers.kb_diagram({(8, 8): 0}), hands=("grass", "desert"))
+        for hex_ in ((7, 8), (7, 7), (7, 6)):  # (7,7) touches the tavern (6,7)
+            state = kb.apply(state, kb.Build(hex_))
+        assert state.tiles_of(0) == (("tavern", (6, 7), "pending"),)
+        helpers.refused(kb, state, kb.UseTile("tavern", (7, 5)), "KB-5.2")
+        state = kb.apply(kb.apply(state, kb.EndTurn()), kb.CardDrawn("grass"))
+        assert state.tiles_of(0) == (("tavern", (6, 7), "ready"),)
+
     def test_faq_q12_lords_ties(self):
         answer("kingdom_builder", "KB-Q12", "counts 8, 8, 6, 2 earn 12, 12, 6, 0")
         terrain = self.kb.board_graph(self.kb.FIRST_GAME_SECTIONS).nodes
