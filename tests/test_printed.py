@@ -135,6 +135,21 @@ def test_printable_svg_flattens_the_plot_viewport_and_puts_each_halo_under_its_l
     assert '<svg x="4"' in printed.printable_svg(scaled)  # a viewport that scales is left as it is
 
 
+def test_a_game_from_outside_without_faq_glossary_or_aid_gets_its_rulebook_alone(tmp_path):
+    from tests.nim.game import GAME
+
+    registry.register(GAME)
+    try:
+        written = printed.write(tmp_path, [GAME])
+        assert written == [tmp_path / "nim" / "rules" / "nim-rules.pdf"]
+        if POPPLER:
+            text = text_of(written[0])
+            assert all(rule in text for rule in rules_text.paragraphs("nim"))
+            assert "Questions players ask" not in text and "Glossary" not in text
+    finally:
+        registry.unregister("nim")
+
+
 def test_an_aid_longer_than_two_pages_is_refused_in_words(monkeypatch, tmp_path):
     long = tuple(
         AidSection(f"Part {n}", lines=(("CL-6.1", "Step to a free neighbouring point."),) * 6) for n in range(30)

@@ -474,12 +474,13 @@ def _widths(rows: Iterable[Iterable[str]]) -> tuple[float, ...]:
 
 
 def write(site: Path, games: Iterable[Any]) -> list[Path]:
-    """Write ``site/<game>/rules/<game>-rules.pdf`` and ``<game>-player-aid.pdf`` for each game (a name or a
-    registry Game) and return their paths."""
+    """Write ``site/<game>/rules/<game>-rules.pdf`` and ``<game>-player-aid.pdf`` (for a game with an aid) for each
+    game (a name or a registry Game) and return their paths."""
     written: list[Path] = []
     for game in games:
         name = getattr(game, "name", game)
         folder = Path(site) / name / "rules"
         written.append(rulebook_pdf(name, folder / f"{name}-rules.pdf"))
-        written.append(player_aid(name, folder / f"{name}-player-aid.pdf"))
+        if reference.aid(name):  # a game whose package has no aid.json has no player aid
+            written.append(player_aid(name, folder / f"{name}-player-aid.pdf"))
     return written
