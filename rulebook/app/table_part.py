@@ -51,27 +51,27 @@ class TablePart(Part):
         self.table_seat = seat
         state = seat.state_of(seat.first)
         board = build(lambda: self.board_class(state, seed=0, computer={}))
-        names = [line.get("name", "") for line in seat.first.get("seats", [])]
-        self.current = Started(players=state.players, seed=0, computer={}, source=f"class table {seat.connection.code}")
+        others = {other: "the class" for other in range(state.players) if other != seat.seat}  # "you play" one seat
+        self.current = Started(
+            players=state.players, seed=0, computer=others, source=f"class table {seat.connection.code}"
+        )
         seat.attach(board)
         seat.changed.append(lambda _seen: self._table_changed())
         from rulebook.progress.learner import learner
 
         seat.keep_progress(learner())  # the student's progress, kept by the class under the seat's name (issue 49)
         self._show(board)
-        for control in (self.new_button, self.restart_button, self.upload, self.save_button, self.banner_new):
+        hidden = (self.new_button, self.restart_button, self.upload, self.save_button, self.banner_new, self.pace_menu)
+        for control in hidden:  # the table is the teacher's, and its computer seats play on the server
             control.layout.display = "none"
         self.undo_hidden(board)
         self.tabs.selected_index = self.RULES_TAB
-        self.about.value = markup.render(
-            "about.html", players=state.players, origin=f"class table {seat.connection.code}", who=", ".join(names)
-        )
 
     # -- joining from the Set-up panel ------------------------------------------------------------------------------
     def _build_join_box(self) -> widgets.VBox:
-        """ "Join a class table": the class server's address (on the website, the page's own server), the table's code
-        and the student's name. The seat's token is kept in this browser, so joining the same table again after a
-        reload returns to the same seat."""
+        """The "Join a class table" box: the class server's address (on the website, the page's own server), the
+        table's code and the student's name. The seat's token is kept in this browser, so joining the same table
+        again after a reload returns to the same seat."""
         from rulebook.progress.storage import BrowserStore
 
         self.kept_seats = BrowserStore(key=SEATS_KEY)

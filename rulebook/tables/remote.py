@@ -51,6 +51,7 @@ class Connection:
         self.code, self.token = code.upper(), token
         self._socket: Any = None
         self._task: Any = None
+        self._waiting: list[str] = []  # sent while the socket opens
         self._closed = False
 
     def url(self, path: str, **query: str) -> str:
@@ -87,6 +88,9 @@ class Connection:
         while not self._closed:
             try:
                 self._socket = await tornado.websocket.websocket_connect(url, ping_interval=PING)
+                waiting, self._waiting = self._waiting, []
+                for text in waiting:
+                    self._socket.write_message(text)
             except OSError as error:
                 heard({"type": "lost", "message": f"no class server answers ({error}); trying again"})
                 await asyncio.sleep(2.0)
@@ -102,9 +106,13 @@ class Connection:
                 await asyncio.sleep(1.0)
 
     def send(self, data: dict[str, Any]) -> None:
-        """Send the server one message (a move); ValueError when the table's line is down."""
+        """Send the server one message (a move): at once, or as soon as the socket opens; ValueError when the
+        table's line is down."""
+        if self._socket is None and self._task is not None and not self._waiting:
+            self._waiting.append(json.dumps(data))
+            return
         if self._socket is None:
-            raise ValueError("not connected to the class server yet: try again in a moment")
+            raise ValueError("not connected to the class server: it is being tried again; play again in a moment")
         self._socket.write_message(json.dumps(data))
 
     def close(self) -> None:
@@ -186,14 +194,20 @@ class _BrowserSocket:
         from pyodide.ffi import create_proxy
 
         self.url, self.heard, self.closed = url, heard, False
-        self._proxies = [create_proxy(self._on_message), create_proxy(self._on_close)]
+        self.waiting: list[str] = []  # sent while the socket opens: sent once it is open
+        self._proxies = [create_proxy(self._on_message), create_proxy(self._on_close), create_proxy(self._on_open)]
         self._open()
 
     def _open(self) -> None:
         import js
 
         self.socket = js.WebSocket.new(self.url)
-        self.socket.onmessage, self.socket.onclose = self._proxies
+        self.socket.onmessage, self.socket.onclose, self.socket.onopen = self._proxies
+
+    def _on_open(self, _event: Any) -> None:
+        waiting, self.waiting = self.waiting, []
+        for text in waiting:
+            self.socket.send(text)
 
     def _on_message(self, event: Any) -> None:
         self.heard(_message(str(event.data)))
@@ -208,9 +222,13 @@ class _BrowserSocket:
         js.setTimeout(create_once_callable(self._open), 1500)
 
     def write_message(self, text: str) -> None:
-        if int(self.socket.readyState) != 1:
-            raise ValueError("not connected to the class server yet: try again in a moment")
-        self.socket.send(text)
+        state = int(self.socket.readyState)
+        if state == 0 and not self.waiting:  # opening: sent once open
+            self.waiting.append(text)
+        elif state == 1:
+            self.socket.send(text)
+        else:
+            raise ValueError("not connected to the class server: it is being tried again; play again in a moment")
 
     def close(self) -> None:
         self.closed = True

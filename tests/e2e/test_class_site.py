@@ -37,7 +37,8 @@ def test_a_student_plays_a_table_on_the_websites_game_page(site, browser, tmp_pa
     try:
         client = Client(server.teacher)
         code = client.create("claim", players=2, computer={1: "greedy"}, seed=3)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page = browser.new_page()
+        page.set_viewport_size({"width": 1280, "height": 900})
         page.goto(f"{server.students}?code={code}")
         page.fill("#name", "Ann")
         page.click("#join button[type=submit]")
@@ -49,11 +50,14 @@ def test_a_student_plays_a_table_on_the_websites_game_page(site, browser, tmp_pa
         assert app.locator(".rulebook-new-game").first.is_hidden()
 
         board = app.locator(".rulebook-app .rulebook-board").first
-        before = status(app)
-        click_point(board, 0, 0)  # every free point takes a piece at the start
-        _until(lambda: client.watch(code)["moves"] >= 2, 60, "the move and the computer's reply at the table")
+        # a Claim turn places two pieces: the first, then the second, each played by the server and shown back
+        for point, moves in ((0, 1), (1, 2)):
+            click_point(board, 0, point)
+            _until(lambda moves=moves: client.watch(code)["moves"] >= moves, 60, f"move {moves} at the table")
+        # the computer's two pieces follow on the server, and the board shows them: the student's turn again
+        _until(lambda: client.watch(code)["moves"] >= 4, 60, "the computer's reply at the table")
         after = _until(
-            lambda: (lambda now: now if "Sent to the table" not in now and now != before else "")(status(app)),
+            lambda: (lambda now: now if "Your turn" in now and "Sent to the table" not in now else "")(status(app)),
             60,
             "the board showing the table after the reply",
         )
