@@ -217,6 +217,68 @@ CLAIM = [
     ("what shape is the board", "CL-C1 CL-3.3"),
 ]
 
+# Written after the synonyms and boosts were tuned on the questions above, and never tuned on: the share of them
+# answered in the first three hits says how the search does on questions it has not seen (39 of 48 when written).
+WRITTEN_AFTER = {
+    "meetjesland": [
+        ("how many extra points do I get with 12 territories", "MJ-4.10"),
+        ("can the defender pick one die", "MJ-5.5"),
+        ("does a tie go to the defender", "MJ-5.7 MJ-6.3"),
+        ("how many mission cards are there", "MJ-1.3 MJ-C4"),
+        ("where does the Brewery card come from", "MJ-C3 MJ-4.7"),
+        ("can I attack a territory that is not next to mine", "MJ-5.2"),
+        ("do I have to trade cards when I hold six", "MJ-4.8 MJ-C8"),
+        ("what is the most points I can move", "MJ-5.9"),
+        ("is the map real", "MJ-C1"),
+        ("when do I place my reinforcements", "MJ-5.4 MJ-4.4 MJ-C8"),
+        ("peut-on déplacer des points", "MJ-5.9 MJ-C11"),
+        ("qui est le meneur de jeu", "MJ-C3 MJ-4.2 MJ-4.3"),
+    ],
+    "kingdom_builder": [
+        ("can I build anywhere with my first house", "KB-5.1 KB-C10"),
+        ("how many castles on a section", "KB-3.1"),
+        ("what do I get for a castle at the end", "KB-9.3 KB-5.4"),
+        ("can I put a settlement on a castle", "KB-6.2"),
+        ("what is the oracle tile", "KB-C12.1"),
+        ("how far does the paddock jump", "KB-C12.8"),
+        ("can I lose a tile", "KB-5.3 KB-C8"),
+        ("how many cards in my hand", "KB-3.5"),
+        ("what are the terrain types", "KB-1.3"),
+        ("how many character cards are in the box", "KB-1.4"),
+        ("comment marque le seigneur", "KB-C16.9"),
+        ("où poser la deuxième maison", "KB-5.1 KB-6.3"),
+    ],
+    "ab_die_post": [
+        ("how many fields per lane", "ADP-C1"),
+        ("what is the yellow marble worth", "ADP-C7"),
+        ("can I change lanes when landing", "ADP-6.3"),
+        ("what do I do on a drawing turn", "ADP-C4 ADP-4.1"),
+        ("do I lose all my cards in a hurricane", "ADP-7.3 ADP-7.1 ADP-C10"),
+        ("who plays first in the second flight", "ADP-9.5 ADP-C16"),
+        ("can I stop drawing whenever I want", "ADP-C4 ADP-4.1"),
+        ("what does the passenger card give", "ADP-8.2"),
+        ("does my plane have to move the full distance", "ADP-C8 ADP-6.1"),
+        ("where are the passenger fields", "ADP-8.1 ADP-C1"),
+        ("combien de cartes faut-il pour voler", "ADP-5.1"),
+        ("que se passe-t-il si je tire trois 3 rouges", "ADP-4.2"),
+    ],
+    "claim": [
+        ("can I capture two pieces at the same time", "CL-7.4 CL-C5"),
+        ("what is a territory", "CL-1.1 CL-C1"),
+        ("do partners share towers", "CL-C9 CL-2.2"),
+        ("can I land on an occupied point", "CL-6.1 CL-6.2"),
+        ("can pieces move backwards", "CL-6.1"),
+        ("how many pieces do I place per turn", "CL-4.2"),
+        ("is going first an advantage", "CL-4.1"),
+        ("what happens if all my pieces are captured", "CL-C10"),
+        ("can I jump and then step", "CL-C4"),
+        ("does a line of two pieces get captured", "CL-C5"),
+        ("combien de tours pour gagner", "CL-2.1 CL-10.1"),
+        ("peut-on sauter par-dessus une tour", "CL-9.1 CL-C4"),
+    ],
+}
+
+
 QUESTIONS = {
     "meetjesland": MEETJESLAND,
     "kingdom_builder": KINGDOM_BUILDER,
@@ -230,6 +292,14 @@ ALL = [(game, question, answer) for game, items in QUESTIONS.items() for questio
 def test_a_question_finds_its_paragraph_in_the_first_three_hits(game, question, answer):
     hits = find(question, game=game, limit=3)
     assert set(answer.split()) & {hit.id for hit in hits}, [hit.id for hit in hits]
+
+
+def test_most_questions_written_after_the_tuning_are_answered_in_the_first_three_hits():
+    asked = [(game, question, answer) for game, items in WRITTEN_AFTER.items() for question, answer in items]
+    answered = [
+        question for game, question, answer in asked if set(answer.split()) & {h.id for h in find(question, game, 3)}
+    ]
+    assert len(answered) >= 0.75 * len(asked), sorted(set(q for _, q, _ in asked) - set(answered))
 
 
 def test_every_game_has_forty_questions_some_in_french_and_the_issue_s_examples():
@@ -362,7 +432,9 @@ def test_each_game_keeps_its_learner_s_words_as_data_and_bad_data_is_refused(tmp
 def test_the_same_steps_fold_expand_and_find_in_french():
     assert search.words("Dés, l'égalité!") == ["des", "l", "egalite"]
     table = search.build_index()["expansion"]["meetjesland"]
-    assert ("dice", 0.5) in search.expand("combien de dés", table)  # "des" is a stop word, and the French for dice
+    # "de" and "des" are stop words, and "combien de dés" the French for "how many dice"
+    assert "dice" in [word for word, _ in search.expand("combien de dés", table)]
+    assert "dice" not in [word for word, _ in search.expand("peut-on déplacer des points", table)]
     assert "combien" not in [word for word, _ in search.expand("combien de dés", table)]
 
 
