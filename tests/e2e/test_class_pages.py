@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from rulebook.progress.events import Event
+from rulebook.progress.record import Record
+from rulebook.tables.remote import Connection
+from rulebook.teach.rules_text import paragraphs
 from tests.e2e.conftest import SHOTS
 from tests.e2e.test_access import axe_findings
 from tests.test_class_server import Server, free_port
@@ -81,6 +85,15 @@ def test_a_teacher_and_two_students_play_a_table(server, fresh_browsers):
     watcher.wait_for_function("document.querySelector('#status').textContent.includes('moves played')")
     assert watcher.is_hidden("#play") and watcher.is_hidden("#secret-card")
     watcher.screenshot(path=str(SHOTS / "class-watch.png"), full_page=True)
+
+    # Ann's progress (issue 49.3): her record, sent with her seat's token, shows in the class's map of paragraphs
+    rules = list(paragraphs("claim"))[:3]
+    record = Record()
+    record.apply(Event(kind="answered", game="claim", rules=tuple(rules[:2]), right=True))
+    record.apply(Event(kind="refused", game="claim", rules=(rules[2],)))
+    token = phone.evaluate(f"JSON.parse(localStorage.getItem('rulebook-seat-{code}')).token")
+    Connection(server.students, code, token).keep_progress(record.to_json())
+    teacher.wait_for_function(f"document.querySelector('#known').textContent.includes({rules[2]!r})")
 
     teacher.wait_for_function("document.querySelector('#tables').textContent.includes('(here)')")
     teacher.screenshot(path=str(SHOTS / "class-teacher.png"), full_page=True)
