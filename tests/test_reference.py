@@ -93,9 +93,28 @@ def test_aid_meetjesland_one_roll_odds_are_the_engines():
     assert aid_table("meetjesland", "MJ-5.6").rows[0] == ("3 against 2", "37.2%", "33.6%", "29.3%")  # Risk's table
 
 
+def test_aid_meetjesland_whole_attack_odds_are_the_engines():
+    from rulebook.meetjesland import odds
+
+    def shown(chance: Fraction) -> str:
+        if chance >= Fraction(995, 1000):
+            return ">99%"
+        return "<1%" if 0 < chance < Fraction(5, 1000) else f"{float(chance) * 100:.0f}%"
+
+    section = aid_table("meetjesland", "MJ-C10")
+    for staked, *cells in section.rows:
+        defending = [int(column) for column in section.columns[1:]]
+        assert [shown(odds.win_probability(int(staked), count, exact=True)) for count in defending] == cells
+    # Risk's published figure: 3 attacking armies against 2 defenders take the territory 65.6% of the time
+    assert [row for row in section.rows if row[0] == "3"][0][2] == "66%"
+
+
 def test_aid_meetjesland_cards_and_starting_points_agree_with_the_faq_checks():
     assert [row[1] for row in aid_table("meetjesland", "MJ-4.7").rows] == ["5", "4", "6", "8"]  # test_faq_q9
-    assert aid_table("meetjesland", "MJ-4.1").rows == (("Points each", "35", "30", "25", "20"),)  # test_faq_q17
+    (setting_up,) = [
+        text for section in reference.aid("meetjesland") for rule, text in section.lines if rule == "MJ-4.1"
+    ]
+    assert "35 each with 3 players, 30 with 4, 25 with 5, 20 with 6" in setting_up  # test_faq_q17
 
 
 def test_aid_ab_die_post_marbles_wind_and_busts_are_the_engines():

@@ -434,7 +434,7 @@ def player_aid(game: str, path: Path) -> Path:
             pdf.set_font(FONT, "", 8.5)
             pdf.set_fill_color(255)
             with pdf.table(
-                line_height=5,
+                line_height=4.6,
                 align="LEFT",
                 width=pdf.epw,
                 text_align=("LEFT", *["CENTER"] * (len(section.columns) - 1)),
