@@ -140,13 +140,25 @@ def _reference(game: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     return tuple(reference.glossary(game)), tuple(reference.faq(game))
 
 
-def _exercises(game: str) -> tuple[Any, ...]:
-    """The game's exercises (none for a game without them)."""
+def _exercises(game: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The question, explanation and cited ids of each of the game's exercises (none for a game without them), read
+    from the exercise file as it is: the positions are not replayed here (the exercise tests check them), so that
+    the first search or related list in the browser's Python does not import and run the engine."""
     if not registry.game(game).exercises:
-        return ()
+        return []
     from rulebook.teach import exercises
 
-    return exercises.exercises(game)
+    path = exercises.data_path(game)
+    try:
+        items = json.loads(path.read_text(encoding="utf-8"))["exercises"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{path.name}: cannot read the exercises ({error})") from None
+    found = []
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("rules"), list):
+            rules = tuple(rule for rule in item["rules"] if isinstance(rule, str))
+            found.append((str(item.get("question", "")), str(item.get("why", "")), rules))
+    return found
 
 
 def game_terms(game: str) -> dict[str, Any]:
@@ -238,7 +250,7 @@ def documents() -> dict[str, dict[str, Any]]:
                 extra[term.rule]["terms"] += [term.term, *term.aliases]
                 extra[term.rule]["answers"].append(term.definition)
         named: list[tuple[str, str, tuple[str, ...]]] = [(q.question, q.answer, tuple(q.rules)) for q in faq]
-        named += [(item.question, item.why, tuple(item.rules)) for item in _exercises(game)]
+        named += _exercises(game)
         for question, answer, rules in named:
             rules = tuple(rule for rule in rules if rule in known)
             for rule in rules:
