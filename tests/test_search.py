@@ -427,6 +427,8 @@ def test_each_game_keeps_its_learner_s_words_as_data_and_bad_data_is_refused(tmp
         search._checked({"synonyms": {"water": "canal"}}, "x")
     with pytest.raises(ValueError, match="synonyms"):
         search._checked([], "x")
+    with pytest.raises(ValueError, match="stop"):
+        search._checked({"synonyms": {}, "stop": "the"}, "x")
 
 
 def test_the_same_steps_fold_expand_and_find_in_french():

@@ -50,7 +50,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 @dataclass(frozen=True)
 class Hit:
     """One paragraph that answers a question: its id, section heading, plain text, game, lunr's score, the words of
-    the text that matched (to show them) and the ids of related paragraphs (those it cites and those citing it)."""
+    the text that matched (to show them) and the ids of related paragraphs (:func:`related`)."""
 
     id: str
     title: str
@@ -77,8 +77,9 @@ def words(text: str) -> list[str]:
 
 class _Porter(PorterStemmer):
     """lunr.py's Porter stemmer with lunr.js's step 1c, so that the index lunr.py writes holds the stems lunr.js
-    looks up: lunr.py turns a final y into i after a vowel ("play" -> "plai", "fly" -> "fly"), lunr.js after a
-    consonant ("play", "fli"); every other step of the two agrees (checked on the whole vocabulary by the tests)."""
+    looks up: lunr.py turns a final y into i when a vowel comes before it in the word ("play" -> "plai", "fly" ->
+    "fly"), lunr.js when the letter just before it is not a vowel ("play", "fli"). The other steps agree (the tests
+    compare the two on every word of the rules)."""
 
     b: str  # the word being stemmed, k0..k its current part (PorterStemmer's own state)
     k: int
@@ -181,9 +182,10 @@ def _checked(data: Any, where: str) -> dict[str, Any]:
     for key, value in data.get("synonyms", {}).items():
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value) or not words(key):
             raise ValueError(f"{where}: synonyms of {key!r} must be a list of words")
-    if not all(isinstance(word, str) for word in data.get("stop", [])):
+    stop = data.get("stop", [])
+    if not isinstance(stop, list) or not all(isinstance(word, str) for word in stop):
         raise ValueError(f"{where}: 'stop' must be a list of words")
-    return {"synonyms": dict(data.get("synonyms", {})), "stop": list(data.get("stop", []))}
+    return {"synonyms": dict(data.get("synonyms", {})), "stop": list(stop)}
 
 
 @functools.cache
