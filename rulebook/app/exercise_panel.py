@@ -1,16 +1,21 @@
 """The Exercises tab's panel (and a notebook cell's): the exercises of :mod:`rulebook.teach.exercises` one at a
-time, answered with choices, marked by the engine, shown on a board of their own."""
+time, answered with choices, marked by the engine, shown on a board of their own. The rules the learner's record
+(:mod:`rulebook.progress`) has due for review today come first, and each answer says when its rules come back."""
 
 from __future__ import annotations
 
+import html
 import sys
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import Any
 
 import ipywidgets as widgets
 
 from rulebook import registry
 from rulebook.progress import events as progress
+from rulebook.progress.events import now
+from rulebook.progress.learner import Learner, Review, learner, review_queue
 from rulebook.teach import exercises as teach
 from rulebook.teach import rules_text
 from rulebook.teach.exercises import Exercise
@@ -19,16 +24,24 @@ from rulebook.view.table import RuleText, build, close_widgets
 
 
 class ExercisePanel(widgets.VBox):
-    """The exercises of one game: a progress line, a picker, the question and its choices, Check, the feedback,
-    Next, Reset and "Show on the board". Progress is kept for as long as the panel lives (the app or notebook session).
+    """The exercises of one game: a progress line, the rules due for review, a picker, the question and its choices,
+    Check, the feedback, when its rules come back, Next, Reset and "Show on the board". Which exercises are solved
+    is kept while the panel lives; the learner's record (``who``, else this Python's) keeps every answer for good,
+    and the exercises of the paragraphs it has due for review today come first, marked ↻.
 
     ``on_show(exercise, state)`` puts a position on the app's board; without it (a notebook) the panel shows the
     position on a board of its own, under the exercise. Either board shows the position only (no legal targets, no
     hint) until the answer is checked: the ``check_handlers`` hear ``handler(exercise)`` after each check."""
 
-    def __init__(self, game: str, on_show: Callable[[Exercise, Any], None] | None = None) -> None:
+    def __init__(
+        self, game: str, on_show: Callable[[Exercise, Any], None] | None = None, who: Learner | None = None
+    ) -> None:
         self.game = game
-        self.items = teach.exercises(game)  # read through the module: a test (or a cell) may replace it
+        self.catalogue = tuple(teach.exercises(game))  # read through the module: a test (or a cell) may replace it
+        self.items = self.catalogue
+        self.learner = who if who is not None else learner()
+        self.reviews: dict[str, tuple[str, ...]] = {}  # exercise id -> the due paragraphs it was put first for
+        self.unpractised: tuple[str, ...] = ()  # due paragraphs with no exercise or engine question
         self.solved: set[str] = set()
         self.on_show = on_show
         self.check_handlers: list[Callable[[Exercise], None]] = []
@@ -65,29 +78,85 @@ class ExercisePanel(widgets.VBox):
             button.layout.width = "80px"
         self.feedback = RuleText(game)
         self.feedback.add_class("rulebook-exercise-feedback")
+        self.due_line = widgets.HTML()
+        self.due_line.add_class("rulebook-exercise-due")
+        self.comes_back = widgets.HTML()  # after an answer: when its paragraphs come up for review again
+        self.comes_back.add_class("rulebook-exercise-comes-back")
         self.board_box = widgets.Box()
         buttons = widgets.HBox([self.check_button, self.next_button, self.show_button], layout=_row())
         top = widgets.HBox([self.progress, self.reset_button], layout=_row())
-        parts = [top, self.picker, self.question, self.choice_box, buttons, self.feedback]
+        parts = [top, self.due_line, self.picker, self.question, self.choice_box, buttons, self.feedback]
+        parts.append(self.comes_back)
         for part in parts:  # in a scrolling column nothing is squeezed: the last choices were cut off
             part.layout.flex = "0 0 auto"
+        self._own = (*parts, self.board_box)  # the panel's widgets without the learner's shared store
+        store = self.learner.store
+        shared = [store] if isinstance(store, widgets.Widget) else []  # the browser's storage must be on the page
         super().__init__(
-            parts + [self.board_box],
+            [*self._own, *shared],
             layout=widgets.Layout(padding="4px", max_height="700px", overflow="auto"),
         )
         self.add_class("rulebook-exercises")
-        self._draw_picker()
-        self.go_to(0)
+        self._ordered = self.learner.loaded  # due-first order is made again once a browser's record arrives
+        self._heard = lambda _learner: self._learner_changed()
+        self.learner.listeners.append(self._heard)
+        self.review_first()
 
     @property
     def current(self) -> Exercise:
         return self.items[self.index]
 
-    def _draw_picker(self) -> None:
+    def review_first(self, when: datetime | None = None) -> None:
+        """Put first the exercises of the paragraphs due for review at ``when`` (now), the longest overdue first: one
+        each, the game's own exercise citing it, else a question the engine makes; then show the first exercise."""
+        queue: list[Review] = review_queue(self.learner.record, self.game, when)
+        first: dict[str, Exercise] = {}
+        self.reviews = {}
+        for review in queue:
+            if review.exercise is not None:
+                first.setdefault(review.exercise.id, review.exercise)
+                self.reviews[review.exercise.id] = (*self.reviews.get(review.exercise.id, ()), review.rule)
+        self.unpractised = tuple(review.rule for review in queue if review.exercise is None)
+        self.items = (*first.values(), *(item for item in self.catalogue if item.id not in first))
+        self.index = 0
+        self._draw_picker(when)
+        self.go_to(0)
+
+    def due_now(self, when: datetime | None = None) -> list[str]:
+        """The paragraphs of this game due for review at ``when`` (now), the longest overdue first."""
+        return self.learner.record.due(self.game, when)
+
+    def _learner_changed(self) -> None:
+        if not self._ordered and self.learner.loaded:  # the record kept in the browser has arrived
+            self._ordered = True
+            self.review_first()
+        else:
+            self._draw_picker()
+
+    def _draw_due(self, due: list[str]) -> None:
+        """The line over the picker: how many rules are due today and where their exercises are."""
+        if not due:
+            self.due_line.value = "<span class='rb-small'>Nothing more to review today.</span>" if self.reviews else ""
+            return
+        waiting = [rule for rules in self.reviews.values() for rule in rules if rule in due]
+        where = " (their exercises come first, marked ↻)" if waiting else ""
+        alone = [rule for rule in self.unpractised if rule in due]
+        read = ""
+        if alone:
+            verb = "has" if len(alone) == 1 else "have"
+            read = f"; {', '.join(alone)} {verb} no question here: read it again under My progress"
+        rules = "1 rule" if len(due) == 1 else f"{len(due)} rules"
+        self.due_line.value = f"<b>↻ {rules} to review today</b>{html.escape(where + read)}"
+
+    def _draw_picker(self, when: datetime | None = None) -> None:
+        due = self.due_now(when)
+        self._draw_due(due)
         options = []
         for number, item in enumerate(self.items):
             words = " ".join(item.question.split()[:6])
             mark_ = "✓ " if item.id in self.solved else ""
+            if any(rule in due for rule in self.reviews.get(item.id, ())):
+                mark_ = "↻ " + mark_
             options.append((f"{mark_}{item.id}: {words}…", number))
         self._drawing = True  # new options reset the picker's value: not a choice of the learner
         try:
@@ -130,6 +199,7 @@ class ExercisePanel(widgets.VBox):
         close_widgets(*old_choices)
         self.feedback.value = ""
         self.feedback.detail = ""
+        self.comes_back.value = ""
 
     def chosen(self) -> tuple[int, ...]:
         """The choices the learner has ticked or picked."""
@@ -160,11 +230,27 @@ class ExercisePanel(widgets.VBox):
             self._draw_picker()
         if chosen:  # the answer is told now: a board showing this exercise may show its moves
             progress.answered(self.game, item.rules, right, item.id)  # the learner's record (issue 49)
+            self.comes_back.value = self._comes_back(item, right)
             if self.shown is not None and self.shown[0].id == item.id and self.shown[1].shown_only:
                 self.shown[1].show_only("")
             for handler in list(self.check_handlers):
                 handler(item)
         return right
+
+    def _comes_back(self, item: Exercise, right: bool) -> str:
+        """When the record will ask about the exercise's paragraphs again (a wrong answer brings them back sooner)."""
+        moment = now()
+        said = []
+        for rule in item.rules:
+            entry = self.learner.record.entry(self.game, rule)
+            if entry is None or entry.card is None:
+                continue
+            days = max(0, round((entry.card.due - moment).total_seconds() / 86400))
+            said.append(f"{rule} {_in_days(days)}")
+        if not said:
+            return ""
+        why = "" if right else " (a wrong answer brings a rule back sooner)"
+        return f"<span class='rb-small'>Next review: {html.escape(', '.join(said) + why)}.</span>"
 
     def next(self) -> None:
         """The next exercise, preferring one not solved yet."""
@@ -213,11 +299,18 @@ class ExercisePanel(widgets.VBox):
     def close(self) -> None:
         """Close the panel and every widget it built (its choices, its own board). Not while Python shuts down
         (ipywidgets' ``__del__`` calls this then, when no module can be imported and no page is left to tell)."""
+        if self._heard in self.learner.listeners:
+            self.learner.listeners.remove(self._heard)
         if self.comm is not None and sys.meta_path is not None:
+            self.children = self._own  # the learner's store is shared by every panel of the page: left open
             close_widgets(self)
 
 
 SHOW = "Show on the board"  # the notebooks name the button so
+
+
+def _in_days(days: int) -> str:
+    return "today" if days == 0 else "tomorrow" if days == 1 else f"in {days} days"
 
 
 def _row() -> widgets.Layout:

@@ -23,6 +23,7 @@ from typing import Any
 from rulebook import registry
 from rulebook.core import IllegalMove, cut, decode_move, parse_json, quote
 from rulebook.engine import Engine
+from rulebook.progress import events as progress
 from rulebook.teach import rules_text
 
 FILE = "tutorial.json"
@@ -506,6 +507,8 @@ class Lesson:
             return False
         verdict = self.judge(session.live, move, session.move_text)
         if verdict.kind != "step":
+            if verdict.kind == "refused" and verdict.rule:  # the engine's refusal, as on the board (issue 49)
+                progress.refused(self.tutorial.game, verdict.rule)
             session.message, session.message_kind = verdict.text, "error"
             return False
         step = self.step
