@@ -88,8 +88,8 @@ def test_the_exercises_of_rules_due_come_first_and_the_tab_says_so():
         assert list(panel.items) == [item_a, item_b, *rest]  # the longest overdue first
         assert panel.current is item_a
         line = re.sub(r"<[^>]+>", "", panel.due_line.value)
-        assert line.startswith("↻ 3 rules to review today (their exercises come first, marked ↻)"), line
-        assert f"{bare} has no question here: read it again under My progress" in line
+        assert line.startswith("↻ 3 rules to review today: their exercises come first, marked ↻."), line
+        assert line.endswith(f" {bare} has no question here: read it again under My progress."), line
         assert label(panel, item_a).startswith(f"↻ {item_a.id}: ")
         assert label(panel, item_b).startswith(f"↻ {item_b.id}: ")
         assert not any(label(panel, item).startswith("↻") for item in rest)

@@ -85,8 +85,8 @@ class ExercisePanel(widgets.VBox):
         self.board_box = widgets.Box()
         buttons = widgets.HBox([self.check_button, self.next_button, self.show_button], layout=_row())
         top = widgets.HBox([self.progress, self.reset_button], layout=_row())
-        parts = [top, self.due_line, self.picker, self.question, self.choice_box, buttons, self.feedback]
-        parts.append(self.comes_back)
+        parts = [top, self.due_line, self.picker, self.question, self.choice_box, buttons, self.comes_back]
+        parts.append(self.feedback)  # (after when the rules come back: its paragraphs' text is long)
         for part in parts:  # in a scrolling column nothing is squeezed: the last choices were cut off
             part.layout.flex = "0 0 auto"
         self._own = (*parts, self.board_box)  # the panel's widgets without the learner's shared store
@@ -136,17 +136,16 @@ class ExercisePanel(widgets.VBox):
     def _draw_due(self, due: list[str]) -> None:
         """The line over the picker: how many rules are due today and where their exercises are."""
         if not due:
-            self.due_line.value = "<span class='rb-small'>Nothing more to review today.</span>" if self.reviews else ""
+            self.due_line.value = "<div class='rb-text'>Nothing more to review today.</div>" if self.reviews else ""
             return
         waiting = [rule for rules in self.reviews.values() for rule in rules if rule in due]
-        where = " (their exercises come first, marked ↻)" if waiting else ""
+        said = [": their exercises come first, marked ↻." if waiting else "."]
         alone = [rule for rule in self.unpractised if rule in due]
-        read = ""
         if alone:
-            verb = "has" if len(alone) == 1 else "have"
-            read = f"; {', '.join(alone)} {verb} no question here: read it again under My progress"
+            verb, them = ("has", "it") if len(alone) == 1 else ("have", "them")
+            said.append(f" {', '.join(alone)} {verb} no question here: read {them} again under My progress.")
         rules = "1 rule" if len(due) == 1 else f"{len(due)} rules"
-        self.due_line.value = f"<b>↻ {rules} to review today</b>{html.escape(where + read)}"
+        self.due_line.value = f"<div class='rb-text'><b>↻ {rules} to review today</b>{html.escape(''.join(said))}</div>"
 
     def _draw_picker(self, when: datetime | None = None) -> None:
         due = self.due_now(when)
@@ -250,7 +249,7 @@ class ExercisePanel(widgets.VBox):
         if not said:
             return ""
         why = "" if right else " (a wrong answer brings a rule back sooner)"
-        return f"<span class='rb-small'>Next review: {html.escape(', '.join(said) + why)}.</span>"
+        return f"<div class='rb-text'>Next review: {html.escape(', '.join(said) + why)}.</div>"
 
     def next(self) -> None:
         """The next exercise, preferring one not solved yet."""
