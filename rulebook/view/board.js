@@ -823,11 +823,17 @@ export default {
     // a long press on a place shows its words (what the keyboard hears there) and plays nothing
     let press = null;
     let pressed = false; // the click that ends a long press is no move
-    const letGo = () => { if (press) clearTimeout(press.timer); press = null; };
+    let touched = -Infinity; // when a finger last left the figure: the mouse events a touch makes after it are no hover
+    const letGo = (event) => {
+      if (press) clearTimeout(press.timer);
+      press = null;
+      if (event?.pointerType && event.pointerType !== "mouse") touched = performance.now();
+    };
     picture.addEventListener("pointerdown", (event) => {
       letGo();
       pressed = false;
       if (event.pointerType === "mouse" || !geometryNow) return;
+      touched = Infinity;
       const [x, y] = where(event);
       press = { x: event.clientX, y: event.clientY, timer: setTimeout(() => {
         press = null;
@@ -845,18 +851,19 @@ export default {
     for (const kind of ["pointerup", "pointercancel"]) picture.addEventListener(kind, letGo);
     picture.addEventListener("contextmenu", (event) => { if (pressed || press) event.preventDefault(); });
     picture.addEventListener("mousemove", (event) => {
-      if (!geometryNow) return;
+      if (!geometryNow || performance.now() - touched < 1000) return;
       const [x, y] = where(event);
       const hit = nearest(state, geometryNow, x, y, scale());
       picture.style.cursor = hit ? "pointer" : "default";
       const text = hit ? hoverText(state.traces[hit.trace], hit.point) : "";
       showLabel(text, hit ? geometryNow.px(hit.x) : 0, hit ? geometryNow.py(hit.y) : 0);
     });
-    picture.addEventListener("mouseleave", () => { label.style.display = "none"; });
+    picture.addEventListener("mouseleave", () => { if (performance.now() - touched >= 1000) label.style.display = "none"; });
     picture.addEventListener("click", (event) => {
       if (!geometryNow) return;
       if (pressed) { pressed = false; return; } // a long press showed the place's words: no move
       const entry = event.target.closest?.(".legend-item");
+      if (entry && event.pointerType === "touch") return; // on a touch screen the legend is a key, no 6 px target
       if (entry) {
         state.toggle(Number(entry.dataset.trace)); // a click on an entry hides its trace or shows it again
         return;
