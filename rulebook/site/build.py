@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import gzip
 import hashlib
 import importlib.metadata
 import json
@@ -63,6 +64,38 @@ NOT_LOADED = {"jupyterlab-widgets": "the JupyterLab side of ipywidgets, shipped 
 # required, and not to be had for the browser: left out, with a warning naming what needs it
 UNAVAILABLE = {"numpy": "no build for the browser on PyPI or npm"}
 APPS = ("lab", "repl")
+# files of the pinned wheels the browser's Python never reads, left out of its copies: a package's tests, the lab
+# extensions a wheel carries as data (the site has them as lab extensions), and plotly's JavaScript (plotly.js is a
+# file of the site of its own, loaded by the page when a chart is drawn) and sample data sets
+LEFT_OUT_PARTS = ("tests",)
+LEFT_OUT_PREFIXES = (
+    "plotly/labextension/",
+    "plotly/package_data/datasets/",
+    "plotly/package_data/plotly.min.js",
+    "plotly/package_data/widgetbundle.js",
+)
+LEFT_OUT_DATA = "/data/share/jupyter/"  # under a wheel's <name>.data/ folder
+# the apps' pages (the REPL) have a lock of their own: the same packages, some of them in a copy that leaves out what
+# the notebooks may use and an app never does: jedi's typeshed stubs (an app has no code to complete) and pygments'
+# lexers but those the kernel imports (they have bytecode: bytecode.py imports them), which IPython's tracebacks use
+APPS_LOCK = "pyodide-lock-apps.json"
+APPS_LEFT_OUT = ("jedi/third_party/typeshed/",)
+APPS_IMPORTED_ONLY = "pygments/lexers/"
+# ... and a module with bytecode comes as its bytecode alone (``mod.pyc`` where ``mod.py`` was, which Python imports
+# as it is), but in the rulebook, whose source lines an app's traceback shows (3.4 MB of the 20 MB goal were sources
+# of compiled modules; a traceback through a library shows its file and line without the text)
+APPS_WITH_SOURCES = ("rulebook",)
+# ... and of these packages (by their top-level import names) only the modules an app's first screen imports (with
+# bytecode) and the packages' __init__ modules: the rest is a zip the apps fetch when an import first misses a module
+# of them (rulebook.site.deferred), which a chart does (plotly's other traces and layout classes: 3 of its 3.8 MB)
+DEFERRED = {"plotly": ("plotly", "_plotly_utils")}
+# lab extensions JupyterLab (the notebooks) needs and the apps' pages (the REPL) do not: JupyterLite loads every
+# listed extension's code at start, and plotly's is 4.8 MB (the apps draw their charts with plotly.js, on demand)
+LAB_ONLY_EXTENSIONS = ("jupyterlab-plotly",)
+# what a static host can send compressed: these files get a .gz sibling (gzip_static, precompressed), the wheels and
+# the standard library's zip are compressed already
+COMPRESSED_SUFFIXES = (".js", ".mjs", ".wasm", ".json", ".css", ".html", ".svg", ".txt", ".ipynb", ".map")
+STATIC = "static/rulebook"  # the site's own scripts: plotly.js for the charts, board.js for the first position
 LOCK_URL = "./static/pyodide/pyodide-lock.json"  # relative to the site's root, where the kernel resolves it
 
 
@@ -339,6 +372,195 @@ def add_bytecode(solution: Solution, pyodide: Path, cache: Path) -> dict[str, An
     return result
 
 
+def left_out(name: str) -> bool:
+    """Whether the browser's copy of a wheel leaves the file ``name`` out (see ``LEFT_OUT_PARTS`` and the others)."""
+    parts = name.split("/")
+    if any(part in LEFT_OUT_PARTS for part in parts[1:-1]):
+        return True
+    if parts[0].endswith(".data") and LEFT_OUT_DATA in name:
+        return True
+    return name.startswith(LEFT_OUT_PREFIXES)
+
+
+def slim_wheel(wheel: Path, target: Path) -> int:
+    """Write ``wheel`` to ``target`` without the files the browser never reads (its RECORD too); the entries kept
+    are copied as they were, so the same wheel gives the same bytes. Returns how many bytes of the file it saved."""
+    with zipfile.ZipFile(wheel) as archive, zipfile.ZipFile(target, "w") as out:
+        gone = {info.filename for info in archive.infolist() if left_out(info.filename)}
+        for info in archive.infolist():
+            if info.filename in gone:
+                continue
+            data = archive.read(info)
+            if info.filename.endswith(".dist-info/RECORD"):
+                lines = data.decode("utf-8").splitlines()
+                data = ("\n".join(line for line in lines if line.split(",")[0] not in gone) + "\n").encode()
+            out.writestr(info, data, compresslevel=9)
+    return wheel.stat().st_size - target.stat().st_size
+
+
+def slim(solution: Solution, folder: Path) -> dict[str, int]:
+    """Each wheel of the solution replaced by its browser's copy (:func:`slim_wheel`) in ``folder``; returns the bytes
+    saved, by package, where there were any."""
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    saved = {}
+    for name, wheel in solution.wheels.items():
+        target = folder / wheel.path.name
+        saved[name] = slim_wheel(wheel.path, target)
+        wheel.path = target
+    return {name: size for name, size in sorted(saved.items()) if size}
+
+
+def _source_of(pyc: str) -> str:
+    """``pkg/__pycache__/mod.cpython-314.pyc`` -> ``pkg/mod.py``."""
+    folder, file = pyc.rsplit("/__pycache__/", 1)
+    return f"{folder}/{file.split('.')[0]}.py"
+
+
+def apps_wheel(wheel: Path, target: Path, sources: bool = True) -> int:
+    """Write the apps' copy of ``wheel`` (with its bytecode) to ``target``, leaving out ``APPS_LEFT_OUT`` and the
+    modules under ``APPS_IMPORTED_ONLY`` that have no bytecode (none of the apps' start imports them), and, unless
+    ``sources``, the source of every module that has bytecode (which moves to where the source was); returns the
+    bytes saved, 0 (and nothing written) when it leaves nothing out."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        bytecode = {_source_of(name): name for name in names if "/__pycache__/" in name and name.endswith(".pyc")}
+        moved = {} if sources else {pyc: source + "c" for source, pyc in bytecode.items() if source in names}
+        compiled = {source for source in bytecode if source.startswith(APPS_IMPORTED_ONLY)}
+        gone = {
+            name
+            for name in names
+            if name.startswith(APPS_LEFT_OUT)
+            or (name.startswith(APPS_IMPORTED_ONLY) and name.endswith(".py") and name not in compiled)
+        }
+        gone |= {_source_of(pyc) for pyc in moved}
+        if not gone:
+            return 0
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(target, "w") as out:
+            for info in archive.infolist():
+                if info.filename in gone:
+                    continue
+                data = archive.read(info)
+                if info.filename.endswith(".dist-info/RECORD"):
+                    lines = data.decode("utf-8").splitlines()
+                    kept = [line for line in lines if line.split(",")[0] not in gone]
+                    data = ("\n".join(_moved(line, moved) for line in kept) + "\n").encode()
+                if info.filename in moved:
+                    info = zipfile.ZipInfo(moved[info.filename], info.date_time)
+                    info.external_attr = 0o644 << 16
+                out.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+    return wheel.stat().st_size - target.stat().st_size
+
+
+def defer(wheel: Path, target: Path, rest: Path, packages: tuple[str, ...]) -> tuple[int, int]:
+    """Split the apps' copy ``wheel`` of a package: ``target`` keeps all but the source modules of ``packages`` that
+    are no package's ``__init__`` (those that have bytecode came as ``.pyc``: they stay), which go to the zip
+    ``rest`` with their paths in site-packages. Returns the sizes of ``target`` and ``rest``."""
+    with zipfile.ZipFile(wheel) as archive:
+        later = {
+            name
+            for name in archive.namelist()
+            if name.split("/")[0] in packages and name.endswith(".py") and not name.endswith("/__init__.py")
+        }
+        with zipfile.ZipFile(target, "w") as out, zipfile.ZipFile(rest, "w") as deferred:
+            for info in archive.infolist():
+                data = archive.read(info)
+                if info.filename.endswith(".dist-info/RECORD"):
+                    lines = data.decode("utf-8").splitlines()
+                    data = ("\n".join(line for line in lines if line.split(",")[0] not in later) + "\n").encode()
+                place = deferred if info.filename in later else out
+                place.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+    return target.stat().st_size, rest.stat().st_size
+
+
+def _moved(line: str, moved: dict[str, str]) -> str:
+    name, rest = line.split(",", 1) if "," in line else (line, "")
+    return f"{moved.get(name, name)},{rest}" if rest else moved.get(name, name)
+
+
+def write_apps_lock(folder: Path, solution: Solution) -> tuple[dict[str, int], dict[str, Any]]:
+    """``APPS_LOCK`` beside ``pyodide-lock.json``: the same packages, each in its apps' copy (``apps/``) where
+    :func:`apps_wheel` leaves something out, the ``DEFERRED`` ones split by :func:`defer`; returns the bytes saved by
+    package, and each deferred zip (its file under ``folder``, the import names it serves, its size)."""
+    lock = json.loads((folder / "pyodide-lock.json").read_text(encoding="utf-8"))
+    saved = {}
+    deferred = {}
+    for name, wheel in sorted(solution.wheels.items()):
+        relative = f"apps/{wheel.path.name}"
+        size = apps_wheel(wheel.path, folder / relative, sources=name in APPS_WITH_SOURCES)
+        if name in DEFERRED:
+            whole = folder / (relative if size else wheel.path.name)
+            staged = folder / "apps" / f"{wheel.path.name}.part"
+            rest = folder / "apps" / f"{name}-rest.zip"
+            defer(whole, staged, rest, DEFERRED[name])
+            staged.replace(folder / relative)
+            named = rest.with_name(f"{name}-rest-{sha256(rest)[:12]}.zip")
+            rest.replace(named)
+            deferred[name] = {
+                "file": f"apps/{named.name}",
+                "packages": list(DEFERRED[name]),
+                "bytes": named.stat().st_size,
+            }
+            size = wheel.path.stat().st_size - (folder / relative).stat().st_size
+        if size:
+            saved[name] = size
+            lock["packages"][name].update(file_name=relative, sha256=sha256(folder / relative))
+    (folder / APPS_LOCK).write_text(json.dumps(lock, indent=1, sort_keys=True), encoding="utf-8")
+    return saved, deferred
+
+
+def plotly_script(wheel: Path, folder: Path) -> tuple[str, str]:
+    """plotly.js out of plotly's wheel into ``folder``, named by its contents as ``figures.plotly_file`` names it;
+    returns (file name, key)."""
+    with zipfile.ZipFile(wheel) as archive:
+        data = archive.read("plotly/package_data/plotly.min.js")
+    key = hashlib.sha256(data).hexdigest()[:16]
+    name = f"plotly-{key}-script.js"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_bytes(data)
+    return name, key
+
+
+def lab_only(output: Path, names: tuple[str, ...] = LAB_ONLY_EXTENSIONS) -> list[str]:
+    """Move the lab extensions ``names`` from the site's ``jupyter-lite.json`` (every app) to JupyterLab's own, so
+    that the apps' pages never load their code; the REPL also shows its app to the page (``window.jupyterapp``), whose
+    progress bar reads the kernel's status. Returns the names moved."""
+    top = output / "jupyter-lite.json"
+    settings = json.loads(top.read_text(encoding="utf-8"))
+    data = settings["jupyter-config-data"]
+    moved = [entry for entry in data.get("federated_extensions", []) if entry["name"] in names]
+    data["federated_extensions"] = [entry for entry in data.get("federated_extensions", []) if entry not in moved]
+    top.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+    lab = output / "lab" / "jupyter-lite.json"
+    settings = json.loads(lab.read_text(encoding="utf-8"))
+    settings["jupyter-config-data"].setdefault("federated_extensions", []).extend(moved)
+    lab.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+    repl = output / "repl" / "jupyter-lite.json"
+    settings = json.loads(repl.read_text(encoding="utf-8"))
+    settings["jupyter-config-data"]["exposeAppInBrowser"] = True
+    repl.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+    return [entry["name"] for entry in moved]
+
+
+def precompress(folder: Path) -> tuple[int, int]:
+    """A ``.gz`` sibling beside every file a static host can send compressed (``COMPRESSED_SUFFIXES``, 1 KB or more,
+    where gzip saves a tenth at least): nginx's ``gzip_static on``, Caddy's ``precompressed gzip`` and Apache's
+    MultiViews send it to a browser that accepts gzip. Returns (files, bytes saved)."""
+    count = saved = 0
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or path.suffix not in COMPRESSED_SUFFIXES or path.stat().st_size < 1024:
+            continue
+        if path.with_name(path.name + ".gz").is_file():  # written by an earlier pass of this build
+            continue
+        data = path.read_bytes()
+        packed = gzip.compress(data, compresslevel=9, mtime=0)
+        if len(packed) <= 0.9 * len(data):
+            path.with_name(path.name + ".gz").write_bytes(packed)
+            count, saved = count + 1, saved + len(data) - len(packed)
+    return count, saved
+
+
 def write_lock(folder: Path, info: dict[str, Any], solution: Solution) -> dict[str, str]:
     """Each wheel beside Pyodide (the project's under a folder named by its digest, so that a browser never mixes an
     old file with a new lock) and ``pyodide-lock.json`` listing exactly them; returns name -> file in the lock."""
@@ -366,13 +588,13 @@ def write_lock(folder: Path, info: dict[str, Any], solution: Solution) -> dict[s
     return placed
 
 
-def lite_config(preload: list[str]) -> dict[str, Any]:
-    """``jupyter-lite.json``: the local Pyodide, its lock, the packages loaded before the kernel starts, and no
-    fallback to a package index."""
+def lite_config(preload: list[str], lock: str = LOCK_URL) -> dict[str, Any]:
+    """``jupyter-lite.json``: the local Pyodide, its lock (``lock``: the apps' own; JupyterLab's settings name the
+    whole one), the packages loaded before the kernel starts, and no fallback to a package index."""
     kernel = {
         "pyodideUrl": "./static/pyodide/pyodide.mjs",
         "disablePyPIFallback": True,
-        "loadPyodideOptions": {"packages": preload, "lockFileURL": LOCK_URL},
+        "loadPyodideOptions": {"packages": preload, "lockFileURL": lock},
     }
     return {
         "jupyter-lite-schema-version": 0,
@@ -479,6 +701,8 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
     available[PROJECT] = Wheel.read(wheel)
     roots = [*KERNEL_PACKAGES, PROJECT, *LAB_PACKAGES]
     solution = solve(roots, available, set(pins), browser_environment(info["python"]))
+    downloaded = {name: wheel.path for name, wheel in pinned.items()}  # as PyPI has them: lab extensions, plotly.js
+    slimmed = slim(solution, cache / "slim")
     bytecode = add_bytecode(solution, pyodide, cache / "bytecode")
     for game, error in bytecode["failed"].items():
         solution.warnings.append(f"{game}: its first screen fails in the browser's Python: {error}")
@@ -490,9 +714,11 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
     for name in PYODIDE_RUNTIME:
         shutil.copyfile(pyodide / name, lite / "static" / "pyodide" / name)
     write_lock(lite / "static" / "pyodide", info, solution)
+    apps_saved, deferred = write_apps_lock(lite / "static" / "pyodide", solution)
     preload = [*KERNEL_PACKAGES, PROJECT]  # the kernel's start and the app's first screen: the rulebook and its needs
-    (lite / "jupyter-lite.json").write_text(json.dumps(lite_config(preload), indent=1), encoding="utf-8")
-    extensions = [pinned[name].path for name in EXTENSION_WHEELS] + [kernel_file]
+    config = lite_config(preload, LOCK_URL.replace("pyodide-lock.json", APPS_LOCK))
+    (lite / "jupyter-lite.json").write_text(json.dumps(config, indent=1), encoding="utf-8")
+    extensions = [downloaded[name] for name in EXTENSION_WHEELS] + [kernel_file]
     output = cache / "output"
     shutil.rmtree(output, ignore_errors=True)
     config = build_config(extensions, output, cache / "jupyterlite")
@@ -500,11 +726,16 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
     # in the staging folder, which also holds the build's task database: a fresh one each time
     run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite)], "jupyter lite build", cwd=lite)
     lab_preloads(output / "lab" / "jupyter-lite.json", [*preload, *LAB_PACKAGES])
+    lab_only(output)
+    plotly = plotly_script(downloaded["plotly"], output / STATIC)
 
-    pages.write(output, games, ROOT / "notebooks")
+    precompress(output)  # before the pages: they say how much a first visit downloads
+    later = [(f"static/pyodide/{each['file']}", tuple(each["packages"])) for each in deferred.values()]
+    pages.write(output, games, ROOT / "notebooks", plotly=plotly, deferred=later)
     search_site.write(output, cache / "lunr")  # the rules search: search/
     printed.write(output, games)  # the printed rulebook and player aid: <game>/rules/*.pdf, which the rules pages link
     reader.write(output, games)  # the rules as plain pages: <game>/rules/, rules/
+    compressed, saved = precompress(output)
     files, size = folder_size(output)
     record = {
         "key": key,
@@ -517,6 +748,11 @@ def build(out: Path, cache: Path, force: bool = False, wheel: Path | None = None
         "packages": {name: str(w.version) for name, w in sorted(solution.wheels.items())},
         "warnings": solution.warnings,
         "bytecode": {name: count for name, count in bytecode["compiled"].items() if count},
+        "slimmed": slimmed,
+        "apps_lock": apps_saved,
+        "deferred": deferred,
+        "compressed": {"files": compressed, "bytes_saved": saved},
+        "first_visit": pages.first_visit(output),
     }
     (output / "build.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
     replace(out, output)

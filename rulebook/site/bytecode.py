@@ -30,8 +30,11 @@ from pathlib import Path
 STAMP = (2020, 2, 2, 0, 0, 0)  # every entry's date, so the same wheel gives the same bytes
 # what the Pyodide kernel imports when it starts (jupyterlite-pyodide-kernel's worker), but the kernel's own wheels
 # (WHOLE): they set up a kernel that needs the page, so they are compiled whole, as the rulebook is, and left out here
-KERNEL = ("micropip", "comm", "jedi", "IPython")
+KERNEL = ("micropip", "comm", "jedi", "IPython", "ipython_pygments_lexers")  # the last: the lexers IPython may use
 WHOLE = ("pyodide_kernel-", "ipykernel-", "piplite-", "widgetsnbextension-")
+# the project's parts that run on a computer, never in a page (the site's build, the class server, the tools): their
+# bytecode only where a page imports them, as for the other wheels
+SERVER_SIDE = ("site/", "tables/", "serve/", "tools/", "cli.py")
 
 
 def _record_line(name: str, data: bytes) -> str:
@@ -65,6 +68,9 @@ def first_screens(games: list[str] | None) -> dict[str, str]:
             failed[name] = traceback.format_exc().strip().splitlines()[-1]
     from rulebook import registry
     from rulebook.app import App
+    from rulebook.view import figures
+
+    figures.serve_plotly_from("plotly.js", "the-site-file")  # as the pages do: the site's plotly.py has no plotly.js
 
     for game in games if games is not None else list(registry.names()):
         try:
@@ -84,15 +90,24 @@ def imported(site: Path) -> set[str]:
     return found
 
 
-def repack(wheel: Path, target: Path, site: Path, chosen: set[str] | None) -> int:
-    """Write ``wheel`` to ``target`` with the bytecode of its modules in ``chosen`` (all of them when None) added and
-    listed in its RECORD; returns how many modules were compiled."""
+def repack(
+    wheel: Path,
+    target: Path,
+    site: Path,
+    chosen: set[str] | None,
+    skip: tuple[str, ...] = (),
+    imported: frozenset[str] = frozenset(),
+) -> int:
+    """Write ``wheel`` to ``target`` with the bytecode of its modules in ``chosen`` (all of them when None, but those
+    whose path under the package starts with one of ``skip`` and that are not ``imported``) added and listed in its
+    RECORD; returns how many modules were compiled."""
     with zipfile.ZipFile(wheel) as archive:
         names = [name for name in archive.namelist() if not name.endswith("/")]
         contents = {name: archive.read(name) for name in names}
     modules = [name for name in names if name.endswith(".py")]
     if chosen is None:
         modules = [name for name in modules if "/tests/" not in name]  # a package's tests are never imported
+        modules = [name for name in modules if not name.split("/", 1)[-1].startswith(skip) or name in imported]
     else:
         modules = [name for name in modules if name in chosen]
     added = {}
@@ -105,9 +120,9 @@ def repack(wheel: Path, target: Path, site: Path, chosen: set[str] | None) -> in
     lines = contents[record].decode("utf-8").splitlines() + [_record_line(n, data) for n, data in added.items()]
     with zipfile.ZipFile(target, "w") as out:
         for name, data in [*contents.items(), *added.items()]:
-            if name != record:
-                out.writestr(_entry(name), data)
-        out.writestr(_entry(record), "\n".join(lines) + "\n")
+            if name != record:  # the best deflate: the site sends the wheels as they are
+                out.writestr(_entry(name), data, compresslevel=9)
+        out.writestr(_entry(record), "\n".join(lines) + "\n", compresslevel=9)
     return len(added)
 
 
@@ -122,7 +137,10 @@ def main(source: str, target: str, project: str) -> int:
     compiled = {}
     for wheel in wheels:
         everything = wheel.name.startswith((f"{project}-", *WHOLE))
-        compiled[wheel.name] = repack(wheel, Path(target) / wheel.name, site, None if everything else chosen)
+        skip = SERVER_SIDE if wheel.name.startswith(f"{project}-") else ()
+        compiled[wheel.name] = repack(
+            wheel, Path(target) / wheel.name, site, None if everything else chosen, skip, chosen
+        )
     report = {"compiled": compiled, "failed": failed, "kernel": kernel, "imported": len(chosen)}
     (Path(target) / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     return 0

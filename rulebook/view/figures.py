@@ -277,6 +277,7 @@ class BoardView(FigureView):
 # -- plotly.js for the charts -------------------------------------------------------------------------------------
 
 _PLOTLY_URL = ""
+_PLOTLY_KEY = ""  # the key of the file at _PLOTLY_URL, where plotly.py's own copy of plotly.js is left out (the site)
 
 
 @functools.cache
@@ -299,11 +300,12 @@ def plotly_file(folder: Path) -> str:
     return name
 
 
-def serve_plotly_from(address: str) -> None:
+def serve_plotly_from(address: str, key: str = "") -> None:
     """Charts built from now on load plotly.js from ``address`` (the file :func:`plotly_file` wrote, relative to the
-    page); ``""`` goes back to asking the kernel for its text."""
-    global _PLOTLY_URL
-    _PLOTLY_URL = address
+    page); ``""`` goes back to asking the kernel for its text. ``key`` names the file's contents where this Python
+    has no plotly.js to read it from (the website's, whose plotly.py comes without it)."""
+    global _PLOTLY_URL, _PLOTLY_KEY
+    _PLOTLY_URL, _PLOTLY_KEY = address, key
 
 
 def plotly_file_name() -> str:
@@ -338,7 +340,7 @@ class ChartView(FigureView):
 
     @traitlets.default("plotly_key")
     def _default_plotly_key(self) -> str:
-        return _plotly_js()[1]
+        return _PLOTLY_KEY or _plotly_js()[1]
 
     def __init__(self, plot: Any = None, **kwargs: Any) -> None:
         super().__init__(plot, **kwargs)
