@@ -157,12 +157,13 @@ class ExercisePanel(widgets.VBox):
             if any(rule in due for rule in self.reviews.get(item.id, ())):
                 mark_ = "↻ " + mark_
             options.append((f"{mark_}{item.id}: {words}…", number))
-        self._drawing = True  # new options reset the picker's value: not a choice of the learner
-        try:
-            self.picker.options = options
-            self.picker.value = self.index
-        finally:
-            self._drawing = False
+        if tuple(options) != tuple(self.picker.options):  # (every event of the record redraws: most change nothing)
+            self._drawing = True  # new options reset the picker's value: not a choice of the learner
+            try:
+                self.picker.options = options
+                self.picker.value = self.index
+            finally:
+                self._drawing = False
         self.progress.value = markup.render("exercise_progress.html", solved=len(self.solved), total=len(self.items))
 
     def _picked(self, change: dict[str, Any]) -> None:
