@@ -40,8 +40,7 @@ def record_of(path: Path) -> list[str]:
     [
         ("networkx/algorithms/tests/test_cycles.py", True),
         ("ipywidgets/widgets/tests/__init__.py", True),
-        ("plotly/package_data/plotly.min.js", True),
-        ("plotly/package_data/widgetbundle.js", True),
+        ("plotly/package_data/plotly.min.js", False),  # JupyterLab's charts ask the kernel for it
         ("plotly/labextension/static/remoteEntry.js", True),
         ("plotly/package_data/datasets/iris.csv.gz", True),
         ("anywidget-0.11.0.data/data/share/jupyter/labextensions/anywidget/package.json", True),
@@ -55,10 +54,10 @@ def test_what_the_browser_never_reads(name, out):
     assert build.left_out(name) is out
 
 
-def test_slim_wheel_leaves_out_tests_and_plotly_js(tmp_path):
+def test_slim_wheel_leaves_out_tests_and_lab_extensions(tmp_path):
     files = {
         "plotly/__init__.py": b"x = 1\n",
-        "plotly/package_data/plotly.min.js": b"var Plotly;" * 500,
+        "plotly/labextension/static/remoteEntry.js": b"var Plotly;" * 500,
         "plotly/package_data/templates/plotly.json": b"{}",
         "plotly/tests/test_a.py": b"assert True\n",
     }
@@ -82,11 +81,12 @@ def test_apps_wheel_keeps_only_imported_lexers_and_no_typeshed(tmp_path):
         "pygments/lexer.py": b"",
         "jedi/third_party/typeshed/stdlib/os.pyi": b"def f(): ...\n",
         "jedi/api/__init__.py": b"",
+        "plotly/package_data/plotly.min.js": b"var Plotly;",  # the site's own copy serves the apps
     }
     source = make_wheel(tmp_path / "pkg-1.0-py3-none-any.whl", files)
     target = tmp_path / "apps" / "pkg-1.0-py3-none-any.whl"
     assert build.apps_wheel(source, target) > 0
-    gone = {"pygments/lexers/ruby.py", "jedi/third_party/typeshed/stdlib/os.pyi"}
+    gone = {"pygments/lexers/ruby.py", "jedi/third_party/typeshed/stdlib/os.pyi", "plotly/package_data/plotly.min.js"}
     with zipfile.ZipFile(target) as archive:
         assert set(archive.namelist()) == (set(files) - gone) | {"pkg-1.0.dist-info/RECORD"}
     assert set(record_of(target)) == set(files) - gone

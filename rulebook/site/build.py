@@ -65,21 +65,21 @@ NOT_LOADED = {"jupyterlab-widgets": "the JupyterLab side of ipywidgets, shipped 
 UNAVAILABLE = {"numpy": "no build for the browser on PyPI or npm"}
 APPS = ("lab", "repl")
 # files of the pinned wheels the browser's Python never reads, left out of its copies: a package's tests, the lab
-# extensions a wheel carries as data (the site has them as lab extensions), and plotly's JavaScript (plotly.js is a
-# file of the site of its own, loaded by the page when a chart is drawn) and sample data sets
+# extensions a wheel carries as data (the site has them as lab extensions, plotly's twice) and plotly's sample data
+# sets (plotly.express reads them with pandas, which the browser has not)
 LEFT_OUT_PARTS = ("tests",)
-LEFT_OUT_PREFIXES = (
-    "plotly/labextension/",
-    "plotly/package_data/datasets/",
-    "plotly/package_data/plotly.min.js",
-    "plotly/package_data/widgetbundle.js",
-)
+LEFT_OUT_PREFIXES = ("plotly/labextension/", "plotly/package_data/datasets/")
 LEFT_OUT_DATA = "/data/share/jupyter/"  # under a wheel's <name>.data/ folder
 # the apps' pages (the REPL) have a lock of their own: the same packages, some of them in a copy that leaves out what
-# the notebooks may use and an app never does: jedi's typeshed stubs (an app has no code to complete) and pygments'
-# lexers but those the kernel imports (they have bytecode: bytecode.py imports them), which IPython's tracebacks use
+# the notebooks may use and an app never does: jedi's typeshed stubs (an app has no code to complete), plotly's
+# JavaScript (plotly.js is a file of the site, which an app's chart loads) and pygments' lexers but those the kernel
+# imports (they have bytecode: bytecode.py imports them), which IPython's tracebacks use
 APPS_LOCK = "pyodide-lock-apps.json"
-APPS_LEFT_OUT = ("jedi/third_party/typeshed/",)
+APPS_LEFT_OUT = (
+    "jedi/third_party/typeshed/",
+    "plotly/package_data/plotly.min.js",  # the apps' charts load the site's own copy (JupyterLab's ask the kernel)
+    "plotly/package_data/widgetbundle.js",  # go.FigureWidget's, which no app shows
+)
 APPS_IMPORTED_ONLY = "pygments/lexers/"
 # ... and a module with bytecode comes as its bytecode alone (``mod.pyc`` where ``mod.py`` was, which Python imports
 # as it is), but in the rulebook, whose source lines an app's traceback shows (3.4 MB of the 20 MB goal were sources
