@@ -280,6 +280,12 @@ def test_ten_moves_by_taps(game, size, mobile, apps):
         page.screenshot(path=SHOTS / f"mobile-{game}-{size}.png")
         ours, _ = axe_findings(page, f"app {game} ({size}, touch)")
         assert not ours, ours
+        # the narrowest phone, and the widths between a phone and a desk: nothing scrolls sideways
+        for width in (360,) if size == "phone" else (701, 1023):
+            page.set_viewport_size({"width": width, "height": SIZES[size][1]})
+            time.sleep(0.5)
+            check_screen(page, f"{game} at {width} px wide")
+        page.set_viewport_size({"width": SIZES[size][0], "height": SIZES[size][1]})
         # the side panels: a tap on a tab opens its panel under the board, a second tap closes it again (the first
         # tab, Set-up, is the one chosen when the page opens, its panel closed)
         if size == "phone":
