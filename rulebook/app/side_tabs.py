@@ -53,7 +53,12 @@ export default {
     });
     const bar = side.querySelector(".lm-TabBar-content");
     if (bar) watch.observe(bar, { attributes: true, attributeFilter: ["class"], subtree: true });
-    model.on("change:opened", () => setOpen(true));
+    model.on("change:opened", () => {
+      setOpen(true);
+      // under the board (a narrow page) and out of sight: a rule link's paragraph, a set-up to correct, is shown
+      const top = side.getBoundingClientRect().top;
+      if (top > (el.ownerDocument.defaultView || window).innerHeight) side.scrollIntoView({ block: "start" });
+    });
     setOpen(false);
     return () => {
       watch.disconnect();

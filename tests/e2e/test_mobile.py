@@ -303,6 +303,34 @@ def test_ten_moves_by_taps(game, size, mobile, apps):
         page.close()
 
 
+def test_a_rule_link_tapped_on_a_phone_shows_its_paragraph_under_the_board(mobile, apps):
+    """A refusal's rule id, tapped in the status line under the board, opens the Rules panel under it and brings
+    the paragraph on screen (the panel is below the first screen on a phone)."""
+    page = mobile("phone").new_page()
+    try:
+        page.goto(apps("claim"), wait_until="commit", timeout=120_000)
+        page.wait_for_selector(BOARD, timeout=180_000)
+        page.locator(".rulebook-app .rulebook-figure-place").first.wait_for(state="attached", timeout=60_000)
+        person_to_move(page)
+        tap_place(page, lambda label: "piece" not in label)
+        person_to_move(page)
+        told = tap_place(page, lambda label: "piece on" in label)  # a point taken: refused, with its rule
+        assert "Refused by CL-" in told, told
+        link = page.locator(".rulebook-app .rulebook-status a[data-rule]").first
+        rule = link.get_attribute("data-rule")
+        link.scroll_into_view_if_needed()
+        link.tap()
+        shown = page.locator(".rulebook-app .rulebook-side .rulebook-rules .rulebook-focus").first
+        shown.wait_for(timeout=30_000)
+        time.sleep(0.5)
+        box = shown.bounding_box()
+        assert box and in_view(page, box), f"the paragraph of {rule} is off screen: {box}"
+        assert rule in shown.inner_text()
+        check_screen(page, "claim phone, the Rules panel open")
+    finally:
+        page.close()
+
+
 # -- board.js on a phone, in a page of its own (no kernel: test_board_js's stand-in records what the page sends) ----
 
 
