@@ -59,7 +59,9 @@ def test_tables_alive_stay_constant_over_new_games() -> None:
     grown = tracemalloc.get_traced_memory()[0] - start
     tracemalloc.stop()
     print(f"claim: {grown / 30 / 1024:.1f} KiB traced growth per New game")
-    assert _alive_tables() == before
+    # never more boards alive than before (fewer when boards that earlier tests in this process left to the
+    # collector are freed meanwhile: the count is the process's, not this app's)
+    assert _alive_tables() <= before
     close_widgets(app)
 
 

@@ -29,6 +29,11 @@ ROLES = {
     "RESEARCH.md",
     "tutorial.json",
     "seats.py",
+    # issue 46: the reader's glossary, the FAQ, the player aid's lines and the search's words, as data
+    "glossary.json",
+    "faq.json",
+    "aid.json",
+    "search_terms.json",
 }
 
 

@@ -98,8 +98,7 @@ class ExercisePanel(widgets.VBox):
         )
         self.add_class("rulebook-exercises")
         self._ordered = self.learner.loaded  # due-first order is made again once a browser's record arrives
-        self._heard = lambda _learner: self._learner_changed()
-        self.learner.listeners.append(self._heard)
+        self._heard = self.learner.follow(self._learner_heard)  # weakly: a dropped app is freed
         self.review_first()
 
     @property
@@ -295,6 +294,9 @@ class ExercisePanel(widgets.VBox):
             self.show_button.disabled = False
             self.show_button.description = SHOW
             self.show_button.icon = ""
+
+    def _learner_heard(self, _learner: Any) -> None:
+        self._learner_changed()
 
     def close(self) -> None:
         """Close the panel and every widget it built (its choices, its own board). Not while Python shuts down

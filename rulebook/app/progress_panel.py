@@ -11,6 +11,7 @@ import html
 import re
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -118,8 +119,10 @@ class ProgressPanel(widgets.VBox):
             part.layout.flex = "0 0 auto"
         super().__init__(parts, layout=widgets.Layout(padding="4px", max_height="700px", overflow="auto"))
         self.add_class("rulebook-progress")
-        self._heard = lambda _learner: self.draw()
-        self.learner.listeners.append(self._heard)
+        self._heard = self.learner.follow(self._learner_changed)  # weakly: a dropped app is freed
+        self.draw()
+
+    def _learner_changed(self, _learner: Any) -> None:
         self.draw()
 
     def close(self) -> None:

@@ -6,6 +6,7 @@ after each one. A record the store holds that cannot be read is told, left as it
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -88,6 +89,23 @@ class Learner:
     def _changed(self) -> None:
         for listener in list(self.listeners):
             listener(self)
+
+    def follow(self, method: Callable[[Learner], None]) -> Callable[[Learner], None]:
+        """Call the bound ``method`` after each change, for as long as its object lives: the learner is this
+        Python's for good, and a panel it held would keep its whole app (and every board) alive after the page
+        dropped it (a notebook's cell run again makes a new app). Returns the listener, for ``listeners.remove``."""
+        owner = weakref.WeakMethod(method)  # type: ignore[arg-type]
+
+        def listener(learner: Learner) -> None:
+            bound = owner()
+            if bound is None:
+                if listener in learner.listeners:
+                    learner.listeners.remove(listener)
+                return
+            bound(learner)
+
+        self.listeners.append(listener)
+        return listener
 
 
 _current: list[Learner] = []  # this Python's learner, once asked for
