@@ -484,6 +484,9 @@ def test_every_registered_game_gets_an_entry_with_its_notebook():
     assert all(entry.notebook == declared.rules for entry, declared in zip(listed, games))
 
 
+CLEARED = "app.seed_text.value = ''\napp"  # the seed box left blank after the first game: New game deals anew
+
+
 def test_a_game_s_repl_address_runs_its_app_cell_with_its_code_hidden():
     address = pages.repl_address(pages.app_code("claim"))
     parts = urlsplit(address)
@@ -493,7 +496,7 @@ def test_a_game_s_repl_address_runs_its_app_cell_with_its_code_hidden():
         "showBanner": ["0"],
         "hideCodeInput": ["1"],
         "promptCellPosition": ["bottom"],
-        "code": ["from rulebook.app import App\n\nApp('claim')"],
+        "code": [f"from rulebook.app import App\n\napp = App('claim', seed={pages.FIRST_SEED})\n{CLEARED}"],
     }
 
 
@@ -524,14 +527,23 @@ def built(tmp_path):
     pyodide = tmp_path / "site" / "static" / "pyodide"
     pyodide.mkdir(parents=True)
     sizes = {"pyodide.asm.wasm": 2_000_000, "python_stdlib.zip": 400_000, "pyodide.mjs": 900_000}
+    sizes |= {"pyodide.asm.mjs": 50_000, "pyodide.asm.wasm.gz": 700_000}  # a host sends the .gz sibling
     sizes |= {"a-1-py3-none-any.whl": 150_000, "rulebook-abc/rulebook-0.1.0-py3-none-any.whl": 60_000}
+    sizes |= {"b-1-py3-none-any.whl": 5_000_000}  # in the lock, preloaded by nobody
     for name, size in sizes.items():
         (pyodide / name).parent.mkdir(parents=True, exist_ok=True)
         with open(pyodide / name, "wb") as file:
             file.truncate(size)
-    packages = {"a": "a-1-py3-none-any.whl", "rulebook": "rulebook-abc/rulebook-0.1.0-py3-none-any.whl"}
-    lock = {"packages": {name: {"file_name": file} for name, file in packages.items()}}
+    packages = {
+        "a": ("a-1-py3-none-any.whl", []),
+        "b": ("b-1-py3-none-any.whl", []),
+        "rulebook": ("rulebook-abc/rulebook-0.1.0-py3-none-any.whl", ["a"]),
+    }
+    lock = {"packages": {name: {"file_name": file, "depends": needs} for name, (file, needs) in packages.items()}}
     (pyodide / "pyodide-lock.json").write_text(json.dumps(lock))
+    options = {"packages": ["rulebook"], "lockFileURL": "static/pyodide/pyodide-lock.json"}
+    config = {"jupyter-config-data": {"litePluginSettings": {pages.KERNEL_SETTINGS: {"loadPyodideOptions": options}}}}
+    (tmp_path / "site" / "jupyter-lite.json").write_text(json.dumps(config))
     (tmp_path / "site" / "repl").mkdir()
     (tmp_path / "site" / "repl" / "index.html").write_text("JupyterLite's REPL")
     (tmp_path / "notebooks").mkdir()
@@ -540,10 +552,14 @@ def built(tmp_path):
 
 
 def test_the_first_download_is_the_runtime_and_the_locked_wheels(built):
-    assert pages.first_download(built) == 2_000_000 + 400_000 + 150_000 + 60_000  # not pyodide.mjs (900 kB)
+    # the runtime (the wasm as its .gz), the preloaded rulebook and what it needs (a), not b
+    assert pages.first_download(built) == 700_000 + 400_000 + 900_000 + 50_000 + 150_000 + 60_000
 
 
-def test_the_front_page_lists_every_game_and_each_game_s_page_runs_its_app(built):
+def test_the_front_page_lists_every_game_and_each_game_s_page_runs_its_app(built, monkeypatch):
+    # the games here are made up: each page's first position is Claim's (tests/test_first_visit.py checks the real ones)
+    claim_position = pages.first_position("claim")
+    monkeypatch.setattr(pages, "first_position", lambda name, seed=pages.FIRST_SEED: claim_position)
     games = [game("claim", "claim game.ipynb", (2, 3, 4), "Claim", "Tom & Jerry <3"), game("dice", "dice.md", (2, 4))]
     written = pages.write(built, games, built.parent / "notebooks")
     pages_written = ["claim/index.html", "dice/index.html", "minimal/index.html"]
@@ -556,13 +572,14 @@ def test_the_front_page_lists_every_game_and_each_game_s_page_runs_its_app(built
     assert "Tom &amp; Jerry &lt;3" in front_text  # escaped
     text = " ".join(" ".join(front.text).split())
     assert "The rules of 2 board games" in text and "2–4 players" in text and "2 or 4 players" in text
-    assert "downloads about 3 MB" in text  # 2.61 MB
-    for name, code in [("claim", "from rulebook.app import App\n\nApp('claim')"), ("minimal", pages.MINIMAL_CODE)]:
+    assert "downloads about 2 MB" in text  # 2.26 MB
+    for name, code in [("claim", pages.app_code("claim")), ("minimal", pages.MINIMAL_CODE)]:
         page = Page((built / name / "index.html").read_text())
         (frame,) = page.frames
         assert urlsplit(frame).path == "../repl/index.html"
         assert parse_qs(urlsplit(frame).query)["code"] == [code]
-        assert "about 3 MB" in " ".join(" ".join(page.text).split())
+        if name != "minimal":  # a game's page says what its first visit downloads (the minimal page has no board)
+            assert "about 2 MB" in " ".join(" ".join(page.text).split())
     dice = Page((built / "dice" / "index.html").read_text())
     assert not [link for link in dice.links if "lab/" in link]  # no notebook in the lab: no link to one
     assert (built / "repl" / "index.html").read_text() == "JupyterLite's REPL"

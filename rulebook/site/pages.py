@@ -55,7 +55,11 @@ def app_code(
         file, key = plotly
         address = f"../{STATIC}/{file}"  # relative to the REPL's page
         lines.append(f"from rulebook.view import figures\n\nfigures.serve_plotly_from({address!r}, {key!r})")
-    lines.append(f"from rulebook.app import App\n\nApp({name!r}, seed={FIRST_SEED})")
+    # the first game is the one the page drew while Python started; the seed box is then left blank, so that New game
+    # deals a new game, as everywhere else
+    lines.append(
+        f"from rulebook.app import App\n\napp = App({name!r}, seed={FIRST_SEED})\napp.seed_text.value = ''\napp"
+    )
     return "\n".join(lines)
 
 
