@@ -4,6 +4,7 @@ client, WebSockets with bad input and floods, and a server killed with SIGKILL m
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import os
 import re
@@ -254,6 +255,22 @@ def test_a_built_website_is_served_beside_the_tables(tmp_path):
             assert b"Claim" in page.read()
         with pytest.raises(urllib.error.HTTPError):
             urllib.request.urlopen(running.students + "site/../class.db")
+        # a file with its .gz beside it (make site writes them) goes compressed to a browser that takes gzip
+        wasm = bytes(range(256)) * 400
+        (site / "static").mkdir()
+        (site / "static" / "runtime.wasm").write_bytes(wasm)
+        (site / "static" / "runtime.wasm.gz").write_bytes(gzip.compress(wasm))
+        (site / "claim" / "index.html.gz").write_bytes(gzip.compress(b"<title>Claim</title>"))
+        for path, body, kind in (
+            ("site/static/runtime.wasm", wasm, "application/wasm"),
+            ("site/claim/", b"<title>Claim</title>", "text/html"),
+        ):
+            asked = urllib.request.Request(running.students + path, headers={"Accept-Encoding": "gzip"})
+            with urllib.request.urlopen(asked) as answer:
+                assert answer.headers["Content-Encoding"] == "gzip" and answer.headers["Content-Type"].startswith(kind)
+                assert gzip.decompress(answer.read()) == body
+            with urllib.request.urlopen(running.students + path) as answer:  # no gzip asked: the file as it is
+                assert answer.headers.get("Content-Encoding") is None and answer.read() == body
     finally:
         running.stop()
     done = subprocess.run(
