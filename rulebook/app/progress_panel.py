@@ -7,7 +7,6 @@ in the app's side tabs, opens a paragraph in the Rules tab and shows an exercise
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
 from datetime import datetime
@@ -24,6 +23,7 @@ from rulebook.progress.widgets import ProgressFiles, ProgressMap
 from rulebook.teach import exercises as teach
 from rulebook.teach import rules_text
 from rulebook.teach.exercises import Exercise
+from rulebook.view import markup
 from rulebook.view.table import RuleText
 
 SYMBOL = {"not met": "○", "seen": "◔", "practised": "◑", "known": "●", "due": "↻", RETIRED: "×"}
@@ -100,7 +100,7 @@ class ProgressPanel(widgets.VBox):
         self.message.add_class("rulebook-progress-message")
         top = widgets.HBox([self.due_line, self.review_button], layout=widgets.Layout(align_items="center"))
         parts: list[widgets.Widget] = [
-            widgets.HTML("<b class='rb-heading'>My progress</b>"),
+            widgets.HTML(markup.render("heading.html", text="My progress")),
             top,
             self.review_box,
             self.picker,
@@ -138,63 +138,46 @@ class ProgressPanel(widgets.VBox):
         record = self.learner.record
         due = {name: len(record.due(name, when)) for name in registry.games()}
         total = sum(due.values())
-        if total:
-            games = ", ".join(f"{registry.game(name).title} {count}" for name, count in due.items() if count)
-            self.due_line.value = f"<span class='rbp-due-line'>{_rules(total)} to review today</span> ({games})"
-        else:
-            self.due_line.value = "<span class='rbp-due-line'>Nothing to review today</span>"
+        games = [f"{registry.game(name).title} {count}" for name, count in due.items() if count]
+        self.due_line.value = markup.render("progress_due.html", total=total, games=games)
         self.review_button.disabled = not total
         game = self.picker.value
         states = record.states(game, when)
         counts = {state: sum(1 for value in states.values() if value == state) for state in (*STATES, RETIRED)}
         shown = ", ".join(f"{SYMBOL[state]} {state} {count}" for state, count in counts.items() if count)
-        self.summary.value = f"<div class='rbp-summary'>{html.escape(shown)}</div>"
+        self.summary.value = markup.render("progress_summary.html", shown=shown)
         self.map.value = self._map_html(game, states)
         where = f"Your progress is kept {self.learner.store.where}."
-        problem = f"<div class='rb-error'>{html.escape(self.learner.problem)}</div>" if self.learner.problem else ""
-        self.where.value = f"{problem}<div class='rb-small rb-muted'>{html.escape(where)}</div>"
+        self.where.value = markup.render("progress_where.html", problem=self.learner.problem or "", where=where)
 
     def _map_html(self, game: str, states: dict[str, str]) -> str:
         paragraphs = rules_text.paragraphs(game)
         practised = _exercised(game)
         self.targets = []
-        out = ["<div class='rbp-map'>"]
+        sections: list[tuple[str, list[dict[str, Any]]]] = []
         section = None
-        retired = [rule for rule, state in states.items() if state == RETIRED]
         for rule, state in states.items():
             if state == RETIRED:
                 continue
             paragraph = paragraphs[rule]
-            if paragraph.section != section:
-                if section is not None:
-                    out.append("</ul>")
+            if paragraph.section != section or not sections:
                 section = paragraph.section
-                out.append(f"<div class='rbp-section'>{html.escape(section or 'Rules')}</div><ul class='rbp-list'>")
-            words = _first_words(paragraph.markdown, rule)
-            out.append(self._row(game, rule, state, words, rule in practised))
-        if section is not None:
-            out.append("</ul>")
+                sections.append((section or "Rules", []))
+            label = "practise" if rule in practised else "review"
+            sections[-1][1].append(self._row(game, rule, state, _first_words(paragraph.markdown, rule), label))
+        retired = [rule for rule, state in states.items() if state == RETIRED]
         if retired:
-            out.append("<div class='rbp-section'>Retired (no longer in the rules)</div><ul class='rbp-list'>")
-            out.extend(self._row(game, rule, RETIRED, "kept from an older rules text", False) for rule in retired)
-            out.append("</ul>")
-        out.append("</div>")
-        return "".join(out)
+            rows = [self._row(game, rule, RETIRED, "kept from an older rules text") for rule in retired]
+            sections.append(("Retired (no longer in the rules)", rows))
+        return markup.render("progress_map.html", sections=sections)
 
-    def _row(self, game: str, rule: str, state: str, words: str, has_exercise: bool) -> str:
-        klass = "rbp-" + state.replace(" ", "-")
-        shown = html.escape(words, quote=True)
-        link = f"<a href='#' data-rule='{rule}' title='Read {rule}'>{rule}</a>" if state != RETIRED else rule
-        practise = ""
+    def _row(self, game: str, rule: str, state: str, words: str, label: str = "") -> dict[str, Any]:
+        """A row of the map; a paragraph still in the rules gets a practise link (a target, by its index)."""
+        practise = None
         if state != RETIRED:
+            practise = len(self.targets)
             self.targets.append((game, rule))
-            label = "practise" if has_exercise else "review"
-            practise = f"<a href='#' data-practise='{len(self.targets) - 1}' title='{label} {rule}'>{label}</a>"
-        return (
-            f"<li class='rbp-row {klass}' data-id='{rule}' data-state='{state}'>"
-            f"<span class='rbp-state'>{SYMBOL[state]} {state}</span>{link}"
-            f"<span class='rbp-words' title='{shown}'>{shown}</span>{practise}</li>"
-        )
+        return dict(rule=rule, state=state, symbol=SYMBOL[state], words=words, practise=practise, label=label)
 
     # -- links --------------------------------------------------------------------------------------------------
     def _open(self, game: str, rule: str) -> None:
@@ -235,15 +218,16 @@ class ProgressPanel(widgets.VBox):
         self.question.game = self.feedback.game = review.game
         known = rules_text.paragraphs(review.game)
         text = rules_text.to_html(rules_text.paragraph(review.game, review.rule).markdown)
-        if item is None:
-            asked = "no question practises it yet. Read it again: did you remember it?"
-            head = f"<p><b>{title}, {review.rule}</b>: {asked}</p>"
-            self.question.value = head + str(text)
-        else:
-            read = f"<div class='rb-rule-detail'>{text}</div>" if review.made else ""
-            question = html.escape(item.question)
-            about = rules_text.rule_links(html.escape(", ".join(item.rules)), known)
-            self.question.value = f"<p><b>{title}</b> ({about}): {question}</p>{read}"
+        about = None if item is None else rules_text.rule_links(markup.escape(", ".join(item.rules)), known)
+        self.question.value = markup.render(
+            "progress_question.html",
+            title=title,
+            rule=review.rule,
+            text=text,
+            about=about,
+            question="" if item is None else item.question,
+            made=review.made,
+        )
         self.choices.options = [] if item is None else [(choice.label, n) for n, choice in enumerate(item.choices)]
         self.choices.value = None
         self.choices.layout.display = "none" if item is None else None
@@ -265,7 +249,7 @@ class ProgressPanel(widgets.VBox):
         try:
             right, text = teach.feedback_html(item, chosen)
         except ValueError as error:
-            self.feedback.value = html.escape(f"This question cannot be marked: {error}")
+            self.feedback.value = markup.escape(f"This question cannot be marked: {error}")
             return False
         self.feedback.value = rules_text.rule_links(text, rules_text.paragraphs(item.game))
         if chosen:
@@ -287,15 +271,15 @@ class ProgressPanel(widgets.VBox):
     def import_file(self, name: str, data: bytes | None) -> bool:
         """Import a progress file; one that is not a good record is refused in words and changes nothing."""
         if data is None:
-            self.message.value = f"<span class='rb-error'>Could not import {html.escape(name)}: it is too large.</span>"
+            self.message.value = _message("error", f"Could not import {name}: it is too large.")
             return False
         try:
             said = self.learner.import_file(data)
         except ValueError as error:
             text = f"Could not import {name}: {error}. Your progress is unchanged."
-            self.message.value = f"<span class='rb-error'>{html.escape(text)}</span>"
+            self.message.value = _message("error", text)
             return False
-        self.message.value = f"<span class='rb-info'>{html.escape(said)}</span>"
+        self.message.value = _message("info", said)
         return True
 
 
@@ -332,8 +316,9 @@ def _button(label: str, tooltip: str, style: str, width: str) -> widgets.Button:
     return button
 
 
-def _rules(count: int) -> str:
-    return f"{count} rule" if count == 1 else f"{count} rules"
+def _message(kind: str, text: str) -> str:
+    """An Import's outcome, "info" or "error", in the page's colours."""
+    return markup.render("progress_message.html", kind=kind, text=text)
 
 
 def _first_words(markdown: str, rule: str) -> str:
