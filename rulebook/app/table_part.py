@@ -25,7 +25,7 @@ MAX_KEPT = 50
 
 
 def _page_origin() -> str:
-    import js  # the website's Python: the page's own server (the class server serves the site)
+    import js  # type: ignore[import-not-found]  # the website's Python: the page's own server
 
     return str(js.location.origin)
 

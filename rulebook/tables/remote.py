@@ -125,7 +125,7 @@ class Connection:
 
 def _address(address: str) -> str:
     if BROWSER and not address:
-        import js  # the page's own origin: the class server serves the site the page came from
+        import js  # type: ignore[import-not-found]  # the page's origin: the class server serves this site
 
         return str(js.location.origin)
     parts = urllib.parse.urlsplit(str(address).strip())
@@ -191,7 +191,7 @@ class _BrowserSocket:
     """The browser's WebSocket, from the browser's Python: messages to ``heard``, reopened when it drops."""
 
     def __init__(self, url: str, heard: Callable[[dict[str, Any]], None]) -> None:
-        from pyodide.ffi import create_proxy
+        from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
         self.url, self.heard, self.closed = url, heard, False
         self.waiting: list[str] = []  # sent while the socket opens: sent once it is open
@@ -358,9 +358,10 @@ class TableSeat:
         self.connection = connection
         first = connection.fetch()
         self.game = registry.game(str(first.get("game")))
-        self.seat = first.get("seat")
-        if not isinstance(self.seat, int):
+        seat = first.get("seat")
+        if not isinstance(seat, int):
             raise ValueError("the class server did not name this seat")
+        self.seat: int = seat
         self.first = first
         self.board: Any = None
         self.changed: list[Callable[[dict[str, Any]], None]] = []

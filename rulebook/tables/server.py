@@ -400,7 +400,7 @@ class SiteHandler(tornado.web.StaticFileHandler):
             await super().get(path, include_body)
 
     def get_content_type(self) -> str:
-        if self.packed:  # the type of what the .gz holds
+        if self.packed and self.absolute_path:  # the type of what the .gz holds
             original = self.absolute_path[: -len(".gz")]
             kind, _ = mimetypes.guess_type(original)
             if original.endswith(".wasm"):
