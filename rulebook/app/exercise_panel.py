@@ -4,7 +4,6 @@ time, answered with choices, marked by the engine, shown on a board of their own
 
 from __future__ import annotations
 
-import html
 import sys
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -135,7 +134,7 @@ class ExercisePanel(widgets.VBox):
     def _draw_due(self, due: list[str]) -> None:
         """The line over the picker: how many rules are due today and where their exercises are."""
         if not due:
-            self.due_line.value = "<div class='rb-text'>Nothing more to review today.</div>" if self.reviews else ""
+            self.due_line.value = markup.render("exercise_due.html", kind="done") if self.reviews else ""
             return
         waiting = [rule for rules in self.reviews.values() for rule in rules if rule in due]
         said = [": their exercises come first, marked ↻." if waiting else "."]
@@ -144,7 +143,7 @@ class ExercisePanel(widgets.VBox):
             verb, them = ("has", "it") if len(alone) == 1 else ("have", "them")
             said.append(f" {', '.join(alone)} {verb} no question here: read {them} again under My progress.")
         rules = "1 rule" if len(due) == 1 else f"{len(due)} rules"
-        self.due_line.value = f"<div class='rb-text'><b>↻ {rules} to review today</b>{html.escape(''.join(said))}</div>"
+        self.due_line.value = markup.render("exercise_due.html", kind="due", rules=rules, said="".join(said))
 
     def _draw_picker(self, when: datetime | None = None) -> None:
         due = self.due_now(when)
@@ -249,7 +248,7 @@ class ExercisePanel(widgets.VBox):
         if not said:
             return ""
         why = "" if right else " (a wrong answer brings a rule back sooner)"
-        return f"<div class='rb-text'>Next review: {html.escape(', '.join(said) + why)}.</div>"
+        return markup.render("exercise_due.html", kind="next", said=", ".join(said) + why)
 
     def next(self) -> None:
         """The next exercise, preferring one not solved yet."""
