@@ -151,6 +151,9 @@ def test_the_app_plays_a_seat_through_the_server(server):
                 await wait_for(lambda: client.watch(code)["moves"] > before and not board.session.waiting)
             bob.play(bob.legal_moves()[0])
             await wait_for(lambda: "Black: places" in board.message)
+            # Bob plays at another screen, the computer plays Pink: the status line tells them apart
+            assert board.seat_label(1, "Black") == "Black (another screen)"
+            assert board.seat_label(2, "Pink") == "Pink (computer)"
             assert board.session.live.points == decode_state_of(client, code, ann).points
             assert client.watch(code)["moves"] >= moves_before + 6
         finally:

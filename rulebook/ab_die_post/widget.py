@@ -481,7 +481,7 @@ class Board(Table):
             return ""
         who = player_label(player)
         if player in self.bots:
-            return f"{who} (computer) is to move."
+            return f"{self.seat_label(player, who)} is to move."
         points = hand_points(state.hands[player])
         held = f"{points} point{'s' if points != 1 else ''} in hand"
         legal = legal_moves(state)

@@ -862,7 +862,7 @@ class Board(Table):
         """Whose turn it is, said to the person at the screen."""
         colour = self.describe_player(player)
         if player in self.bots:
-            return f"{colour} (computer) to move"
+            return f"{self.seat_label(player, colour)} to move"
         if self.bots:
             return "Your turn"  # the status line has just said which colour "you" play
         return f"{colour} to move"  # everyone at one screen: name the colour, not "you"

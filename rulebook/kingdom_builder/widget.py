@@ -702,7 +702,7 @@ class Board(Table):
             return "A terrain card is being drawn."
         who = colour(state.player)
         if state.player in self.bots:
-            return f"{who} (computer) is playing."
+            return f"{self.seat_label(state.player, who)} is playing."
         card = rules.terrain_word(state.hands[state.player] or "")
         moves = rules.legal_moves(state)
         if moves == (EndTurn(),):

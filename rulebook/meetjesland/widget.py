@@ -729,7 +729,7 @@ class Board(Table):
             winners = " and ".join(PLAYER_COLOURS[p].capitalize() for p in result.winners) or "Nobody"
             return f"Game over: {winners} {'wins' if len(result.winners) <= 1 else 'win'} ({result.reason})."
         name = PLAYER_COLOURS[state.turn].capitalize()
-        who = f"{name} (computer)" if state.turn in self.bots else name
+        who = self.seat_label(state.turn, name) if state.turn in self.bots else name
         if state.phase == "setup":
             return (
                 f"{who} sets up: place {plural(state.to_place, 'more point')} on your territories "

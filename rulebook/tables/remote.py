@@ -248,6 +248,7 @@ class SeatSession(Session):
         others = {other: _away for other in range(players) if other != seat}
         super().__init__(state, seed=0, computer=others, names=names)
         self.seat = seat
+        self.elsewhere: frozenset[int] = frozenset()  # the seats other students play (TableSeat.heard sets them)
         self._send = send
         self.waiting = False  # a move sent and not yet answered
         self.lines: list[dict[str, Any]] = []  # the server's log for this seat
@@ -350,6 +351,18 @@ class SeatSession(Session):
         return groups
 
 
+def _students(seen: dict[str, Any], own: int) -> frozenset[int]:
+    """The seats of a view's table that other students hold (not the computer's, not this one)."""
+    return frozenset(
+        line["seat"]
+        for line in seen.get("seats", [])
+        if isinstance(line, dict)
+        and isinstance(line.get("seat"), int)
+        and line["seat"] != own
+        and not line.get("computer")
+    )
+
+
 class TableSeat:
     """One seat at a class table on a board: the connection, the board's :class:`SeatSession`, and what the server
     says drawn on the board (``changed`` is told after each: the app redraws what stands around the board)."""
@@ -379,6 +392,7 @@ class TableSeat:
         """Play ``board`` (built on :meth:`state_of` the first view) at the table: its session becomes the seat's."""
         self.board = board
         board.session = SeatSession(board.session.live, self.seat, self._send, names=board)
+        board.session.elsewhere = _students(self.first, self.seat)
         board.session.received(board.session.live, list(self.first.get("log", [])))
         board.session._say(self._greeting(self.first))
         self.connection.open(self.heard)
@@ -401,6 +415,7 @@ class TableSeat:
                 seen = message["view"]
                 state = self.state_of(seen)
                 self.seen = seen
+                session.elsewhere = _students(seen, self.seat)
                 session.received(state, list(seen.get("log", [])))
             elif kind == "refused":
                 session.refused(str(message.get("rule", "")), str(message.get("message", "")))

@@ -626,6 +626,13 @@ class Table(widgets.VBox, Names):
         ]
         return markup.render("log.html", groups=groups, view=self.view)
 
+    def seat_label(self, player: int, name: str) -> str:
+        """A seat this screen does not play, named in the status line: "Blue (computer)", or at a class table a
+        seat another student plays, "Blue (another screen)" (the session's ``elsewhere``)."""
+        if player in getattr(self.session, "elsewhere", ()):
+            return f"{name} (another screen)"
+        return f"{name} (computer)"
+
     # -- to override ---------------------------------------------------------------------------
     # (with current_player, describe_player and move_text from Names, and you_text, result_text and replies, which
     # read the session's unless a board words them its own way)
