@@ -7,8 +7,9 @@ keyboard hears there and plays nothing; axe-core finds nothing serious or critic
 Screenshots: .e2e/mobile-<game>-phone.png and -tablet.png, and beside each (.md) the figure's scale, its smallest
 place's target and its smallest text, measured.
 
-The website's variant needs a built site (`make site`): tests/e2e/test_site.py's pages take the same stylesheet
-and board.js."""
+The website's variant plays the same taps on each game's page of the built site (the same app in the browser's own
+Python, in the REPL's frame): conftest's ``server`` builds the site once a run (`make site`), as tests/e2e/test_site.py
+does, or serves RULEBOOK_SITE=<folder>. The helpers below take the app's page, or the site's app frame."""
 
 from __future__ import annotations
 
@@ -100,15 +101,31 @@ def places(page) -> list[dict]:
     return page.evaluate(PLACES)
 
 
+def finger(app) -> tuple[object, float, float]:
+    """The page whose touchscreen taps the app, and where the app's frame sits in it (0, 0 but on the website)."""
+    if getattr(app, "parent_frame", None) is None:
+        return getattr(app, "page", app), 0.0, 0.0
+    box = app.frame_element().bounding_box()
+    return app.page, box["x"], box["y"]
+
+
 def in_view(page, box: dict) -> bool:
-    width, height = page.evaluate("() => [document.documentElement.clientWidth, innerHeight]")
+    """``box`` (Playwright's: the screen's CSS px) is on the screen of the page that holds the app."""
+    width, height = finger(page)[0].evaluate("() => [document.documentElement.clientWidth, innerHeight]")
     return box["x"] >= -1 and box["x"] + box["width"] <= width + 1 and box["y"] >= -1 and box["y"] < height
 
 
 def check_screen(page, where: str) -> None:
-    """Nothing scrolls sideways; the status line is on screen and inside its width."""
+    """Nothing scrolls sideways (the page, nor the website's app frame in it); the status line is on screen and
+    inside its width."""
     sideways = page.evaluate(SIDEWAYS)
     assert not sideways, f"{where}: wider than the screen: {sideways}"
+    outer, _, _ = finger(page)
+    if outer is not page:
+        wide = outer.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert wide[0] <= wide[1] + 1, f"{where}: the website's page scrolls sideways: {wide}"
+        frame = page.frame_element().bounding_box()
+        assert frame["x"] >= -1 and frame["x"] + frame["width"] <= wide[1] + 1, f"{where}: the app's frame: {frame}"
     line = page.locator(".rulebook-app .rulebook-board .rulebook-status").first
     line.scroll_into_view_if_needed()
     box = line.bounding_box()
@@ -122,16 +139,17 @@ def tap_place(page, wanted) -> str:
     assert goal is not None, [place["label"] for place in places(page)][:20]
     page.locator(FIGURE).first.scroll_into_view_if_needed()
     figure = page.locator(FIGURE).first.bounding_box()
-    width = page.evaluate("() => document.documentElement.clientWidth")
+    width = finger(page)[0].evaluate("() => document.documentElement.clientWidth")
     assert figure["x"] >= -1 and figure["x"] + figure["width"] <= width + 1, f"the board is cut off: {figure}"
     point = page.evaluate(WHERE, goal)
-    if not 0 <= point["y"] < page.evaluate("() => innerHeight"):  # a tall board: the place into view
+    if not 0 <= point["y"] < page.evaluate("() => innerHeight") and getattr(page, "parent_frame", None) is None:
         page.evaluate("(y) => document.getElementById('rendered_cells')?.scrollBy(0, y - innerHeight / 2)", point["y"])
         page.evaluate("(y) => window.scrollBy(0, y - innerHeight / 2)", point["y"])
         point = page.evaluate(WHERE, goal)
     assert page.evaluate(UNDER, [point["x"], point["y"]]), f"something covers the board at {point}"
     before, drawn = status(page), places(page)
-    page.touchscreen.tap(point["x"], point["y"])
+    screen, left, top = finger(page)
+    screen.touchscreen.tap(left + point["x"], top + point["y"])
     return after_key(page, before, drawn)
 
 
@@ -202,9 +220,11 @@ TAPS = {
 
 
 def long_press(page, x: float, y: float, seconds: float = 0.8) -> None:
-    """A finger held on (x, y): touch events through the DevTools protocol (Playwright taps only)."""
-    session = page.context.new_cdp_session(page)
-    point = [{"x": x, "y": y}]
+    """A finger held on (x, y) of the app's page or frame: touch events through the DevTools protocol (Playwright
+    taps only)."""
+    screen, left, top = finger(page)
+    session = screen.context.new_cdp_session(screen)
+    point = [{"x": left + x, "y": top + y}]
     session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
     time.sleep(seconds)
     session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
@@ -220,6 +240,56 @@ def target_sizes(page) -> tuple[float, float]:
     return min(TARGET, nearest), scale
 
 
+def play_ten_moves_by_taps(page, game: str, size: str, suffix: str = "") -> None:
+    """The checks of a phone's or a tablet's first screen, a long press, and ten moves played by taps, each followed
+    by the screen's checks; ``page``: the app's page, or the website's app frame."""
+    where = f"{game} {size}{' (website)' if finger(page)[0] is not page else ''}"
+
+    # the first screen: the whole board and the first of the move's controls, no scrolling
+    figure = page.locator(FIGURE).first.bounding_box()
+    assert in_view(page, figure) and figure["y"] + figure["height"] <= SIZES[size][1] + 1, (where, figure)
+    control = page.locator(".rulebook-app .rulebook-board .rulebook-controls button:visible").first.bounding_box()
+    assert control and control["y"] < SIZES[size][1], f"{where}: the move's controls are below the first screen"
+    check_screen(page, where)
+    assert not page.evaluate(SMALL_CONTROLS, TARGET), f"{where}: {page.evaluate(SMALL_CONTROLS, TARGET)}"
+    if size == "phone":
+        assert not page.evaluate(SMALL_TEXT, 12), f"{where}: text under 12 px: {page.evaluate(SMALL_TEXT, 12)}"
+        assert page.evaluate(SVG_TEXT) >= 11.9, f"{where}: the board's text is {page.evaluate(SVG_TEXT)} px"
+
+    # a long press shows what the keyboard hears at the place, and plays nothing
+    person_to_move(page)
+    first = places(page)[len(places(page)) // 2]
+    point = page.evaluate(WHERE, first)
+    before = status(page)
+    long_press(page, point["x"], point["y"])
+    label = page.locator(f"{FIGURE} .rulebook-figure-label").first
+    assert label.is_visible(), f"{where}: a long press showed nothing"
+    said = " ".join(label.inner_text().split())
+    assert said and said.split(",")[0] in first["label"], (said, first["label"])
+    time.sleep(1)
+    assert status(page) == before, f"{where}: the long press played a move"
+
+    smallest, scale = target_sizes(page)
+    (SHOTS / f"mobile-{game}-{size}{suffix}.md").write_text(
+        f"{where}: the board drawn at {scale:.2f} of its size; its smallest place's target {smallest:.0f} CSS px"
+        f" (a tap within 22 px of a place, or half the way to a nearer one); its smallest text"
+        f" {page.evaluate(SVG_TEXT):.1f} CSS px\n"
+    )
+
+    moves = 0
+    for _ in range(40):
+        if "Game over" in person_to_move(page):  # the app's game has a new seed each visit: a computer may win
+            assert "Game over" not in tap_button(page, "New game")
+            continue
+        told = TAPS[game](page)
+        assert "Refused" not in told and "Traceback" not in told, (where, told)
+        moves += 1
+        check_screen(page, f"{where}, move {moves}")
+        if moves >= 10:
+            break
+    assert moves >= 10
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", GAMES)
 def test_ten_moves_by_taps(game, size, mobile, apps):
@@ -230,52 +300,8 @@ def test_ten_moves_by_taps(game, size, mobile, apps):
         page.locator(".rulebook-app .rulebook-status").first.wait_for(timeout=60_000)
         page.locator(".rulebook-app .rulebook-figure-place").first.wait_for(state="attached", timeout=60_000)
         time.sleep(1)  # the figure drawn again at the width the page gives it (board.js's ResizeObserver)
+        play_ten_moves_by_taps(page, game, size)
         where = f"{game} {size}"
-
-        # the first screen: the whole board and the first of the move's controls, no scrolling
-        figure = page.locator(FIGURE).first.bounding_box()
-        assert in_view(page, figure) and figure["y"] + figure["height"] <= SIZES[size][1] + 1, (where, figure)
-        control = page.locator(".rulebook-app .rulebook-board .rulebook-controls button:visible").first.bounding_box()
-        assert control and control["y"] < SIZES[size][1], f"{where}: the move's controls are below the first screen"
-        check_screen(page, where)
-        assert not page.evaluate(SMALL_CONTROLS, TARGET), f"{where}: {page.evaluate(SMALL_CONTROLS, TARGET)}"
-        if size == "phone":
-            assert not page.evaluate(SMALL_TEXT, 12), f"{where}: text under 12 px: {page.evaluate(SMALL_TEXT, 12)}"
-            assert page.evaluate(SVG_TEXT) >= 11.9, f"{where}: the board's text is {page.evaluate(SVG_TEXT)} px"
-
-        # a long press shows what the keyboard hears at the place, and plays nothing
-        person_to_move(page)
-        first = places(page)[len(places(page)) // 2]
-        point = page.evaluate(WHERE, first)
-        before = status(page)
-        long_press(page, point["x"], point["y"])
-        label = page.locator(f"{FIGURE} .rulebook-figure-label").first
-        assert label.is_visible(), f"{where}: a long press showed nothing"
-        said = " ".join(label.inner_text().split())
-        assert said and said.split(",")[0] in first["label"], (said, first["label"])
-        time.sleep(1)
-        assert status(page) == before, f"{where}: the long press played a move"
-
-        smallest, scale = target_sizes(page)
-        (SHOTS / f"mobile-{game}-{size}.md").write_text(
-            f"{where}: the board drawn at {scale:.2f} of its size; its smallest place's target {smallest:.0f} CSS px"
-            f" (a tap within 22 px of a place, or half the way to a nearer one); its smallest text"
-            f" {page.evaluate(SVG_TEXT):.1f} CSS px\n"
-        )
-
-        moves = 0
-        for _ in range(40):
-            if "Game over" in person_to_move(page):  # the app's game has a new seed each visit: a computer may win
-                assert "Game over" not in tap_button(page, "New game")
-                continue
-            told = TAPS[game](page)
-            assert "Refused" not in told and "Traceback" not in told, (where, told)
-            moves += 1
-            check_screen(page, f"{where}, move {moves}")
-            if moves >= 10:
-                break
-        assert moves >= 10
-
         page.evaluate("() => { document.getElementById('rendered_cells')?.scrollTo(0, 0); window.scrollTo(0, 0); }")
         page.screenshot(path=SHOTS / f"mobile-{game}-{size}.png")
         ours, _ = axe_findings(page, f"app {game} ({size}, touch)")
@@ -462,3 +488,23 @@ def test_a_tap_after_pinch_zoom_lands_where_the_finger_is(phone_page):
     phone_page.touchscreen.tap(x - left - 15, y - top + 10)  # beside the piece, still Brugge's
     phone_page.wait_for_timeout(200)
     assert [c["point"] for c in clicks(phone_page)] == ["b", "b"]
+
+
+# -- the website: the same app in the browser's own Python, in the REPL's frame of each game's page --------------
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game", GAMES)
+def test_ten_moves_by_taps_on_the_website(game, size, mobile, server):
+    """The website's game page (conftest's ``server``: the site `make site` built once a run, or RULEBOOK_SITE)."""
+    page = mobile(size).new_page()
+    try:
+        page.goto(f"{server}/{game}/", wait_until="commit", timeout=120_000)
+        page.frame_locator("iframe[name=app]").locator(BOARD).first.wait_for(timeout=300_000)
+        frame = page.frame(name="app")
+        frame.locator(".rulebook-app .rulebook-figure-place").first.wait_for(state="attached", timeout=60_000)
+        time.sleep(1)  # the figure drawn again at the width the frame gives it
+        play_ten_moves_by_taps(frame, game, size, "-website")
+        page.screenshot(path=SHOTS / f"mobile-{game}-{size}-website.png")
+    finally:
+        page.close()
