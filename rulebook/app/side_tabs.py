@@ -4,6 +4,7 @@ faster, and a tab nobody opens costs nothing."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -18,97 +19,7 @@ from rulebook.view.table import Table, build
 # the class rb-panel-open): a tap on a tab opens its panel, a tap on the open tab closes it again, and a tab the
 # kernel chooses (a rule link, a set-up to correct, a lesson's step) opens its panel too. The page's state only: the
 # kernel keeps the tab chosen, the page whether its panel is open.
-PANEL_BAR_ESM = """
-function follow(model, el, side) {
-  // the side tabs' bar of buttons; returns what undoes it
-  const view = el.ownerDocument.defaultView || window;
-  const tabs = () => [...side.querySelectorAll(".lm-TabBar-tab")];
-  const setOpen = (open) => {
-    side.classList.toggle("rb-panel-open", open);
-    for (const tab of tabs()) {
-      tab.setAttribute("aria-expanded", String(open && tab.classList.contains("lm-mod-current")));
-    }
-  };
-  let wasCurrent = null; // the tab pressed was the open one: the tap closes it (or opens it again)
-  const pressed = (event) => {
-    const tab = event.target.closest?.(".lm-TabBar-tab");
-    wasCurrent = tab && side.contains(tab) ? tab.classList.contains("lm-mod-current") : null;
-  };
-  const released = () => {
-    if (wasCurrent === null) return;
-    setOpen(wasCurrent ? !side.classList.contains("rb-panel-open") : true);
-    wasCurrent = null;
-  };
-  const keyed = (event) => {
-    if (event.key !== "Enter" && event.key !== " ") return;
-    pressed(event);
-    released();
-  };
-  side.addEventListener("pointerdown", pressed, true);
-  side.addEventListener("click", released, true);
-  side.addEventListener("keydown", keyed, true);
-  const watch = new MutationObserver((changes) => {
-    if (changes.some((change) => change.target.classList?.contains("lm-TabBar-tab"))) setOpen(true);
-  });
-  const bar = side.querySelector(".lm-TabBar-content");
-  if (bar) watch.observe(bar, { attributes: true, attributeFilter: ["class"], subtree: true });
-  // a host that keeps its newest output in sight (the website's REPL scrolls to the end of the app as it grows)
-  // left the board's top out of the first screen on a phone: while the page opens, the app's top is kept in sight,
-  // until the reader scrolls or touches the page
-  const app = el.closest(".rulebook-app");
-  let settling = true;
-  const settle = () => {
-    if (settling && app.getBoundingClientRect().top < 0) app.scrollIntoView({ block: "start" });
-  };
-  const sized = new ResizeObserver(settle);
-  sized.observe(app);
-  view.document.addEventListener("scroll", settle, true); // the host scrolled by itself (the reader's stops it)
-  const stop = () => {
-    settling = false;
-    sized.disconnect();
-    view.document.removeEventListener("scroll", settle, true);
-  };
-  for (const kind of ["wheel", "touchstart", "keydown", "pointerdown"]) {
-    view.addEventListener(kind, stop, { once: true, capture: true });
-  }
-  view.setTimeout(stop, 8000);
-  settle();
-  const opened = () => {
-    setOpen(true);
-    // under the board (a narrow page) and out of sight: a rule link's paragraph, a set-up to correct, is shown
-    if (side.getBoundingClientRect().top > view.innerHeight) side.scrollIntoView({ block: "start" });
-  };
-  model.on("change:opened", opened);
-  setOpen(false);
-  return () => {
-    stop();
-    model.off("change:opened", opened);
-    watch.disconnect();
-    side.removeEventListener("pointerdown", pressed, true);
-    side.removeEventListener("click", released, true);
-    side.removeEventListener("keydown", keyed, true);
-  };
-}
-
-export default {
-  render({ model, el }) {
-    // the view is put in the page after it is made (at once in Voila, a moment later in the website's REPL): its
-    // app is looked for at each frame until it is there
-    let undo = null, frames = 0, gone = false;
-    const find = () => {
-      if (gone) return;
-      const side = el.isConnected ? el.closest(".rulebook-app")?.querySelector(".rulebook-side") : null;
-      if (side) undo = follow(model, el, side);
-      else if (frames++ < 1200) requestAnimationFrame(find);
-    };
-    find();
-    return () => {
-      gone = true;
-      undo?.();
-    };
-  },
-};
-"""
+PANEL_BAR_ESM = Path(__file__).with_name("panel_bar.js")
 
 
 class PanelBar(anywidget.AnyWidget):
