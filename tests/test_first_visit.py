@@ -115,8 +115,12 @@ def test_page_code_names_plotly_js_and_the_first_game():
     assert lines[2] == (
         "figures.serve_plotly_from('../static/rulebook/plotly-0123456789abcdef-script.js', '0123456789abcdef')"
     )
-    assert lines[-1] == "App('claim', seed=1)"
-    assert pages.app_code("claim") == "from rulebook.app import App\n\nApp('claim', seed=1)"
+    # the first game is seed 1's (the position the page drew), then the seed box is left blank for New game
+    assert lines[-3:] == ["app = App('claim', seed=1)", "app.seed_text.value = ''", "app"]
+    assert (
+        pages.app_code("claim")
+        == "from rulebook.app import App\n\napp = App('claim', seed=1)\napp.seed_text.value = ''\napp"
+    )
 
 
 def test_claims_first_position_is_an_empty_island_of_five_territories():
