@@ -230,6 +230,11 @@ def test_faq_page_when_the_game_has_one(site, game):
         assert [question.id for question in questions] == [i for i in page.ids if i in {q.id for q in questions}]
         cited = {rule for question in questions for rule in question.rules}
         assert {f"../rules/#{rule}" for rule in cited} <= set(page.links)
+        # and under the rules themselves, each question once, its paragraphs linked on the page (issue 46.3)
+        rules = Page((site / game / "rules" / "index.html").read_text(encoding="utf-8"))
+        asked = [i for i in rules.ids if i in {q.id for q in questions}]
+        assert asked == [question.id for question in questions]
+        assert {f"#{rule}" for rule in cited} <= set(rules.links)
 
 
 def test_index_lists_every_game_and_its_ids(site):

@@ -288,6 +288,8 @@ def write(site: Path, games: Iterable[registry.Game]) -> list[Path]:
             if (folder / name).is_file()
         ]
         terms = [(f"term-{slug(entry.term)}", entry, _link_ids(entry.definition, known, "")) for entry in glossary]
+        # the FAQ under the rules too (issue 46.3), its answers' ids linked on this page; its own page links back
+        asked = [(question, _link_ids(question.answer, known, ""), question.rules) for question in faq]
         page = environment.get_template("rules.html").render(
             game=game,
             sections=parts,
@@ -298,6 +300,7 @@ def write(site: Path, games: Iterable[registry.Game]) -> list[Path]:
             research=notes.get(note.resolve(), "") if note is not None else "",
             terms=terms,
             faq=bool(faq),
+            asked=asked,
             pdfs=pdfs,
         )
         put(folder / "index.html", page)
