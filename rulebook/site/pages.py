@@ -167,7 +167,8 @@ def entries(games: Iterable[Any], notebooks: Path) -> list[Entry]:
     return found
 
 
-def _environment() -> jinja2.Environment:
+def templates() -> jinja2.Environment:
+    """The site's templates (autoescaped; an undefined name is an error): the game pages' and the rules pages'."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         autoescape=True,
@@ -196,7 +197,7 @@ def write(
     ``plotly`` is the site's plotly.js (file name under ``static/rulebook/``, key), which the apps' charts load;
     ``deferred`` the parts of packages the apps fetch at their first import (see :func:`app_code`)."""
     deferred = list(deferred)
-    environment = _environment()
+    environment = templates()
     listed = entries(games, notebooks)
     # a game's folder must be new: one named like JupyterLite's own (lab, repl, static, ...) would replace its page
     taken = [entry.name for entry in listed if (site / entry.name).exists()]

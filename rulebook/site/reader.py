@@ -22,10 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
 from rulebook import registry
-from rulebook.site import svg
+from rulebook.site import pages, svg
 from rulebook.teach import rules_text
 from rulebook.view.markup import Markup
 
@@ -46,16 +44,6 @@ class Section:
     id: str
     title: str
     paragraphs: tuple[tuple[str, Markup, bool], ...]
-
-
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined,
-    )
 
 
 def slug(text: str) -> str:
@@ -251,7 +239,7 @@ def write(site: Path, games: Iterable[registry.Game]) -> list[Path]:
     cannot be read."""
     site = Path(site)
     listed = list(games)
-    environment = _environment()
+    environment = pages.templates()  # the site's templates, as the game pages read them
     written: list[Path] = []
     worker_files: dict[str, list[str]] = {}
     entries = []
