@@ -288,14 +288,28 @@ class ProgressPart(Part):
     the app's game can be put on the board."""
 
     def _add_progress_tab(self, panels: list[widgets.Widget], titles: list[str]) -> None:
-        """Add the tab (built at once: the browser's storage must reach the page, and events are heard from the
-        first move)."""
-        panel = ProgressPanel(self.game, on_rule=self._progress_rule, on_show=self._progress_show)
-        panel.checked.append(self._exercise_checked)
-        self.progress_panel = panel
+        """Add the tab, filled when first shown (:attr:`progress_panel`): the page opens without its widgets and
+        without reading every game's rules (about 0.3-0.6 s of the browser's Python). Events are heard from the first
+        move all the same (they go to the learner, not to the panel), and the browser's storage is on the page at
+        once, so the record the learner keeps there is read before anything is written."""
+        self._progress: ProgressPanel | None = None
+        self.progress_box = widgets.VBox(layout=widgets.Layout(width="100%"))
+        store = learner().store
+        if isinstance(store, widgets.Widget):  # the browser's storage: its page side must be on the page
+            self.progress_box.children = (store,)
         self.progress_tab = len(panels)
-        panels.append(panel)
+        panels.append(self.progress_box)
         titles.append("My progress")
+
+    @property
+    def progress_panel(self) -> ProgressPanel:
+        """The My progress panel, built the first time its tab is shown or it is asked for."""
+        if self._progress is None:
+            panel = ProgressPanel(self.game, on_rule=self._progress_rule, on_show=self._progress_show)
+            panel.checked.append(self._exercise_checked)
+            self._progress = panel
+            self.progress_box.children = (panel,)  # the panel holds the store from now on
+        return self._progress
 
     def _progress_rule(self, game: str, rule: str) -> None:
         if game == self.game:

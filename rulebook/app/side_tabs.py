@@ -1,6 +1,6 @@
-"""The tabs beside the board: Set-up, Rules, Exercises, Who is winning?, Learn (a game with a tutorial) and the game's
-explorer (Odds, or what the game names it). Every tab but the set-up is filled when first shown: the page opens
-faster, and a tab nobody opens costs nothing."""
+"""The tabs beside the board: Set-up, Rules, Exercises, Who is winning?, Learn (a game with a tutorial), My progress
+and the game's explorer (Odds, or what the game names it). Every tab but the set-up is filled when first shown: the
+page opens faster, and a tab nobody opens costs nothing."""
 
 from __future__ import annotations
 
@@ -116,6 +116,8 @@ class SideTabsPart(Part):
             self._fill_rules()
         elif index == self.EXERCISES_TAB:
             self.exercises  # noqa: B018 - builds the panel
+        elif index == self.progress_tab:
+            self.progress_panel  # noqa: B018 - builds the panel
         self._build_explorer()
 
     @property
