@@ -265,6 +265,38 @@ def test_every_name_is_nearer_its_own_point_than_any_other():
     assert misread == [] and len(led) <= 2, (misread, led)
 
 
+def test_the_fast_scorer_weighs_each_box_as_the_rules_of_placement_say():
+    """labels._Scorer inlines the cost of a text's place for speed; here the same cost, from its definition: 100 per
+    px² over a piece's box (and COVERS_PIECE), 2 per px from its own point, and otherwise each other point the text
+    could be read as (labels.misread). Boxes of every size round every point, seeded."""
+    import random
+
+    from rulebook.meetjesland import labels
+    from rulebook.meetjesland.widget import MAP_HEIGHT, MAP_WIDTH
+
+    layout = labels.map_labels("meetjesland", MAP_WIDTH, MAP_HEIGHT)
+    points, pieces = layout.points, labels.piece_boxes(layout.points)
+    rng = random.Random(7)
+    covered_seen = misread_seen = 0
+    for own, (x, y) in enumerate(points):
+        nearby = layout.near(own, 90)
+        scorer = labels._Scorer(own, points, nearby, [pieces[j] for j in nearby])
+        for _ in range(40):
+            width, height = rng.uniform(10, 90), rng.uniform(11, 26)
+            box = labels.centred(x + rng.uniform(-60, 60), y + rng.uniform(-50, 50), width, height)
+            covered = sum(labels.overlap(box, pieces[j]) for j in nearby)
+            expected = 2 * labels.gap((x, y), box)
+            if covered:
+                expected, misreads = expected + labels.COVERS_PIECE + 100 * covered, 0
+                covered_seen += 1
+            else:
+                misreads = sum(1 for j in nearby if j != own and labels.misread(box, (x, y), points[j]))
+                misread_seen += misreads > 0
+            cost, count = scorer.cost(box)
+            assert count == misreads and cost == pytest.approx(expected, abs=1e-9), (own, box)
+    assert covered_seen > 100 and misread_seen > 100  # both kinds of place were weighed
+
+
 # -- issue 26.7: no label over another, over a piece or over an arrowhead, at every redraw of a whole game ---------
 
 
