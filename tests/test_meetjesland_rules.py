@@ -31,6 +31,23 @@ from tests.helpers import mj_playing as playing
 refused = functools.partial(helpers.refused, mj)
 
 
+def test_the_map_reads_positions_borders_and_attributes_without_networkx_as_networkx_does():
+    """The live board draws from Map.position, Map.edges and Map.attributes (so a page need not import networkx);
+    they must say what the networkx graph of the same file says, borders in the same order. Also a map built from a
+    networkx graph (Map(graph), the loader's other road), with a border added last."""
+    board = mj.load_board()
+    graph = board.graph
+    assert list(board.edges("line")) == list(graph.edges(data="line")) and len(graph.edges) == 100
+    assert list(board.edges("passable")) == list(graph.edges(data="passable"))
+    assert all(board.position(t) == (graph.nodes[t]["x"], graph.nodes[t]["y"]) for t in board.territories)
+    assert board.attributes == graph.graph and board.attributes["brewery"] == board.brewery_territory
+    other = graph.copy()
+    first, last = board.territories[0], board.territories[-1]
+    other.add_edge(last, first, line="thick", border="canal", passable=False)
+    built = mj.Map(other)
+    assert list(built.edges("line")) == list(other.edges(data="line"))
+
+
 def test_MJ_1_1_board_has_44_territories_in_six_regions_as_the_text_lists():
     board = mj.load_board()
     assert len(board.territories) == 44

@@ -125,9 +125,8 @@ class Geometry:
 
 def geometry(board: rules.Map, width: int, height: int) -> Geometry:
     """The scale at which every territory and its halo fit in a map of ``width`` x ``height`` px."""
-    graph = board.graph
-    xs = [graph.nodes[t]["x"] for t in board.territories]
-    ys = [graph.nodes[t]["y"] for t in board.territories]
+    xs = [board.position(t)[0] for t in board.territories]
+    ys = [board.position(t)[1] for t in board.territories]
     room = 2 * (MARGIN + EDGE_ROOM)
     scale = min((width - room) / ((max(xs) - min(xs)) or 1), (height - room) / ((max(ys) - min(ys)) or 1))
     return Geometry(width, height, scale, ((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2))
@@ -466,8 +465,7 @@ def map_labels(board_name: str, width: int, height: int) -> MapLabels:
     piece and other name, and nearer its own point than any other wherever the map leaves room for that."""
     board = rules.load_board(board_name)
     shape = geometry(board, width, height)
-    graph = board.graph
-    points = tuple(shape.px(graph.nodes[t]["x"], graph.nodes[t]["y"]) for t in board.territories)
+    points = tuple(shape.px(*board.position(t)) for t in board.territories)
     layout = MapLabels(shape, points)
     options = [_places(layout, i, name_forms(board.name(t))) for i, t in enumerate(board.territories)]
     room = [sum(1 for place in places if place.cost < LEADER) for places in options]  # the most hemmed in go first

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
@@ -157,6 +157,27 @@ class Map:
     def brewery_territory(self) -> str:
         return self._attributes["brewery"]
 
+    @property
+    def attributes(self) -> dict[str, Any]:
+        """The map's own attributes (``graph.graph``: the brewery, the regions' colours), without building the
+        networkx graph."""
+        return self._attributes
+
+    def position(self, territory: str) -> tuple[float, float]:
+        """A territory's point (x, y) in km, as the file gives it."""
+        node = self._nodes[territory]
+        return node["x"], node["y"]
+
+    def edges(self, attribute: str) -> Iterator[tuple[str, str, Any]]:
+        """Every border once, with its ``attribute``, in the order ``graph.edges(data=attribute)`` lists them (the
+        territories in file order, each with its neighbours not yet listed), without building the networkx graph."""
+        done: set[str] = set()
+        for territory in self._nodes:
+            for near, data in self._adjacent[territory]:
+                if near not in done:
+                    yield territory, near, data.get(attribute)
+            done.add(territory)
+
 
 Board = Map  # the old name, still exported by rulebook.meetjesland; rulebook.meetjesland.widget.Board is the board
 
@@ -221,9 +242,14 @@ def _plain_edge(edge: Any, ids: dict[str, list[str]], pairs: set[frozenset[str]]
     return True
 
 
-@lru_cache(maxsize=4)
 def load_board(name: str = GAME) -> Map:
-    """Load and check ``graphs/<name>.json``: every territory reachable across passable borders."""
+    """Load and check ``graphs/<name>.json``: every territory reachable across passable borders (read once: the
+    default and its name are one board, not two)."""
+    return _load_board(name)
+
+
+@lru_cache(maxsize=4)
+def _load_board(name: str) -> Map:
     path = boards.graphs_dir() / f"{name}.json"
     data = boards.read(path) if path.is_file() else None
 

@@ -59,7 +59,7 @@ HINT_STAR_SIZE = 14  # px: the star before a suggested placement's words
 # The rings and last-move marks are all INK and differ by shape, so they form no list here.
 PALETTES: dict[str, list[str]] = {
     "players": list(PLAYER_FILL),
-    "regions": list(rules.load_board().graph.graph["region_colours"].values()),
+    "regions": list(rules.load_board().attributes["region_colours"].values()),
 }
 LINE_STYLE = {"thin": ("#555555", 1.2, "solid"), "white": ("#ffffff", 4, "solid"), "thick": ("#1d4e89", 6, "solid")}
 
@@ -177,16 +177,17 @@ def _layer(name: str, mode: str, style: dict[str, Any], data: dict[str, Any]) ->
     return go.Scatter(x=[], y=[], mode=mode, hoverinfo="skip", name=name).update(style).update(data)
 
 
-def _border_traces(graph: Any) -> list[go.Scatter]:
+def _border_traces(board: rules.Map) -> list[go.Scatter]:
     """The borders, one trace per kind of line: grey within a municipality, white between, thick blue canals."""
     traces = []
     for line, (colour, width_px, dash) in LINE_STYLE.items():
         xs: list[Any] = []
         ys: list[Any] = []
-        for a, b, kind in graph.edges(data="line"):
+        for a, b, kind in board.edges("line"):
             if kind == line:
-                xs += [graph.nodes[a]["x"], graph.nodes[b]["x"], None]
-                ys += [graph.nodes[a]["y"], graph.nodes[b]["y"], None]
+                (xa, ya), (xb, yb) = board.position(a), board.position(b)
+                xs += [xa, xb, None]
+                ys += [ya, yb, None]
         style = dict(line=dict(color=colour, width=width_px, dash=dash))
         traces.append(_layer(f"{line} line", "lines", style, dict(x=xs, y=ys)))
     return traces
@@ -194,10 +195,9 @@ def _border_traces(graph: Any) -> list[go.Scatter]:
 
 def _layers(board: rules.Map) -> list[go.Scatter]:
     """The layers of :data:`LAYERS`, the territories' at the territories (the names are the map's: map_figure's)."""
-    graph = board.graph
     territories = board.territories
-    at = dict(x=[graph.nodes[t]["x"] for t in territories], y=[graph.nodes[t]["y"] for t in territories])
-    colours = graph.graph["region_colours"]
+    at = dict(x=[board.position(t)[0] for t in territories], y=[board.position(t)[1] for t in territories])
+    colours = board.attributes["region_colours"]
     points = {
         "regions": dict(at, marker=dict(color=[colours[board.region(t)] for t in territories])),
         "highlight": at,
@@ -233,7 +233,7 @@ def map_figure(state: State, width: int = MAP_WIDTH, height: int = MAP_HEIGHT) -
             template="none",
         )
     )
-    figure.add_traces(_border_traces(state.board.graph) + _layers(state.board))
+    figure.add_traces(_border_traces(state.board) + _layers(state.board))
     layout = map_labels(state, width, height)
     figure.update_traces(selector={"name": "names"}, **names_layer(layout, layout.names))
     figure.update_traces(selector={"name": "leaders"}, **leaders_layer(layout, layout.names))
@@ -356,7 +356,7 @@ def legend_html(state: State) -> Markup:
     """What the colours, shapes, lines and rings of the map mean, in a few short lines under the map (the regions'
     and the players' colours are classes of style.css: ``.rb-mj-region-<region>``, ``.rb-mj-player-<n>``)."""
     players = [(SHAPE_GLYPH[PLAYER_SYMBOL[p]], player_chip(p)) for p in range(state.players)]
-    regions = list(state.board.graph.graph["region_colours"])
+    regions = list(state.board.attributes["region_colours"])
     return markup.render("legend.html", package=__package__, regions=regions, players=players)
 
 
