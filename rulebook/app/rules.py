@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from rulebook import search
 from rulebook.app.base import Part
 from rulebook.teach import rules_text
 from rulebook.view import FILES as VIEW
 from rulebook.view import markup
 from rulebook.view.markup import Markup
+
+if TYPE_CHECKING:  # the search (and lunr) is imported at the first question or related list, not on the first screen
+    from rulebook import search
 from rulebook.view.table import RuleText
 
 SEARCH_LIMIT = 5  # results shown: the tab is narrow, and the best come first
@@ -122,6 +125,8 @@ class RulesPart(Part):
 
     def search_rules(self, query: str) -> list[search.Hit]:
         """Show the paragraphs that answer ``query`` under the search box, best first (nothing for an empty one)."""
+        from rulebook import search
+
         hits = search.find(query, game=self.game, limit=SEARCH_LIMIT) if query.strip() else []
         empty = "No paragraph matches; try other words." if query.strip() else ""
         self.search_results.value = str(results_html(self.game, hits, empty=empty))
@@ -129,6 +134,8 @@ class RulesPart(Part):
 
     def show_related(self, rule: str) -> None:
         """List the paragraphs related to ``rule`` under the search box (those it cites, those citing it, ...)."""
+        from rulebook import search
+
         documents = search.documents()
         hits = [
             search.Hit(other, documents[other]["title"], documents[other]["text"], self.game, 0.0, (), ())

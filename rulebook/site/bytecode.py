@@ -3,10 +3,10 @@
 
 Pyodide never writes bytecode, so without it every import compiles its module again on every visit: in a browser on
 two busy cores, compiling was half of the time the app took to build its first screen. Which modules: every module of
-the rulebook, and of the other wheels those that the kernel's start and each game's first screen (``App(name)``)
-import, found by doing just that here; the rest (plotly's figure classes, a package's tests) would only make the
-download bigger. The bytecode is hash-based and unchecked (a site's files never change under it); the sources stay,
-for tracebacks.
+the rulebook, and of the other wheels those that the kernel's start, each game's first screen (``App(name)``) and a
+search in its Rules tab import, found by doing just that here; the rest (plotly's figure classes, a package's tests)
+would only make the download bigger. The bytecode is hash-based and unchecked (a site's files never change under it);
+the sources stay, for tracebacks.
 
 ``main(source, target, project)``: each wheel of the folder ``source`` is written to ``target``; ``project`` names the
 wheel whose modules are all compiled. What it found goes to ``target/report.json``.
@@ -74,7 +74,8 @@ def first_screens(games: list[str] | None) -> dict[str, str]:
 
     for game in games if games is not None else list(registry.names()):
         try:
-            App(game)
+            # the first screen, and a question in the Rules tab: the search (lunr) is imported at the first one
+            App(game).search_rules("how does the game end")
         except Exception:  # noqa: BLE001 - reported by the build, which goes on
             failed[game] = traceback.format_exc().strip().splitlines()[-1]
     return failed
