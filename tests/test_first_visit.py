@@ -265,3 +265,34 @@ def test_a_deferred_module_is_fetched_once_at_its_first_import(tmp_path):
         sys.path.remove(str(site))
         for name in ("later_pkg", "later_pkg.extra"):
             sys.modules.pop(name, None)
+
+
+# What a game's first screen may import beyond the app (issue 47.4: each import costs several times its CPython time
+# in the browser's Python). The other games' engines, the search and the hidden panels' makings come when asked for;
+# networkx only for a game whose engine reads its board as a graph (Ab die Post!'s track).
+FIRST_SCREEN_WITHOUT = {
+    "claim": ("networkx",),
+    "kingdom_builder": ("networkx",),
+    "meetjesland": ("networkx",),
+    "ab_die_post": (),
+}
+
+
+@pytest.mark.parametrize("game", sorted(FIRST_SCREEN_WITHOUT))
+def test_a_games_first_screen_imports_neither_the_other_games_nor_what_its_hidden_tabs_need(game):
+    import subprocess
+    import sys
+
+    others = [f"rulebook.{name}" for name in registry.names() if name != game]
+    never = [*others, "rulebook.search", "lunr", *FIRST_SCREEN_WITHOUT[game]]
+    code = (
+        "import json, sys\nfrom rulebook.app import App\n"
+        f"App({game!r}, seed=1)\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout.splitlines()[-1])
+    found = [name for name in loaded if any(name == bad or name.startswith(bad + ".") for bad in never)]
+    assert found == [], f"{game}'s first screen imported {found[:8]}"
+    assert f"rulebook.{game}" in loaded  # its own engine, of course
