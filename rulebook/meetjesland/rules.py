@@ -282,6 +282,9 @@ def _load_board(name: str) -> Map:
     return board
 
 
+load_board.cache_clear = _load_board.cache_clear  # type: ignore[attr-defined]
+
+
 # --- missions (MJ-C4: the text names none; these twelve are our reconstruction) ------------------------
 
 
