@@ -44,14 +44,9 @@ class LearnPanel(widgets.VBox):
         self.on_exercises = on_exercises
         self.text = RuleText(game)
         self.text.add_class("rulebook-tutorial")
-        self.back_button = widgets.Button(description="Back", icon="step-backward", tooltip="The step before")
-        self.skip_button = widgets.Button(description="Skip", icon="step-forward", tooltip="Go on to the next step")
+        self.back_button, self.skip_button = self._step_buttons()
         self.restart_button = widgets.Button(description="Start over", tooltip="The lesson from its first step")
-        self.back_button.on_click(lambda _: self.lesson.back())
-        self.skip_button.on_click(lambda _: self.lesson.skip())
         self.restart_button.on_click(lambda _: self.lesson.go(0))
-        for button in (self.back_button, self.skip_button):
-            button.layout.width = "90px"
         self.back_button.add_class("rulebook-tutorial-back")
         self.skip_button.add_class("rulebook-tutorial-skip")
         self.full_game_button = widgets.Button(
@@ -75,17 +70,39 @@ class LearnPanel(widgets.VBox):
         self.guide = widgets.VBox([self.text, controls, self.end_buttons], layout=widgets.Layout(width="100%"))
         self.guide.add_class("rulebook-learn")
         self.guide.add_class("rulebook-learn-guide")
+        # the step's text with Back and Next again, under the board on a phone (style.css), where the guide beside the
+        # board is in a side panel far below it: widgets of their own, so that the guide's classes name one text and
+        # one set of buttons on every page (its rule links open what the guide's do)
+        self.near_text = RuleText(game)
+        self.near_text.handlers.append(self.text.open_rule)
+        self.near_back, self.near_skip = self._step_buttons()
+        self.near = widgets.VBox([self.near_text, widgets.HBox([self.near_back, self.near_skip])])
+        self.near.add_class("rulebook-learn-near")
         self.board_box = widgets.Box(layout=widgets.Layout(width="100%"))
+        self.board_box.add_class("rulebook-learn-place")
         self.extra = widgets.Box(layout=widgets.Layout(width="100%"))  # the exercises, when the panel shows them
+        self.extra.add_class("rulebook-learn-extra")
         super().__init__([self.guide, self.board_box, self.extra])
         self.add_class("rulebook-learn")
         self.show()
 
     def guide_apart(self) -> widgets.VBox:
         """Take the step's text and buttons out of the panel, for a page that shows them beside the board (at
-        1280x800 a board under the text ran past the first screen); returns them to be put there."""
-        self.children = (self.board_box, self.extra)
+        1280x800 a board under the text ran past the first screen); returns them to be put there. The step's text and
+        its Back and Next stay near the board for a phone's page (:attr:`near`, shown there only)."""
+        self.children = (self.board_box, self.near, self.extra)
+        self.add_class("rulebook-learn-apart")
         return self.guide
+
+    def _step_buttons(self) -> tuple[widgets.Button, widgets.Button]:
+        """Back and Skip (Next once the step is done), 90 px wide each."""
+        back = widgets.Button(description="Back", icon="step-backward", tooltip="The step before")
+        skip = widgets.Button(description="Skip", icon="step-forward", tooltip="Go on to the next step")
+        back.on_click(lambda _: self.lesson.back())
+        skip.on_click(lambda _: self.lesson.skip())
+        for button in (back, skip):
+            button.layout.width = "90px"
+        return back, skip
 
     # -- the board --------------------------------------------------------------------------------------------
     def show(self) -> Table:
@@ -140,7 +157,7 @@ class LearnPanel(widgets.VBox):
             assert step is not None
             say = self.text.linked(step.say)
             cited = self.text.linked(", ".join(step.rules))
-        self.text.value = markup.render(
+        self.text.value = self.near_text.value = markup.render(
             "tutorial.html",
             title=self.tutorial.title,
             progress=lesson.progress(),
@@ -150,10 +167,11 @@ class LearnPanel(widgets.VBox):
             say=say,
             cited=cited,
         )
-        self.back_button.disabled = lesson.index == 0 and not lesson.waiting
-        self.skip_button.disabled = finished
-        self.skip_button.description = "Next" if lesson.waiting else "Skip"
-        self.skip_button.button_style = "primary" if lesson.waiting else ""
+        for back, skip in ((self.back_button, self.skip_button), (self.near_back, self.near_skip)):
+            back.disabled = lesson.index == 0 and not lesson.waiting
+            skip.disabled = finished
+            skip.description = "Next" if lesson.waiting else "Skip"
+            skip.button_style = "primary" if lesson.waiting else ""
         self.end_buttons.layout.display = "flex" if finished else "none"
 
     # -- the end --------------------------------------------------------------------------------------------

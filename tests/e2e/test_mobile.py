@@ -508,3 +508,156 @@ def test_ten_moves_by_taps_on_the_website(game, size, mobile, server):
         page.screenshot(path=SHOTS / f"mobile-{game}-{size}-website.png")
     finally:
         page.close()
+
+
+# -- the explorer and the guided first game on a phone; the website's header -----------------------------------------
+
+# what of the explorer is past its edges, or scrolls sideways in it (its charts are whole: plotly's svg is inside)
+EXPLORER_OUT = """() => { const e = document.querySelector('.rulebook-app .rulebook-side .rulebook-explorer');
+  const box = e.getBoundingClientRect(); const width = document.documentElement.clientWidth; const out = [];
+  if (e.scrollWidth > e.clientWidth + 1) out.push(`the explorer scrolls sideways: ${e.scrollWidth} > ${e.clientWidth}`);
+  if (box.right > width + 1) out.push(`the explorer ends at ${box.right}, the screen at ${width}`);
+  for (const x of e.querySelectorAll('*')) {
+    const b = x.getBoundingClientRect();
+    if (!b.width || !b.height || x.closest('.lm-mod-hidden') || getComputedStyle(x).visibility === 'hidden') continue;
+    if (x.closest('.rulebook-chart') && !x.matches('.rulebook-chart, .main-svg')) continue;  // plotly's layers
+    if (b.right > box.right + 1 || b.left < box.left - 1)
+      out.push(`${x.tagName}.${String(x.className).slice(0, 50)}: ${Math.round(b.left)}-${Math.round(b.right)}`
+               + ` in ${Math.round(box.left)}-${Math.round(box.right)}`); }
+  return out.slice(0, 5); }"""
+EXPLORER_SIZES = """() => { const e = document.querySelector('.rulebook-app .rulebook-side .rulebook-explorer');
+  const charts = [...e.querySelectorAll('.rulebook-chart')].filter((c) => c.getClientRects().length).map((c) => {
+    const scale = new DOMMatrix(getComputedStyle(c).transform).a.toFixed(3);
+    const drawn = (c.querySelector('.main-svg') || c).getBoundingClientRect().width;
+    return `${Math.round(drawn)} px (drawn at ${scale} of its size)`; });
+  return `the explorer ${e.clientWidth} px wide, its content ${e.scrollWidth} px;`
+    + ` its chart ${charts.join(', ') || 'none'}`; }"""
+NEAR = ".rulebook-app .rulebook-learn-near"  # the step's text with Back and Next, under the lesson's board on a phone
+# the step the lesson's text under the board is at (its title line, hidden there, says it)
+STEP = f"(step) => document.querySelector('{NEAR} .rb-tutorial')?.textContent.includes(`Step ${{step}} of`)"
+TOP = "() => { document.getElementById('rendered_cells')?.scrollTo(0, 0); window.scrollTo(0, 0); }"
+
+
+def open_phone_app(mobile, apps, game: str):
+    page = mobile("phone").new_page()
+    page.goto(apps(game), wait_until="commit", timeout=120_000)
+    page.wait_for_selector(BOARD, timeout=180_000)
+    page.locator(".rulebook-app .rulebook-figure-place").first.wait_for(state="attached", timeout=60_000)
+    time.sleep(1)  # the figure drawn again at the width the page gives it
+    return page
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_phone_shows_the_explorer_whole_and_the_lesson_s_step_under_the_board(game, mobile, apps):
+    """The explorer's tab (the last) opened on a phone: the explorer, its controls and its charts (scaled) inside the
+    screen at 390 and 360 px, nothing scrolling sideways. Then the guided first game: the step's text and its Skip are
+    right under the lesson's board's figure, over its status line, and in the first screen; the copy in the Learn
+    panel far below is hidden, and Skip under the board goes on to the next step."""
+    page = open_phone_app(mobile, apps, game)
+    try:
+        tab = page.locator(".rulebook-app .rulebook-side .lm-TabBar-tab").last
+        tab.scroll_into_view_if_needed()
+        tab.tap()
+        explorer = page.locator(".rulebook-app .rulebook-side .rulebook-explorer").first
+        explorer.wait_for(timeout=60_000)
+        if page.locator(".rulebook-app .rulebook-explorer .rulebook-chart").count():
+            page.locator(".rulebook-app .rulebook-explorer .rulebook-chart .main-svg").first.wait_for(timeout=60_000)
+        time.sleep(0.5)
+        notes = []
+        for width in (390, 360):
+            page.set_viewport_size({"width": width, "height": SIZES["phone"][1]})
+            time.sleep(0.5)
+            assert not page.evaluate(EXPLORER_OUT), f"{game} at {width} px: {page.evaluate(EXPLORER_OUT)}"
+            check_screen(page, f"{game} at {width} px, the explorer open")
+            notes.append(f"at {width} px: " + page.evaluate(EXPLORER_SIZES))
+        page.set_viewport_size({"width": SIZES["phone"][0], "height": SIZES["phone"][1]})
+        time.sleep(0.5)
+        explorer.scroll_into_view_if_needed()
+        page.screenshot(path=SHOTS / f"mobile-{game}-odds-phone.png")
+        (SHOTS / f"mobile-{game}-odds-phone.md").write_text(f"{game}'s explorer on a phone, " + "; ".join(notes) + "\n")
+
+        learn = page.locator(".rulebook-app .rulebook-side .lm-TabBar-tab", has_text="Learn").first
+        learn.scroll_into_view_if_needed()
+        learn.tap()
+        start = page.locator(".rulebook-app .rulebook-learn-start").first
+        start.scroll_into_view_if_needed()
+        start.tap()
+        page.wait_for_function(STEP, arg=1, timeout=60_000)
+        text = page.locator(f"{NEAR} .rb-tutorial").first
+        page.locator(".rulebook-app .rulebook-learn .rulebook-figure svg .trace .point").first.wait_for(timeout=60_000)
+        time.sleep(1)
+        page.evaluate(TOP)
+        height = SIZES["phone"][1]
+        said, skip = text.bounding_box(), page.locator(f"{NEAR} button", has_text="Skip").first.bounding_box()
+        figure = page.locator(".rulebook-app .rulebook-learn .rulebook-figure").first.bounding_box()
+        line = page.locator(".rulebook-app .rulebook-learn .rulebook-status").first.bounding_box()
+        assert said["y"] >= 0 and said["y"] < height and skip["y"] + skip["height"] <= height + 1, (
+            f"{game}: the step is not in the first screen: its text {said}, its Skip {skip}"
+        )
+        assert figure["y"] + figure["height"] - 1 <= said["y"] <= figure["y"] + figure["height"] + 12, (
+            game,
+            said,
+            figure,
+        )
+        assert line["y"] >= said["y"] + said["height"], f"{game}: the status line {line} is not under the step {said}"
+        assert not page.locator(".rulebook-app .rulebook-side .rulebook-tutorial").first.is_visible()
+        check_screen(page, f"{game}, the lesson")
+        (SHOTS / f"mobile-{game}-learn-phone.md").write_text(
+            f"{game}'s lesson on a phone (390 x 844, the page at its top): the figure ends at y"
+            f" {figure['y'] + figure['height']:.0f}, the step's text {said['y']:.0f}-{said['y'] + said['height']:.0f},"
+            f" its Skip ends at {skip['y'] + skip['height']:.0f}, the status line begins at {line['y']:.0f}\n"
+        )
+        page.screenshot(path=SHOTS / f"mobile-{game}-learn-phone.png")
+        page.locator(f"{NEAR} button", has_text="Skip").first.tap()
+        page.wait_for_function(STEP, arg=2, timeout=30_000)
+        assert "Step 2 of" in page.locator(".rulebook-app .rulebook-side .rulebook-tutorial").first.text_content()
+    finally:
+        page.close()
+
+
+HEADER = """() => { const header = document.querySelector('.app-header'); const box = header.getBoundingClientRect();
+  const parts = [...header.children].filter((e) => e.getClientRects().length).map((e) => {
+    const b = e.getBoundingClientRect(); return {name: e.innerText.trim(), top: b.top, bottom: b.bottom, left: b.left,
+      right: b.right, width: b.width, height: b.height, link: e.tagName === 'A'}; });
+  const sizes = [...header.querySelectorAll('*')].filter((e) => e.getClientRects().length
+    && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+    .map((e) => parseFloat(getComputedStyle(e).fontSize));
+  return {height: box.height, parts, least: Math.min(...sizes),
+    wide: [document.documentElement.scrollWidth, document.documentElement.clientWidth]}; }"""
+
+
+def test_the_website_s_header_is_one_line_on_a_phone(mobile, server):
+    """Each game page's header at 390 and 360 px: one line (44 px, its links' height: it took two or three lines),
+    every part of it side by side on that line, each link a 44 x 44 px target with its whole name for a screen reader,
+    no text under 12 px, nothing past the screen's right edge; the front page scrolls no more sideways either."""
+    page = mobile("phone").new_page()
+    try:
+        for width in (390, 360):
+            page.set_viewport_size({"width": width, "height": SIZES["phone"][1]})
+            for game in GAMES:
+                page.goto(f"{server}/{game}/", wait_until="domcontentloaded")
+                seen = page.evaluate(HEADER)
+                where = f"{game} at {width} px"
+                assert seen["height"] <= TARGET + 6, f"{where}: the header is {seen['height']} px high: {seen}"
+                for part in seen["parts"]:
+                    assert part["top"] >= -1 and part["bottom"] <= seen["height"] + 1, (where, part)
+                    assert part["right"] <= width + 1, (where, part)
+                    if part["link"]:
+                        assert part["width"] >= TARGET and part["height"] >= TARGET, (where, part)
+                assert seen["least"] >= 12 and seen["wide"][0] <= seen["wide"][1], (where, seen)
+                for name in ("All games", "Rules", "Notebook"):
+                    assert page.get_by_role("link", name=name).first.is_visible(), (where, name)
+            page.screenshot(
+                path=SHOTS / f"mobile-header-{width}.png", clip={"x": 0, "y": 0, "width": width, "height": 90}
+            )
+            page.goto(f"{server}/", wait_until="domcontentloaded")
+            wide = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            assert wide[0] <= wide[1], f"the front page at {width} px scrolls sideways: {wide}"
+            small = page.evaluate(
+                "(least) => [...document.querySelectorAll('.game .links a')].map((a) => a.getBoundingClientRect())"
+                ".filter((b) => b.height < least).length",
+                TARGET,
+            )
+            assert not small, f"the front page at {width} px: {small} links under {TARGET} px high"
+    finally:
+        page.close()
