@@ -78,6 +78,15 @@ export default {
     const detail = document.createElement("div");
     detail.className = "rb-rule-text-detail";
     el.append(body, detail);
+    // a text in a box of fixed height (Ab die Post!'s status line keeps four lines) scrolls when it says more: then
+    // the keyboard must reach it to scroll it (axe: scrollable-region-focusable), and it leaves the Tab order again
+    // once it fits (a narrow page wraps the same words onto more lines: checked again when the box changes size)
+    const reachable = () => {
+      const scrolls = el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
+      if (scrolls && el.tabIndex !== 0) el.tabIndex = 0;
+      else if (!scrolls && el.hasAttribute("tabindex")) el.removeAttribute("tabindex");
+    };
+    if (typeof ResizeObserver === "function") new ResizeObserver(reachable).observe(el);
     const show = () => {
       const status = (model.get("_dom_classes") || []).includes("rulebook-status"); // (el's classes come later)
       if (status && body.getAttribute("role") !== "status") body.setAttribute("role", "status");
@@ -90,6 +99,7 @@ export default {
         line.tabIndex = 0;
         line.setAttribute("aria-label", `${spoken(line)} (Enter shows the position after this move)`);
       }
+      requestAnimationFrame(reachable);
     };
     show();
     model.on("change:value", show);

@@ -349,3 +349,27 @@ def test_a_chart_asks_the_kernel_for_plotly_when_no_address_serves_it(page):
     page.evaluate("([name, content]) => window.models[name].receive(content)", [asked[0][0], reply["content"]])
     for name in ("first", "second"):
         page.locator(f"#{name} .js-plotly-plot .main-svg").first.wait_for(state="visible", timeout=30_000)
+
+
+def test_a_rule_text_that_scrolls_in_its_box_is_reached_by_the_keyboard_and_leaves_the_tab_order_once_it_fits(page):
+    """Ab die Post!'s status line keeps four lines' height and scrolls when it says more (at a tablet's width it
+    wraps more): a scrolling box the keyboard cannot reach is a serious axe finding, so rule_text.js makes it
+    focusable while it scrolls, and only then."""
+    source = (PACKAGE / "rule_text.js").read_text()
+    page.add_style_tag(content="#status { height: 80px; overflow: auto; width: 300px; font-size: 14px; }")
+    short = "Player 1: draw a card or fly."
+    page.evaluate(HARNESS, [source, {"status": {"value": short, "detail": "", "_dom_classes": ["rulebook-status"]}}])
+    page.wait_for_timeout(100)
+    assert page.locator("#status").get_attribute("tabindex") is None
+    long = " ".join(["Player 1 drew a hurricane card and loses the spare parts on the inner lane."] * 6)
+    page.evaluate("(value) => window.models.status.update({ value })", long)
+    page.wait_for_timeout(100)
+    assert page.locator("#status").get_attribute("tabindex") == "0"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "status"
+    page.evaluate("(value) => window.models.status.update({ value })", short)
+    page.wait_for_timeout(100)
+    assert page.locator("#status").get_attribute("tabindex") is None
+    page.add_style_tag(content="#status { width: 24px; }")  # the same short words, wrapped in a narrower box
+    page.wait_for_timeout(150)
+    assert page.locator("#status").get_attribute("tabindex") == "0"
