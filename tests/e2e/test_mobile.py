@@ -255,6 +255,10 @@ def play_ten_moves_by_taps(page, game: str, size: str, suffix: str = "") -> None
     if size == "phone":
         assert not page.evaluate(SMALL_TEXT, 12), f"{where}: text under 12 px: {page.evaluate(SMALL_TEXT, 12)}"
         assert page.evaluate(SVG_TEXT) >= 11.9, f"{where}: the board's text is {page.evaluate(SVG_TEXT)} px"
+        # the toolbar is one row: the title (on two lines if long), Menu and Hint side by side
+        menu = page.locator(".rulebook-app .rulebook-menu-button").first.bounding_box()
+        hint = page.locator(".rulebook-app .rulebook-hint").first.bounding_box()
+        assert menu and hint and abs(menu["y"] - hint["y"]) < 2, f"{where}: Hint on a row of its own ({menu}, {hint})"
 
     # a long press shows what the keyboard hears at the place, and plays nothing
     person_to_move(page)
