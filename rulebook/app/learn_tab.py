@@ -96,6 +96,7 @@ class LearnTabPart(ExerciseViewPart, SetupPart):
         self._learn_board(board)
         if self.learn_tab is not None:
             self.tabs.selected_index = self.learn_tab  # the step's text, beside the board
+        self.panel_bar.board_shown += 1  # on a phone the step is under the board: the board comes into sight
 
     def _learn_board(self, board: Table) -> None:
         """The lesson put a board on the page: the app follows it (rule links, banner, about line)."""

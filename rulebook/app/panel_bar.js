@@ -59,10 +59,20 @@ function follow(model, el, side) {
     if (side.getBoundingClientRect().top > view.innerHeight) side.scrollIntoView({ block: "start" });
   };
   model.on("change:opened", opened);
+  // a board put in the board's place from a panel (the guided first game, started in the Learn panel): on a phone,
+  // where the lesson's step is under its board, the panel closes and the board comes into sight
+  const boardShown = () => {
+    if (!view.matchMedia("(max-width: 700px)").matches) return;
+    stop();
+    setOpen(false);
+    view.requestAnimationFrame(() => app.scrollIntoView({ block: "start" }));
+  };
+  model.on("change:board_shown", boardShown);
   setOpen(false);
   return () => {
     stop();
     model.off("change:opened", opened);
+    model.off("change:board_shown", boardShown);
     watch.disconnect();
     side.removeEventListener("pointerdown", pressed, true);
     side.removeEventListener("click", released, true);

@@ -24,10 +24,13 @@ PANEL_BAR_ESM = Path(__file__).with_name("panel_bar.js")
 
 class PanelBar(anywidget.AnyWidget):
     """The side tabs as a bar of buttons on a narrow page: a tap opens one panel, a second tap closes it; ``opened``
-    counts the tabs the kernel chose, each of which opens its panel. Takes no room."""
+    counts the tabs the kernel chose, each of which opens its panel; ``board_shown`` the boards put in the board's
+    place from a panel, each of which (on a phone) closes the panel and brings the board into sight. Takes no
+    room."""
 
     _esm = PANEL_BAR_ESM
     opened = traitlets.Int(0).tag(sync=True)
+    board_shown = traitlets.Int(0).tag(sync=True)
 
 
 class SidePanel(widgets.Tab):

@@ -590,6 +590,10 @@ def test_a_phone_shows_the_explorer_whole_and_the_lesson_s_step_under_the_board(
         text = page.locator(f"{NEAR} .rb-tutorial").first
         page.locator(".rulebook-app .rulebook-learn .rulebook-figure svg .trace .point").first.wait_for(timeout=60_000)
         time.sleep(1)
+        # Start was tapped in the Learn panel, under the board: the panel closed and the lesson's board came into sight
+        shown = page.locator(".rulebook-app .rulebook-learn .rulebook-figure").first.bounding_box()
+        assert shown and -2 <= shown["y"] < SIZES["phone"][1] / 2, f"{game}: after Start the board is at {shown}"
+        assert page.evaluate(f"() => getComputedStyle(document.querySelector({PANEL!r})).display") == "none"
         page.evaluate(TOP)
         height = SIZES["phone"][1]
         said, skip = text.bounding_box(), page.locator(f"{NEAR} button", has_text="Skip").first.bounding_box()
