@@ -69,9 +69,12 @@ def test_a_teacher_and_two_students_play_a_table(server, fresh_browsers):
             button.tap()
         else:
             button.click()
-        other.wait_for_function(
-            f"Number(document.querySelector('#status').textContent.match(/(\\d+) moves played/)[1]) > {before}"
-        )
+        # both seats hear the move before the next turn is chosen: a seat whose page still showed its Play buttons
+        # from before its own move tapped again on the other's turn, was refused, and the other page waited forever
+        for page in (other, mover):
+            page.wait_for_function(
+                f"Number(document.querySelector('#status').textContent.match(/(\\d+) moves played/)[1]) > {before}"
+            )
     assert _moves(phone) == _moves(laptop) >= 6
 
     phone.reload()  # a reload (a closed lid, a lost connection) returns the student to the same seat
